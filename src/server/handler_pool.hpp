@@ -1,0 +1,65 @@
+#pragma once
+// The elastic pool every JSON-RPC call's handler runs on (docs/adr/0003-execution-model.md).
+//
+// - core_threads start at once and never exit.
+// - The pool grows, one thread at a time up to max_threads, when a queued task has waited longer
+//   than grow_after with no idle thread, or at once when a running task enters a BlockingScope
+//   while tasks are queued. Short CPU-bound tasks therefore never make it grow.
+// - Threads above the core exit after idle_timeout without work.
+// - The queue holds at most queue_capacity tasks; try_submit refuses beyond that.
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <memory>
+
+namespace mcp::detail {
+
+struct HandlerPoolOptions {
+    std::size_t core_threads = 2;
+    std::size_t max_threads = 2048;
+    std::size_t queue_capacity = 10000;
+    std::chrono::milliseconds grow_after{20};
+    std::chrono::milliseconds idle_timeout{30000};
+    std::size_t stack_size = 1024 * 1024;  // bytes per worker thread
+};
+
+struct HandlerPoolStats {
+    std::size_t threads = 0;       // live worker threads
+    std::size_t idle = 0;          // workers waiting for work
+    std::size_t blocked = 0;       // workers inside a BlockingScope
+    std::size_t queued = 0;        // tasks waiting
+    std::size_t peak_threads = 0;  // most threads alive at once
+    std::size_t rejected = 0;      // try_submit refusals
+    std::size_t completed = 0;     // tasks run to the end
+};
+
+class HandlerPool {
+public:
+    explicit HandlerPool(HandlerPoolOptions options);
+    // Calls shutdown().
+    ~HandlerPool();
+    HandlerPool(const HandlerPool&) = delete;
+    HandlerPool& operator=(const HandlerPool&) = delete;
+
+    // Queues a task. Returns false (and counts a rejection) when the queue is full or the pool is
+    // shut down. A task that throws is caught and logged; the worker survives.
+    bool try_submit(std::function<void()> task);
+
+    HandlerPoolStats stats() const;
+
+    // Stops accepting tasks, runs every queued task, waits for all of them, joins the threads.
+    // Idempotent.
+    void shutdown();
+
+    // Used by BlockingScope on a worker thread of this pool.
+    void begin_blocking();
+    void end_blocking();
+    // The pool whose worker is the calling thread, or nullptr.
+    static HandlerPool* current();
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace mcp::detail

@@ -1,0 +1,1 @@
+# placeholder: the handler_pool tests are declared here

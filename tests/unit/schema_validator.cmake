@@ -1,0 +1,1 @@
+# placeholder: the schema_validator tests are declared here

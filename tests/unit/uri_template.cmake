@@ -1,0 +1,1 @@
+# placeholder: the uri_template tests are declared here
