@@ -1,0 +1,349 @@
+#include "server/handler_pool.hpp"
+
+#include <mcp/server/blocking.hpp>
+
+#include "util/log.hpp"
+
+#include <pthread.h>
+
+#include <algorithm>
+#include <climits>
+#include <condition_variable>
+#include <cstring>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <thread>
+#include <utility>
+#include <vector>
+
+namespace mcp::detail {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+thread_local HandlerPool* t_current_pool = nullptr;
+
+}  // namespace
+
+// Accounting, all under `mu`:
+// - threads: workers alive or being created; starting: created but not yet in their loop;
+// - idle: parked workers, most recently parked last; waking: workers claimed by a submit (or by
+//   shutdown) that have not yet woken up.
+// A queued task is "covered" while queue.size() <= waking + starting: some worker is already on its
+// way to it. Only uncovered tasks are reasons to grow.
+struct HandlerPool::Impl {
+    struct Task {
+        std::function<void()> fn;
+        Clock::time_point queued_at;
+    };
+    // Each idle worker parks on its own condition variable so that submits wake the most recently
+    // parked one (LIFO). The others keep timing out, which is what lets the pool shrink under a
+    // light steady load instead of rotating work over every thread.
+    struct IdleSlot {
+        std::condition_variable cv;
+        bool claimed = false;
+    };
+
+    Impl(HandlerPool* pool, HandlerPoolOptions opts) : owner(pool), options(opts) {
+        options.max_threads = std::max<std::size_t>(options.max_threads, 1);
+        options.core_threads = std::min(options.core_threads, options.max_threads);
+        options.stack_size = std::max<std::size_t>(options.stack_size, PTHREAD_STACK_MIN);
+        // The supervisor re-checks at this period while it cannot act; never 0, or it would spin.
+        recheck = std::max(options.grow_after, std::chrono::milliseconds(1));
+    }
+
+    void start() {
+        supervisor = std::thread([this] { supervise(); });
+        std::unique_lock lock(mu);
+        for (std::size_t i = 0; i < options.core_threads; ++i) {
+            if (!spawn(lock)) {
+                lock.unlock();
+                shutdown();
+                throw std::runtime_error("handler pool: cannot start its core threads");
+            }
+        }
+    }
+
+    bool uncovered_locked() const { return queue.size() > waking + starting; }
+
+    // During shutdown the pool may still grow while tasks remain, so that blocked tasks cannot keep
+    // queued ones (perhaps the ones that would unblock them) from running.
+    bool can_grow_locked() const { return threads < options.max_threads && !(stopping && queue.empty()); }
+
+    void claim_idle_locked() {
+        IdleSlot* slot = idle.back();
+        idle.pop_back();
+        slot->claimed = true;
+        ++waking;
+        slot->cv.notify_one();
+    }
+
+    // Starts one worker. Called with `lock` held and can_grow_locked() true; releases the lock
+    // around pthread_create. The new thread is counted in `threads` and `starting` from the start.
+    bool spawn(std::unique_lock<std::mutex>& lock) {
+        ++threads;
+        ++starting;
+        peak = std::max(peak, threads);
+        lock.unlock();
+
+        pthread_attr_t attr;
+        pthread_attr_init(&attr);
+        int rc = pthread_attr_setstacksize(&attr, options.stack_size);
+        pthread_t id{};
+        if (rc == 0) rc = pthread_create(&id, &attr, &Impl::thread_main, this);
+        pthread_attr_destroy(&attr);
+
+        lock.lock();
+        if (rc == 0) {
+            log().debug("handler pool: started a thread ({} alive)", threads);
+            return true;
+        }
+        --threads;
+        --starting;
+        if (threads == 0) done_cv.notify_all();
+        log().error("handler pool: cannot start a thread: {}", std::strerror(rc));
+        return false;
+    }
+
+    static void* thread_main(void* self) {
+        static_cast<Impl*>(self)->work();
+        return nullptr;
+    }
+
+    void work() {
+        t_current_pool = owner;
+        pthread_setname_np(pthread_self(), "mcp-handler");
+
+        std::unique_lock lock(mu);
+        --starting;
+        supervisor_cv.notify_one();  // it may be waiting for this thread before growing again
+        for (;;) {
+            if (!queue.empty()) {
+                run_front(lock);
+                continue;
+            }
+            if (stopping || !wait_for_work(lock)) break;
+        }
+
+        // Joining: each exiting thread joins the one that exited before it and leaves itself for the
+        // next one (or for shutdown). That reaps retired threads without a registry of handles, and
+        // joining the last one at shutdown transitively waits for all of them.
+        --threads;
+        const std::optional<pthread_t> previous = std::exchange(exited, pthread_self());
+        if (threads == 0) done_cv.notify_all();
+        lock.unlock();
+        if (previous) pthread_join(*previous, nullptr);
+        t_current_pool = nullptr;
+    }
+
+    void run_front(std::unique_lock<std::mutex>& lock) {
+        {
+            Task task = std::move(queue.front());
+            queue.pop_front();
+            lock.unlock();
+            try {
+                task.fn();
+            } catch (const std::exception& e) {
+                log().error("handler pool: a task threw: {}", e.what());
+            } catch (...) {
+                log().error("handler pool: a task threw a non-standard exception");
+            }
+        }  // the task's captures are destroyed here, outside the lock
+        lock.lock();
+        ++completed;
+    }
+
+    // Parks until claimed. Returns false when this thread should retire instead.
+    bool wait_for_work(std::unique_lock<std::mutex>& lock) {
+        IdleSlot slot;
+        idle.push_back(&slot);
+        const auto claimed = [&] { return slot.claimed; };
+        if (threads > options.core_threads) {
+            slot.cv.wait_for(lock, options.idle_timeout, claimed);
+        } else {
+            slot.cv.wait(lock, claimed);
+        }
+        if (slot.claimed) {
+            --waking;
+            return true;
+        }
+        // Timed out unclaimed. The decision is taken under the lock, so a task submitted meanwhile
+        // either claimed this slot (handled above) or sees this thread gone and grows the pool.
+        idle.erase(std::find(idle.begin(), idle.end(), &slot));
+        return !queue.empty() || threads <= options.core_threads;
+    }
+
+    // Sleeps while the queue is empty; otherwise wakes when the oldest task becomes overdue and adds
+    // one thread if nobody can take it, then waits for that thread to start before adding another.
+    void supervise() {
+        pthread_setname_np(pthread_self(), "mcp-pool-sup");
+        std::unique_lock lock(mu);
+        while (!stopping || !queue.empty()) {
+            if (queue.empty()) {
+                supervisor_parked = true;
+                supervisor_cv.wait(lock);
+                supervisor_parked = false;
+                continue;
+            }
+            const auto due = queue.front().queued_at + options.grow_after;
+            if (Clock::now() < due) {
+                supervisor_cv.wait_until(lock, due);
+                continue;
+            }
+            if (starting == 0 && idle.empty() && uncovered_locked() && can_grow_locked() && spawn(lock)) continue;
+            // An idle or starting worker is about to take the task, the pool is at its bound, or a
+            // thread could not be created: look again later.
+            supervisor_cv.wait_for(lock, recheck);
+        }
+    }
+
+    bool try_submit(std::function<void()>& fn) {
+        std::unique_lock lock(mu);
+        if (stopping || queue.size() >= options.queue_capacity) {
+            ++rejected;
+            if (!stopping && !full_logged) {
+                full_logged = true;
+                log().warn("handler pool: queue full ({} tasks), refusing calls", queue.size());
+            }
+            return false;
+        }
+        full_logged = false;
+        queue.push_back(Task{std::move(fn), Clock::now()});
+        if (!idle.empty()) {
+            claim_idle_locked();
+            return true;
+        }
+        if (!uncovered_locked()) return true;
+        if (supervisor_parked) supervisor_cv.notify_one();
+        // Workers inside a BlockingScope do not count towards the core: a call arriving while they
+        // wait gets a thread at once rather than after grow_after.
+        if (threads - blocked < options.core_threads && can_grow_locked()) spawn(lock);
+        return true;
+    }
+
+    void begin_blocking() {
+        std::unique_lock lock(mu);
+        ++blocked;
+        if (uncovered_locked() && can_grow_locked()) spawn(lock);
+    }
+
+    void end_blocking() {
+        std::lock_guard lock(mu);
+        --blocked;
+    }
+
+    void shutdown() {
+        std::unique_lock lock(mu);
+        if (!stopping) {
+            stopping = true;
+            while (!idle.empty()) claim_idle_locked();
+            supervisor_cv.notify_one();
+        }
+        if (t_current_pool == owner) {
+            log().error("handler pool: shutdown called from one of its own tasks; it cannot wait for itself");
+            return;
+        }
+        // One caller reaps the threads; any concurrent caller waits until it is done.
+        if (reaper_claimed) {
+            done_cv.wait(lock, [&] { return reaped; });
+            return;
+        }
+        reaper_claimed = true;
+        // With no core threads, tasks can be queued while no thread is alive yet: wait for both.
+        done_cv.wait(lock, [&] { return threads == 0 && queue.empty(); });
+        supervisor_cv.notify_one();  // the queue is empty for good: let the supervisor end
+        const std::optional<pthread_t> last = std::exchange(exited, std::nullopt);
+        lock.unlock();
+        if (supervisor.joinable()) supervisor.join();
+        if (last) pthread_join(*last, nullptr);
+        lock.lock();
+        reaped = true;
+        done_cv.notify_all();
+    }
+
+    HandlerPoolStats stats() const {
+        std::lock_guard lock(mu);
+        HandlerPoolStats s;
+        s.threads = threads;
+        s.idle = idle.size();
+        s.blocked = blocked;
+        s.queued = queue.size();
+        s.peak_threads = peak;
+        s.rejected = rejected;
+        s.completed = completed;
+        return s;
+    }
+
+    HandlerPool* const owner;
+    HandlerPoolOptions options;
+    std::chrono::milliseconds recheck{};
+
+    mutable std::mutex mu;
+    std::deque<Task> queue;
+    std::vector<IdleSlot*> idle;
+    std::condition_variable supervisor_cv;
+    std::condition_variable done_cv;  // threads reached 0, or the reaping ended
+    std::size_t threads = 0;
+    std::size_t starting = 0;
+    std::size_t waking = 0;
+    std::size_t blocked = 0;
+    std::size_t peak = 0;
+    std::size_t rejected = 0;
+    std::size_t completed = 0;  // tasks that finished, whether they returned or threw
+    bool supervisor_parked = false;
+    bool stopping = false;
+    bool full_logged = false;  // one warning per run of refusals, not one per refused call
+    bool reaper_claimed = false;
+    bool reaped = false;
+    std::optional<pthread_t> exited;  // the last worker to exit, not yet joined
+    std::thread supervisor;
+};
+
+HandlerPool::HandlerPool(HandlerPoolOptions options) : impl_(std::make_unique<Impl>(this, options)) {
+    impl_->start();
+}
+
+HandlerPool::~HandlerPool() { shutdown(); }
+
+bool HandlerPool::try_submit(std::function<void()> task) { return impl_->try_submit(task); }
+
+HandlerPoolStats HandlerPool::stats() const { return impl_->stats(); }
+
+void HandlerPool::shutdown() { impl_->shutdown(); }
+
+void HandlerPool::begin_blocking() { impl_->begin_blocking(); }
+
+void HandlerPool::end_blocking() { impl_->end_blocking(); }
+
+HandlerPool* HandlerPool::current() { return t_current_pool; }
+
+}  // namespace mcp::detail
+
+namespace mcp {
+
+namespace {
+
+// Nested scopes on one thread count once.
+thread_local bool t_in_blocking_scope = false;
+
+}  // namespace
+
+BlockingScope::BlockingScope() : pool_(nullptr) {
+    detail::HandlerPool* pool = detail::HandlerPool::current();
+    if (pool == nullptr || t_in_blocking_scope) return;
+    pool->begin_blocking();
+    pool_ = pool;
+    t_in_blocking_scope = true;
+}
+
+BlockingScope::~BlockingScope() {
+    if (pool_ == nullptr) return;
+    static_cast<detail::HandlerPool*>(pool_)->end_blocking();
+    t_in_blocking_scope = false;
+}
+
+}  // namespace mcp

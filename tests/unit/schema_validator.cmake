@@ -1,1 +1,15 @@
-# placeholder: the schema_validator tests are declared here
+# SchemaValidator: its sources are compiled straight into the test for now.
+mcp_unit_test(test_schema_validator test_schema_validator.cpp
+  ${PROJECT_SOURCE_DIR}/src/json/schema_validator.cpp
+  ${PROJECT_SOURCE_DIR}/src/json/schema_compiler.cpp
+  ${PROJECT_SOURCE_DIR}/src/json/schema_evaluator.cpp
+  ${PROJECT_SOURCE_DIR}/src/json/schema_json.cpp
+  ${PROJECT_SOURCE_DIR}/src/json/schema_regex.cpp)
+target_link_libraries(test_schema_validator PRIVATE Boost::headers Boost::json)
+target_include_directories(test_schema_validator PRIVATE ${PROJECT_SOURCE_DIR}/include)
+# The official JSON-Schema-Test-Suite (Debian package json-schema-test-suite). The test fails,
+# rather than skips, when it is missing.
+set(MCP_JSON_SCHEMA_TEST_SUITE_DIR /usr/share/json-schema-test-suite/tests/draft7
+  CACHE PATH "draft7 directory of the JSON-Schema-Test-Suite")
+target_compile_definitions(test_schema_validator PRIVATE
+  MCP_JSON_SCHEMA_TEST_SUITE_DIR="${MCP_JSON_SCHEMA_TEST_SUITE_DIR}")

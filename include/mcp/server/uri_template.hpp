@@ -40,4 +40,15 @@ private:
     std::vector<Part> parts_;
 };
 
+// A literal, or one variable of an expression: {op a,b} compiles to one part per variable, the
+// first flagged so that expansion can regroup them.
+struct UriTemplate::Part {
+    std::string text;           // the literal text, or the variable name
+    bool literal = false;
+    bool first = false;         // first variable of its expression
+    bool explode = false;       // the '*' modifier
+    char op = '\0';             // the expression's operator, '\0' for a simple {var}
+    unsigned short prefix = 0;  // the ':N' modifier, 0 when absent
+};
+
 }  // namespace mcp

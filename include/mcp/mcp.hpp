@@ -1,0 +1,25 @@
+#pragma once
+// Everything a server author needs:
+//
+//   #include <mcp/mcp.hpp>
+//
+//   struct Greet { std::string name; };
+//   BOOST_DESCRIBE_STRUCT(Greet, (), (name))
+//
+//   int main(int argc, char** argv) {
+//       mcp::Server server{{.name = "greeter", .version = "1.0.0"}};
+//       server.tool("greet", "Greets someone", [](const Greet& in) { return "Hello, " + in.name; });
+//       return mcp::run(server, argc, argv);
+//   }
+#include <boost/describe.hpp>
+#include <boost/json/serialize.hpp>
+
+#include <mcp/json/bind.hpp>
+#include <mcp/json/schema.hpp>
+#include <mcp/protocol/content.hpp>
+#include <mcp/protocol/errors.hpp>
+#include <mcp/run.hpp>
+#include <mcp/server/blocking.hpp>
+#include <mcp/server/local_connection.hpp>
+#include <mcp/server/server.hpp>
+#include <mcp/transport/stdio.hpp>

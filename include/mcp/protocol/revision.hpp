@@ -1,0 +1,29 @@
+#pragma once
+// Protocol revisions and the two eras mcp-cpp serves on one endpoint.
+#include <span>
+#include <string_view>
+
+namespace mcp {
+
+// legacy: 2025-11-25 and older, with initialize, sessions and server->client requests.
+// modern: 2026-07-28, stateless, every request carries its own _meta envelope.
+enum class Era { legacy, modern };
+
+namespace revision {
+inline constexpr std::string_view v2025_03_26 = "2025-03-26";
+inline constexpr std::string_view v2025_06_18 = "2025-06-18";
+inline constexpr std::string_view v2025_11_25 = "2025-11-25";
+inline constexpr std::string_view v2026_07_28 = "2026-07-28";
+
+inline constexpr std::string_view latest_legacy = v2025_11_25;
+// What a 2025-era HTTP request without MCP-Protocol-Version is assumed to speak.
+inline constexpr std::string_view default_legacy = v2025_03_26;
+
+// Newest first.
+std::span<const std::string_view> legacy();
+std::span<const std::string_view> modern();
+bool is_legacy(std::string_view version);
+bool is_modern(std::string_view version);
+}  // namespace revision
+
+}  // namespace mcp

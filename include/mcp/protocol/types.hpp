@@ -1,0 +1,63 @@
+#pragma once
+// MCP model types shared by tools, prompts and resources (schema.ts, 2025-11-25 and 2026-07-28).
+#include <boost/json/object.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mcp {
+
+enum class LogLevel { debug, info, notice, warning, error, critical, alert, emergency };
+std::string_view to_string(LogLevel level);
+std::optional<LogLevel> parse_log_level(std::string_view text);
+
+enum class Role { user, assistant };
+std::string_view to_string(Role role);
+
+struct Icon {
+    std::string src;                 // https: or data: URI
+    std::string mime_type;           // optional
+    std::vector<std::string> sizes;  // e.g. "48x48", "any"
+    std::string theme;               // "light", "dark" or empty
+};
+
+// The server's identity (serverInfo) and, when read from a request, the client's (clientInfo).
+struct Implementation {
+    std::string name;
+    std::string version;
+    std::string title;
+    std::string description;
+    std::string website_url;
+    std::vector<Icon> icons;
+};
+
+// Hints about a tool's behaviour, for clients; never security guarantees.
+struct ToolAnnotations {
+    std::optional<std::string> title;
+    std::optional<bool> read_only_hint;
+    std::optional<bool> destructive_hint;
+    std::optional<bool> idempotent_hint;
+    std::optional<bool> open_world_hint;
+};
+
+// Annotations on content blocks and resources.
+struct Annotations {
+    std::vector<Role> audience;
+    std::optional<double> priority;       // 0..1
+    std::optional<std::string> last_modified;  // ISO 8601
+
+    bool empty() const { return audience.empty() && !priority && !last_modified; }
+};
+
+boost::json::value to_wire(const Icon& icon);
+boost::json::value to_wire(const Implementation& impl);
+boost::json::value to_wire(const ToolAnnotations& annotations);
+boost::json::value to_wire(const Annotations& annotations);
+// Fills the optional icons/annotations/_meta members shared by several wire objects.
+void put_icons(boost::json::object& out, const std::vector<Icon>& icons);
+void put_meta(boost::json::object& out, const boost::json::object& meta);
+
+}  // namespace mcp

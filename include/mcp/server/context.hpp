@@ -1,0 +1,65 @@
+#pragma once
+// What a handler can do while it runs: report progress, log to the client, notice cancellation,
+// read the request's Exchange. Tools, prompts and resources receive the same Context.
+//
+//   server.tool("crunch", "…", [](const In& in, mcp::ToolContext& ctx) {
+//       for (int i = 0; i < 100 && !ctx.cancelled(); ++i) { work(); ctx.progress(i + 1, 100); }
+//   });
+#include <mcp/protocol/types.hpp>
+#include <mcp/server/detail/callable.hpp>
+#include <mcp/server/exchange.hpp>
+
+#include <boost/json/string.hpp>
+#include <boost/json/value.hpp>
+
+#include <optional>
+#include <stop_token>
+#include <string_view>
+
+namespace mcp {
+
+namespace detail {
+struct CallState;
+}
+
+class Context {
+public:
+    explicit Context(detail::CallState& state) : state_(&state) {}
+
+    const Exchange& exchange() const;
+
+    // Cooperative cancellation: notifications/cancelled (or, over 2026 HTTP, a closed response
+    // stream) trips this token. Long handlers should check it.
+    std::stop_token stop_token() const;
+    bool cancelled() const { return stop_token().stop_requested(); }
+
+    // notifications/progress for this request. Does nothing when the request carried no
+    // progressToken. Progress must increase; a value not above the last one is dropped.
+    void progress(double progress, std::optional<double> total = std::nullopt, std::string_view message = {});
+
+    // notifications/message for this request, sent when the client's level allows it.
+    void log(LogLevel level, boost::json::value data, std::string_view logger = {});
+    void debug(std::string_view message) { log(LogLevel::debug, boost::json::string(message)); }
+    void info(std::string_view message) { log(LogLevel::info, boost::json::string(message)); }
+    void warning(std::string_view message) { log(LogLevel::warning, boost::json::string(message)); }
+    void error(std::string_view message) { log(LogLevel::error, boost::json::string(message)); }
+
+    bool client_supports(std::string_view capability) const { return exchange().client_supports(capability); }
+
+private:
+    detail::CallState* state_;
+};
+
+namespace detail {
+template <class F>
+inline constexpr bool takes_context = last_parameter_is<F, Context>::value;
+// Parameters of a handler other than its Context.
+template <class F>
+inline constexpr std::size_t input_count = arity_of<F> - (takes_context<F> ? 1 : 0);
+}  // namespace detail
+
+using ToolContext = Context;
+using PromptContext = Context;
+using ResourceContext = Context;
+
+}  // namespace mcp

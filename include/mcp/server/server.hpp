@@ -1,0 +1,110 @@
+#pragma once
+// mcp::Server: the registries of tools, prompts and resources, and the transport-agnostic core
+// every transport calls. Registration may happen at any time, also while serving; lists change
+// atomically and clients are told with notifications/*/list_changed.
+#include <mcp/protocol/types.hpp>
+#include <mcp/server/completion.hpp>
+#include <mcp/server/context_snapshot.hpp>
+#include <mcp/server/options.hpp>
+#include <mcp/server/prompt.hpp>
+#include <mcp/server/resource.hpp>
+#include <mcp/server/session.hpp>
+#include <mcp/server/sink.hpp>
+#include <mcp/server/tool.hpp>
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace mcp {
+
+namespace detail {
+struct ServerCore;
+}
+
+class Server {
+public:
+    explicit Server(Implementation info, ServerOptions options = {});
+    ~Server();
+    Server(const Server&) = delete;
+    Server& operator=(const Server&) = delete;
+
+    // ---- Tools. Registration throws std::invalid_argument for a name outside
+    // [A-Za-z0-9_.-]{1,64}, a duplicate name, an empty description or a non-object input schema.
+    template <class F>
+    void tool(std::string name, std::string description, F&& fn) {
+        ToolSpec spec;
+        spec.name = std::move(name);
+        spec.description = std::move(description);
+        tool(std::move(spec), std::forward<F>(fn));
+    }
+    template <class F>
+    void tool(ToolSpec spec, F&& fn) {
+        add_tool(detail::make_tool(std::move(spec), std::forward<F>(fn)));
+    }
+    bool remove_tool(std::string_view name);
+
+    // ---- Prompts.
+    template <class F>
+    void prompt(std::string name, std::string description, F&& fn) {
+        PromptSpec spec;
+        spec.name = std::move(name);
+        spec.description = std::move(description);
+        prompt(std::move(spec), std::forward<F>(fn));
+    }
+    template <class F>
+    void prompt(PromptSpec spec, F&& fn) {
+        add_prompt(detail::make_prompt(std::move(spec), std::forward<F>(fn)));
+    }
+    bool remove_prompt(std::string_view name);
+
+    // ---- Resources and templates.
+    template <class F>
+    void resource(std::string uri, ResourceSpec spec, F&& fn) {
+        add_resource(detail::make_resource(std::move(uri), std::move(spec), std::forward<F>(fn)));
+    }
+    template <class F>
+    void resource_template(std::string uri_template, ResourceSpec spec, F&& fn) {
+        add_template(detail::make_template(std::move(uri_template), std::move(spec), std::forward<F>(fn)));
+    }
+    bool remove_resource(std::string_view uri);
+    bool remove_resource_template(std::string_view uri_template);
+    // Tells every session subscribed to `uri` that it changed (notifications/resources/updated).
+    void notify_resource_updated(std::string_view uri);
+
+    // ---- Completions. Enum-typed prompt arguments and template variables complete by themselves.
+    void complete_prompt_argument(std::string prompt, std::string argument, Completer completer);
+    void complete_template_variable(std::string uri_template, std::string variable, Completer completer);
+
+    // ---- The core, for transports and embedding applications.
+    // Handles one inbound message (its text, or a parsed document). Everything produced for it goes
+    // to `sink`, ending with one complete(). Requests run on the handler pool; the call returns
+    // before they finish. Thread-safe.
+    void handle(std::string_view text, const Inbound& inbound, std::shared_ptr<CallSink> sink);
+    void handle(boost::json::value message, const Inbound& inbound, std::shared_ptr<CallSink> sink);
+
+    // A session for a new connection (stdio, in-process) or a new 2025-era HTTP session.
+    std::shared_ptr<Session> open_session(std::shared_ptr<MessageSink> channel, std::string id = {});
+
+    // Refuses new calls and waits for those in flight. Idempotent; the destructor calls it.
+    void shutdown();
+
+    // Replaces the options; only before the first message is handled (mcp::run calls it with
+    // what the command line and configuration say). Throws std::invalid_argument for bad values.
+    void configure(ServerOptions options);
+
+    const Implementation& info() const;
+    const ServerOptions& options() const;
+    // Accessors whose thread-local values travel from the transport thread to the handler.
+    ContextRegistry& context_registry();
+
+private:
+    void add_tool(detail::ToolDefinition def);
+    void add_prompt(detail::PromptDefinition def);
+    void add_resource(detail::ResourceDefinition def);
+    void add_template(detail::TemplateDefinition def);
+
+    std::unique_ptr<detail::ServerCore> core_;
+};
+
+}  // namespace mcp

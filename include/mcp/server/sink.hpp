@@ -1,0 +1,41 @@
+#pragma once
+// The contract between the transport-agnostic core and a transport (or an embedding application).
+// For every inbound message a transport calls Server::handle with a CallSink; the core writes the
+// messages produced for that message to it, the response last.
+#include <boost/json/value.hpp>
+
+#include <memory>
+#include <optional>
+#include <stop_token>
+
+namespace mcp {
+
+class Session;
+
+// Receives messages. Implementations must be thread-safe: handler threads send concurrently.
+class MessageSink {
+public:
+    virtual ~MessageSink() = default;
+    // A notification or a request. Returns false when the message could not be delivered
+    // (the stream is closed).
+    virtual bool send(boost::json::value message) = 0;
+};
+
+// The messages for one inbound message: any number of send() calls (progress, log messages),
+// then exactly one complete().
+class CallSink : public MessageSink {
+public:
+    // The response, or nothing when there is none to send (the inbound message was a
+    // notification or a client's response, or the request was cancelled).
+    virtual void complete(std::optional<boost::json::value> response) = 0;
+};
+
+// What the transport knows about an inbound message besides its body.
+struct Inbound {
+    // The 2025-era session (HTTP), or the connection's session (stdio, in-process). May be null.
+    std::shared_ptr<Session> session;
+    // Trips the call's stop token; e.g. the response stream was closed (2026-07-28 HTTP).
+    std::stop_token cancel;
+};
+
+}  // namespace mcp

@@ -1,0 +1,133 @@
+#include <mcp/protocol/jsonrpc.hpp>
+
+#include <mcp/protocol/errors.hpp>
+
+#include <boost/json/parser.hpp>
+
+#include <cmath>
+
+namespace mcp::jsonrpc {
+
+namespace {
+
+bool is_valid_id(const boost::json::value& id) {
+    if (id.is_string() || id.is_int64() || id.is_uint64()) return true;
+    return false;
+}
+
+Failure invalid(std::string message, const boost::json::value& id = nullptr) {
+    return Failure{error_code::invalid_request, std::move(message), id};
+}
+
+}  // namespace
+
+std::variant<boost::json::value, Failure> parse(std::string_view text, const Limits& limits) {
+    if (text.size() > limits.max_message_bytes) {
+        return invalid("Message too large: " + std::to_string(text.size()) + " bytes exceeds the limit of " +
+                       std::to_string(limits.max_message_bytes));
+    }
+    boost::json::parse_options options;
+    options.max_depth = limits.max_depth;
+    boost::json::parser parser({}, options);
+    boost::system::error_code ec;
+    parser.write(text.data(), text.size(), ec);  // the whole text, trailing garbage is an error
+    if (ec) {
+        std::string why = ec == boost::json::error::too_deep
+                              ? "nesting deeper than " + std::to_string(limits.max_depth)
+                              : ec.message();
+        return Failure{error_code::parse_error, "Parse error: " + why, nullptr};
+    }
+    return parser.release();
+}
+
+std::variant<Message, Failure> classify(const boost::json::value& document) {
+    if (document.is_array()) return invalid("Invalid Request: JSON-RPC batches are not supported");
+    if (!document.is_object()) return invalid("Invalid Request: a message must be a JSON object");
+    const auto& obj = document.get_object();
+
+    // The id is echoed on errors only when it is itself valid.
+    const auto* id = obj.if_contains("id");
+    const boost::json::value echo_id = id != nullptr && is_valid_id(*id) ? *id : boost::json::value(nullptr);
+
+    const auto* version = obj.if_contains("jsonrpc");
+    if (version == nullptr || !version->is_string() || version->get_string() != "2.0") {
+        return invalid("Invalid Request: \"jsonrpc\" must be \"2.0\"", echo_id);
+    }
+
+    Message m;
+    if (const auto* method = obj.if_contains("method")) {
+        if (!method->is_string()) return invalid("Invalid Request: \"method\" must be a string", echo_id);
+        m.method = method->get_string();
+        if (const auto* params = obj.if_contains("params")) {
+            if (!params->is_object()) {
+                return Failure{error_code::invalid_params, "Invalid params: \"params\" must be an object", echo_id};
+            }
+            m.params = &params->get_object();
+        }
+        if (id == nullptr) {
+            m.kind = Kind::notification;
+            return m;
+        }
+        if (!is_valid_id(*id)) return invalid("Invalid Request: \"id\" must be a string or an integer");
+        m.kind = Kind::request;
+        m.id = *id;
+        return m;
+    }
+
+    // A response to a request this server sent.
+    const auto* result = obj.if_contains("result");
+    const auto* error = obj.if_contains("error");
+    if ((result == nullptr) == (error == nullptr)) {
+        return invalid("Invalid Request: a message needs \"method\", or exactly one of \"result\" and \"error\"", echo_id);
+    }
+    if (id == nullptr || !(is_valid_id(*id) || id->is_null())) {
+        return invalid("Invalid Request: a response needs a string or integer \"id\"");
+    }
+    if (error != nullptr && !error->is_object()) return invalid("Invalid Request: \"error\" must be an object", echo_id);
+    m.kind = Kind::response;
+    m.id = *id;
+    m.result = result;
+    m.error = error != nullptr ? &error->get_object() : nullptr;
+    return m;
+}
+
+boost::json::value make_result(const boost::json::value& id, boost::json::value result) {
+    boost::json::object msg;
+    msg.reserve(3);
+    msg.emplace("jsonrpc", "2.0");
+    msg.emplace("id", id);
+    msg.emplace("result", std::move(result));
+    return msg;
+}
+
+boost::json::value make_error(const boost::json::value& id, int code, std::string_view message,
+                              const boost::json::value& data) {
+    boost::json::object error;
+    error.emplace("code", code);
+    error.emplace("message", message);
+    if (!data.is_null()) error.emplace("data", data);
+    boost::json::object msg;
+    msg.emplace("jsonrpc", "2.0");
+    msg.emplace("id", id);
+    msg.emplace("error", std::move(error));
+    return msg;
+}
+
+boost::json::value make_notification(std::string_view method, boost::json::object params) {
+    boost::json::object msg;
+    msg.emplace("jsonrpc", "2.0");
+    msg.emplace("method", method);
+    msg.emplace("params", std::move(params));
+    return msg;
+}
+
+boost::json::value make_request(const boost::json::value& id, std::string_view method, boost::json::object params) {
+    boost::json::object msg;
+    msg.emplace("jsonrpc", "2.0");
+    msg.emplace("id", id);
+    msg.emplace("method", method);
+    msg.emplace("params", std::move(params));
+    return msg;
+}
+
+}  // namespace mcp::jsonrpc

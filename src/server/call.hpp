@@ -1,0 +1,52 @@
+#pragma once
+// The state of one JSON-RPC request while it is served.
+#include <mcp/protocol/jsonrpc.hpp>
+#include <mcp/server/exchange.hpp>
+#include <mcp/server/sink.hpp>
+
+#include <boost/json/value.hpp>
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <stop_token>
+#include <string>
+
+namespace mcp::detail {
+
+struct ServerCore;
+
+struct CallState {
+    CallState(ServerCore& core, boost::json::value document, std::shared_ptr<CallSink> sink,
+              std::shared_ptr<Session> session);
+
+    ServerCore& core;
+    boost::json::value document;  // owns the text every view below points into
+    jsonrpc::Message message;
+    std::shared_ptr<CallSink> sink;
+    std::shared_ptr<Session> session;
+    std::optional<Exchange> exchange;
+
+    std::stop_source stop;
+    struct RequestStop {
+        std::stop_source* source;
+        void operator()() const noexcept { source->request_stop(); }
+    };
+    std::optional<std::stop_callback<RequestStop>> transport_cancel;
+    // Set by notifications/cancelled: the response must not be sent.
+    std::atomic<bool> cancelled_by_client{false};
+
+    std::mutex progress_mutex;
+    std::optional<double> last_progress;
+
+    // The params object, or an empty one.
+    const boost::json::object& params() const;
+    // The key of this call's id in a session's in-flight table (see request_key).
+    std::string key;
+};
+
+// The in-flight table key of a request id: its serialized JSON, so "1" and 1 differ.
+std::string request_key(const boost::json::value& id);
+
+}  // namespace mcp::detail

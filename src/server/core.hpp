@@ -1,0 +1,99 @@
+#pragma once
+// The server's internal state: registries, the handler pool, live sessions.
+#include <mcp/json/schema_validator.hpp>
+#include <mcp/server/completion.hpp>
+#include <mcp/server/context_snapshot.hpp>
+#include <mcp/server/options.hpp>
+#include <mcp/server/prompt.hpp>
+#include <mcp/server/resource.hpp>
+#include <mcp/server/session.hpp>
+#include <mcp/server/tool.hpp>
+#include <mcp/server/uri_template.hpp>
+
+#include "server/cursor.hpp"
+#include "server/handler_pool.hpp"
+#include "server/registry.hpp"
+
+#include <atomic>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mcp::detail {
+
+struct ToolEntry {
+    ToolDefinition def;
+    json::SchemaValidator validator;
+    boost::json::value wire;  // the tools/list item
+};
+
+struct PromptEntry {
+    PromptDefinition def;
+    boost::json::value wire;
+};
+
+struct ResourceEntry {
+    ResourceDefinition def;
+    boost::json::value wire;
+};
+
+struct TemplateEntry {
+    TemplateDefinition def;
+    UriTemplate matcher;
+    boost::json::value wire;
+};
+
+class Completers {
+public:
+    void set(std::string owner, std::string argument, Completer completer);
+    // The completer for (owner, argument), or an empty function.
+    Completer find(std::string_view owner, std::string_view argument) const;
+
+private:
+    mutable std::mutex mutex_;
+    std::map<std::pair<std::string, std::string>, Completer, std::less<>> completers_;
+};
+
+struct ServerCore {
+    ServerCore(Implementation info, ServerOptions options);
+
+    Implementation info;
+    ServerOptions options;
+
+    Registry<ToolEntry> tools;
+    Registry<PromptEntry> prompts;
+    Registry<ResourceEntry> resources;
+    Registry<TemplateEntry> templates;
+    // resources/read tries templates in registration order.
+    mutable std::shared_mutex template_order_mutex;
+    std::vector<std::shared_ptr<const TemplateEntry>> template_order;
+
+    Completers prompt_completers;
+    Completers template_completers;
+    CursorCodec cursors;
+    // Started by the first call, so options can still change before serving begins.
+    HandlerPool& pool();
+    bool started() const { return pool_started_.load(); }
+    ContextRegistry* context_registry = &ContextRegistry::global();
+
+    // Sends `message` to every initialized session (list_changed), or to those for which
+    // `want` returns true.
+    void broadcast(const boost::json::value& message, const std::function<bool(Session&)>& want = {});
+    void track_session(const std::shared_ptr<Session>& session);
+
+    std::atomic<bool> shutting_down{false};
+
+private:
+    std::once_flag pool_once_;
+    std::atomic<bool> pool_started_{false};
+    std::unique_ptr<HandlerPool> pool_;
+    std::mutex sessions_mutex_;
+    std::vector<std::weak_ptr<Session>> sessions_;
+};
+
+}  // namespace mcp::detail

@@ -1,0 +1,76 @@
+// completion/complete for prompt arguments and resource template variables.
+#include "server/methods/methods.hpp"
+
+namespace mcp::detail {
+
+namespace {
+
+constexpr std::size_t kMaxValues = 100;  // the spec's cap per response
+
+using EnumValues = std::map<std::string, std::vector<std::string>, std::less<>>;
+
+// A registered completer wins; an enum-typed argument completes from its values.
+std::vector<std::string> candidates(const Completer& completer, const EnumValues& enums, const CompletionRequest& request) {
+    if (completer) return completer(request);
+    std::vector<std::string> out;
+    if (auto it = enums.find(request.argument); it != enums.end()) {
+        for (const auto& v : it->second) {
+            if (v.starts_with(request.value)) out.push_back(v);
+        }
+    }
+    return out;
+}
+
+boost::json::value completion_result(const std::vector<std::string>& values) {
+    boost::json::array out;
+    for (std::size_t i = 0; i < values.size() && i < kMaxValues; ++i) out.emplace_back(values[i]);
+    boost::json::object completion;
+    completion["values"] = std::move(out);
+    completion["total"] = values.size();
+    completion["hasMore"] = values.size() > kMaxValues;
+    boost::json::object result;
+    result["completion"] = std::move(completion);
+    return result;
+}
+
+CompletionRequest read_request(const boost::json::object& params) {
+    const auto* argument = optional_object(params, "argument");
+    if (argument == nullptr) throw InvalidParams("Missing required parameter: argument");
+    CompletionRequest request;
+    request.argument = require_string(*argument, "name");
+    request.value = optional_string(*argument, "value");
+    if (const auto* context = optional_object(params, "context")) {
+        if (const auto* args = optional_object(*context, "arguments")) {
+            for (const auto& kv : *args) {
+                if (kv.value().is_string()) request.context.emplace(std::string(kv.key()), std::string(kv.value().get_string()));
+            }
+        }
+    }
+    return request;
+}
+
+}  // namespace
+
+boost::json::value complete(ServerCore& core, CallState& call) {
+    const auto& params = call.params();
+    const auto* ref = optional_object(params, "ref");
+    if (ref == nullptr) throw InvalidParams("Missing required parameter: ref");
+    const CompletionRequest request = read_request(params);
+
+    const std::string_view type = require_string(*ref, "type");
+    if (type == "ref/prompt") {
+        const std::string_view name = require_string(*ref, "name");
+        auto entry = core.prompts.find(name);
+        if (!entry) throw InvalidParams("Unknown prompt: " + std::string(name));
+        return completion_result(candidates(core.prompt_completers.find(name, request.argument), entry->def.enum_values, request));
+    }
+    if (type == "ref/resource") {
+        const std::string_view uri = require_string(*ref, "uri");
+        auto entry = core.templates.find(uri);
+        if (!entry) throw InvalidParams("Unknown resource template: " + std::string(uri));
+        return completion_result(candidates(core.template_completers.find(uri, request.argument), entry->def.enum_values, request));
+    }
+    throw InvalidParams("Unknown reference type: " + std::string(type));
+}
+
+}  // namespace mcp::detail

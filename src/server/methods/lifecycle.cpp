@@ -1,0 +1,78 @@
+// initialize, ping, logging/setLevel, and the lifecycle notifications (2025-11-25 era).
+#include "server/methods/methods.hpp"
+#include "server/session_impl.hpp"
+
+#include <mcp/protocol/revision.hpp>
+
+namespace mcp::detail {
+
+namespace {
+
+Implementation read_client_info(const boost::json::object& params) {
+    Implementation info;
+    if (const auto* ci = optional_object(params, "clientInfo")) {
+        info.name = optional_string(*ci, "name");
+        info.version = optional_string(*ci, "version");
+        info.title = optional_string(*ci, "title");
+    }
+    return info;
+}
+
+}  // namespace
+
+boost::json::object server_capabilities(const ServerCore&) {
+    // Keep in step with docs/adr/0002-declared-not-supported.md.
+    boost::json::object caps;
+    caps["tools"] = {{"listChanged", true}};
+    caps["prompts"] = {{"listChanged", true}};
+    caps["resources"] = {{"subscribe", true}, {"listChanged", true}};
+    caps["logging"] = boost::json::object();
+    caps["completions"] = boost::json::object();
+    return caps;
+}
+
+boost::json::value initialize(ServerCore& core, CallState& call) {
+    if (!call.session) throw Error(error_code::invalid_request, "initialize needs a connection that keeps a session");
+    if (call.session->initialized()) throw Error(error_code::invalid_request, "Session already initialized");
+    const auto& params = call.params();
+    const std::string_view requested = require_string(params, "protocolVersion");
+
+    auto state = std::make_shared<ClientState>();
+    // Echo a version we speak; otherwise offer our newest and let the client decide.
+    state->protocol_version = revision::is_legacy(requested) ? std::string(requested) : std::string(revision::latest_legacy);
+    if (const auto* caps = optional_object(params, "capabilities")) state->capabilities = *caps;
+    state->info = read_client_info(params);
+    const std::string negotiated = state->protocol_version;
+    call.session->impl().set_client(std::move(state));
+    core.track_session(call.session);
+
+    boost::json::object result;
+    result["protocolVersion"] = negotiated;
+    result["capabilities"] = server_capabilities(core);
+    result["serverInfo"] = to_wire(core.info);
+    if (!core.options.instructions.empty()) result["instructions"] = core.options.instructions;
+    return result;
+}
+
+boost::json::value ping(ServerCore&, CallState&) { return boost::json::object(); }
+
+boost::json::value set_log_level(ServerCore&, CallState& call) {
+    const auto level = parse_log_level(require_string(call.params(), "level"));
+    if (!level) throw InvalidParams("Unknown log level");
+    call.session->impl().log_level.store(*level, std::memory_order_relaxed);
+    return boost::json::object();
+}
+
+void initialized(ServerCore&, const jsonrpc::Message&, const std::shared_ptr<Session>&) {
+    // Nothing to do: requests are served from the initialize response on, as clients on
+    // reordering transports (HTTP/2) may race their first request with this notification.
+}
+
+void cancelled(ServerCore&, const jsonrpc::Message& message, const std::shared_ptr<Session>& session) {
+    if (!session || message.params == nullptr) return;
+    const auto* id = message.params->if_contains("requestId");
+    if (id == nullptr) return;
+    session->impl().cancel(*id);
+}
+
+}  // namespace mcp::detail

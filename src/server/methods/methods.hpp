@@ -1,0 +1,52 @@
+#pragma once
+// The functions behind each MCP method (see dispatch.cpp for the table).
+#include "server/call.hpp"
+#include "server/core.hpp"
+#include "server/params.hpp"
+
+namespace mcp::detail {
+
+boost::json::value initialize(ServerCore& core, CallState& call);
+boost::json::value ping(ServerCore& core, CallState& call);
+boost::json::value set_log_level(ServerCore& core, CallState& call);
+void initialized(ServerCore& core, const jsonrpc::Message& message, const std::shared_ptr<Session>& session);
+void cancelled(ServerCore& core, const jsonrpc::Message& message, const std::shared_ptr<Session>& session);
+
+boost::json::value list_tools(ServerCore& core, CallState& call);
+boost::json::value call_tool(ServerCore& core, CallState& call);
+
+boost::json::value list_prompts(ServerCore& core, CallState& call);
+boost::json::value get_prompt(ServerCore& core, CallState& call);
+
+boost::json::value list_resources(ServerCore& core, CallState& call);
+boost::json::value list_resource_templates(ServerCore& core, CallState& call);
+boost::json::value read_resource(ServerCore& core, CallState& call);
+boost::json::value subscribe(ServerCore& core, CallState& call);
+boost::json::value unsubscribe(ServerCore& core, CallState& call);
+
+boost::json::value complete(ServerCore& core, CallState& call);
+
+inline const std::string& key_of(const ToolEntry& e) { return e.def.spec.name; }
+inline const std::string& key_of(const PromptEntry& e) { return e.def.spec.name; }
+inline const std::string& key_of(const ResourceEntry& e) { return e.def.uri; }
+inline const std::string& key_of(const TemplateEntry& e) { return e.def.uri_template; }
+
+// The capabilities this server declares (initialize result).
+boost::json::object server_capabilities(const ServerCore& core);
+
+// One page of a registry as {"<list>": [...], "nextCursor"?}, each item the entry's wire form.
+template <class Entry>
+boost::json::value list_page(ServerCore& core, CallState& call, const Registry<Entry>& registry, std::string_view list) {
+    const auto cursor = optional_string(call.params(), "cursor");
+    const std::string after = cursor.empty() ? std::string() : core.cursors.decode(list, cursor);
+    auto page = registry.page(after, core.options.page_size);
+    boost::json::array items;
+    items.reserve(page.items.size());
+    for (const auto& entry : page.items) items.push_back(entry->wire);
+    boost::json::object result;
+    result[list] = std::move(items);
+    if (page.more && !page.items.empty()) result["nextCursor"] = core.cursors.encode(list, key_of(*page.items.back()));
+    return result;
+}
+
+}  // namespace mcp::detail

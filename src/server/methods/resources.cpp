@@ -1,0 +1,41 @@
+// resources/list, resources/templates/list, resources/read, resources/subscribe|unsubscribe.
+#include "server/methods/methods.hpp"
+#include "server/session_impl.hpp"
+
+namespace mcp::detail {
+
+boost::json::value list_resources(ServerCore& core, CallState& call) {
+    return list_page(core, call, core.resources, "resources");
+}
+
+boost::json::value list_resource_templates(ServerCore& core, CallState& call) {
+    return list_page(core, call, core.templates, "resourceTemplates");
+}
+
+boost::json::value read_resource(ServerCore& core, CallState& call) {
+    const std::string uri(require_string(call.params(), "uri"));
+    Context ctx(call);
+    if (auto entry = core.resources.find(uri)) return entry->def.invoke(uri, ctx);
+
+    std::vector<std::shared_ptr<const TemplateEntry>> candidates;
+    {
+        std::shared_lock lock(core.template_order_mutex);
+        candidates = core.template_order;
+    }
+    for (const auto& entry : candidates) {
+        if (auto vars = entry->matcher.match(uri)) return entry->def.invoke(uri, *vars, ctx);
+    }
+    throw ResourceNotFound(uri);
+}
+
+boost::json::value subscribe(ServerCore&, CallState& call) {
+    call.session->impl().subscribe(std::string(require_string(call.params(), "uri")));
+    return boost::json::object();
+}
+
+boost::json::value unsubscribe(ServerCore&, CallState& call) {
+    call.session->impl().unsubscribe(require_string(call.params(), "uri"));
+    return boost::json::object();
+}
+
+}  // namespace mcp::detail

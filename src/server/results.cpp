@@ -1,0 +1,91 @@
+// Turning handler return values into result objects (the non-template half of tool.hpp,
+// prompt.hpp and resource.hpp).
+#include <mcp/server/completion.hpp>
+#include <mcp/server/prompt.hpp>
+#include <mcp/server/resource.hpp>
+#include <mcp/server/tool.hpp>
+
+#include "util/base64.hpp"
+
+#include <boost/json/serialize.hpp>
+
+namespace mcp {
+
+namespace detail {
+
+boost::json::value text_tool_result(std::string_view text) {
+    boost::json::object block;
+    block["type"] = "text";
+    block["text"] = text;
+    boost::json::object result;
+    result["content"] = boost::json::array{std::move(block)};
+    return result;
+}
+
+boost::json::value content_tool_result(std::vector<Content> content) {
+    CallToolResult result;
+    result.content = std::move(content);
+    return to_wire(result);
+}
+
+boost::json::value full_tool_result(const CallToolResult& result) { return to_wire(result); }
+
+boost::json::value structured_tool_result(boost::json::value structured) {
+    if (!structured.is_object()) {
+        boost::json::object wrapper;
+        wrapper["result"] = std::move(structured);
+        structured = std::move(wrapper);
+    }
+    // Clients that ignore structuredContent read the same data as text.
+    auto result = text_tool_result(boost::json::serialize(structured));
+    result.as_object()["structuredContent"] = std::move(structured);
+    return result;
+}
+
+boost::json::object wrapped_output_schema(boost::json::object inner) {
+    boost::json::object schema;
+    schema["type"] = "object";
+    schema["properties"] = {{"result", std::move(inner)}};
+    schema["required"] = {"result"};
+    return schema;
+}
+
+boost::json::value prompt_result(GetPromptResult result) { return to_wire(result); }
+
+boost::json::value resource_text(const std::string& uri, const std::string& mime_type, std::string_view text) {
+    return to_wire(ReadResourceResult{{TextResourceContents{uri, mime_type.empty() ? "text/plain" : mime_type, std::string(text), {}}}, {}});
+}
+
+boost::json::value resource_blob(const std::string& uri, const std::string& mime_type, const Blob& blob) {
+    std::string mime = !blob.mime_type.empty() ? blob.mime_type : !mime_type.empty() ? mime_type : "application/octet-stream";
+    return to_wire(ReadResourceResult{{BlobResourceContents{uri, std::move(mime), base64_encode(blob.bytes), {}}}, {}});
+}
+
+boost::json::value resource_contents(const std::string& uri, std::vector<ResourceContents> contents) {
+    // Contents without a URI belong to the one requested.
+    for (auto& c : contents) {
+        std::visit([&](auto& item) { if (item.uri.empty()) item.uri = uri; }, c);
+    }
+    return to_wire(ReadResourceResult{std::move(contents), {}});
+}
+
+boost::json::value resource_result(const std::string& uri, ReadResourceResult result) {
+    for (auto& c : result.contents) {
+        std::visit([&](auto& item) { if (item.uri.empty()) item.uri = uri; }, c);
+    }
+    return to_wire(result);
+}
+
+}  // namespace detail
+
+Completer complete_from(std::vector<std::string> values) {
+    return [values = std::move(values)](const CompletionRequest& request) {
+        std::vector<std::string> out;
+        for (const auto& v : values) {
+            if (v.starts_with(request.value)) out.push_back(v);
+        }
+        return out;
+    };
+}
+
+}  // namespace mcp

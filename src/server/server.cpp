@@ -1,0 +1,341 @@
+#include <mcp/server/server.hpp>
+
+#include "server/call.hpp"
+#include "server/core.hpp"
+#include "server/dispatch.hpp"
+#include "server/session_impl.hpp"
+#include "util/log.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <thread>
+
+namespace mcp {
+
+namespace detail {
+
+namespace {
+
+HandlerPoolOptions pool_options(const ExecutionOptions& e) {
+    HandlerPoolOptions o;
+    o.core_threads = e.core_threads != 0 ? e.core_threads : std::max(2u, std::thread::hardware_concurrency());
+    o.max_threads = std::max(e.max_threads, o.core_threads);
+    o.queue_capacity = e.queue_capacity;
+    o.grow_after = e.grow_after;
+    o.idle_timeout = e.idle_timeout;
+    o.stack_size = e.stack_size;
+    return o;
+}
+
+bool valid_tool_name(std::string_view name) {
+    if (name.empty() || name.size() > 64) return false;
+    return std::all_of(name.begin(), name.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+               c == '.';
+    });
+}
+
+std::string default_resource_name(const std::string& uri) {
+    const auto cut = uri.find_last_of("/:");
+    std::string name = cut == std::string::npos ? uri : uri.substr(cut + 1);
+    return name.empty() ? uri : name;
+}
+
+void put_if(boost::json::object& o, std::string_view key, const std::string& value) {
+    if (!value.empty()) o[key] = value;
+}
+
+boost::json::value resource_wire(std::string_view key, const std::string& id, const ResourceSpec& spec) {
+    boost::json::object o;
+    o[key] = id;
+    o["name"] = spec.name;
+    put_if(o, "title", spec.title);
+    put_if(o, "description", spec.description);
+    put_if(o, "mimeType", spec.mime_type);
+    if (spec.size) o["size"] = *spec.size;
+    if (!spec.annotations.empty()) o["annotations"] = to_wire(spec.annotations);
+    put_icons(o, spec.icons);
+    put_meta(o, spec.meta);
+    return o;
+}
+
+boost::json::value list_changed(std::string_view list) {
+    return jsonrpc::make_notification("notifications/" + std::string(list) + "/list_changed", {});
+}
+
+}  // namespace
+
+ServerCore::ServerCore(Implementation i, ServerOptions o) : info(std::move(i)), options(std::move(o)) {}
+
+HandlerPool& ServerCore::pool() {
+    std::call_once(pool_once_, [this] {
+        pool_ = std::make_unique<HandlerPool>(pool_options(options.execution));
+        pool_started_.store(true);
+    });
+    return *pool_;
+}
+
+void ServerCore::broadcast(const boost::json::value& message, const std::function<bool(Session&)>& want) {
+    std::vector<std::shared_ptr<Session>> targets;
+    {
+        std::lock_guard lock(sessions_mutex_);
+        std::erase_if(sessions_, [](const std::weak_ptr<Session>& w) { return w.expired(); });
+        for (const auto& weak : sessions_) {
+            if (auto s = weak.lock()) targets.push_back(std::move(s));
+        }
+    }
+    for (const auto& session : targets) {
+        if (session->initialized() && !session->closed() && (!want || want(*session))) session->notify(message);
+    }
+}
+
+void ServerCore::track_session(const std::shared_ptr<Session>& session) {
+    std::lock_guard lock(sessions_mutex_);
+    sessions_.push_back(session);
+}
+
+void Completers::set(std::string owner, std::string argument, Completer completer) {
+    std::lock_guard lock(mutex_);
+    completers_[{std::move(owner), std::move(argument)}] = std::move(completer);
+}
+
+Completer Completers::find(std::string_view owner, std::string_view argument) const {
+    std::lock_guard lock(mutex_);
+    auto it = completers_.find(std::pair<std::string, std::string>(owner, argument));
+    return it == completers_.end() ? Completer() : it->second;
+}
+
+}  // namespace detail
+
+
+Server::Server(Implementation info, ServerOptions options)
+    : core_(std::make_unique<detail::ServerCore>(std::move(info), std::move(options))) {
+    if (core_->info.name.empty()) throw std::invalid_argument("the server needs a name");
+    configure(core_->options);
+}
+
+void Server::configure(ServerOptions options) {
+    if (core_->started()) throw std::logic_error("Server::configure must be called before serving starts");
+    if (options.page_size == 0) throw std::invalid_argument("page_size must be at least 1");
+    if (options.limits.max_message_bytes == 0) throw std::invalid_argument("max_message_bytes must be at least 1");
+    if (options.limits.max_depth == 0) throw std::invalid_argument("max_depth must be at least 1");
+    if (options.execution.max_threads == 0) throw std::invalid_argument("max_threads must be at least 1");
+    core_->options = std::move(options);
+}
+
+Server::~Server() { shutdown(); }
+
+const Implementation& Server::info() const { return core_->info; }
+const ServerOptions& Server::options() const { return core_->options; }
+ContextRegistry& Server::context_registry() { return *core_->context_registry; }
+
+void Server::add_tool(detail::ToolDefinition def) {
+    const std::string name = def.spec.name;
+    if (!detail::valid_tool_name(name)) {
+        throw std::invalid_argument("tool name \"" + name + "\" must match [A-Za-z0-9_.-]{1,64}");
+    }
+    if (def.spec.description.empty()) throw std::invalid_argument("tool " + name + " needs a description");
+    const auto* type = def.input_schema.if_contains("type");
+    if (type == nullptr || !type->is_string() || type->get_string() != "object") {
+        throw std::invalid_argument("tool " + name + ": inputSchema must have \"type\": \"object\"");
+    }
+    std::optional<json::SchemaValidator> validator;
+    try {
+        validator.emplace(def.input_schema);
+    } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument("tool " + name + ": " + e.what());
+    }
+
+    boost::json::object wire;
+    wire["name"] = name;
+    detail::put_if(wire, "title", def.spec.title);
+    wire["description"] = def.spec.description;
+    wire["inputSchema"] = def.input_schema;
+    if (def.output_schema) wire["outputSchema"] = *def.output_schema;
+    if (auto a = to_wire(def.spec.annotations); !a.as_object().empty()) wire["annotations"] = std::move(a);
+    put_icons(wire, def.spec.icons);
+    put_meta(wire, def.spec.meta);
+
+    auto entry = std::make_shared<detail::ToolEntry>(
+        detail::ToolEntry{std::move(def), std::move(*validator), std::move(wire)});
+    core_->tools.add(name, std::move(entry), "tool");
+    core_->broadcast(detail::list_changed("tools"));
+}
+
+bool Server::remove_tool(std::string_view name) {
+    if (!core_->tools.remove(name)) return false;
+    core_->broadcast(detail::list_changed("tools"));
+    return true;
+}
+
+void Server::add_prompt(detail::PromptDefinition def) {
+    const std::string name = def.spec.name;
+    if (name.empty()) throw std::invalid_argument("a prompt needs a name");
+    if (def.spec.description.empty()) throw std::invalid_argument("prompt " + name + " needs a description");
+
+    boost::json::object wire;
+    wire["name"] = name;
+    detail::put_if(wire, "title", def.spec.title);
+    wire["description"] = def.spec.description;
+    boost::json::array arguments;
+    for (const auto& arg : def.spec.arguments) {
+        boost::json::object a;
+        a["name"] = arg.name;
+        detail::put_if(a, "title", arg.title);
+        detail::put_if(a, "description", arg.description);
+        a["required"] = arg.required;
+        arguments.push_back(std::move(a));
+    }
+    wire["arguments"] = std::move(arguments);
+    put_icons(wire, def.spec.icons);
+    put_meta(wire, def.spec.meta);
+
+    core_->prompts.add(name, std::make_shared<detail::PromptEntry>(detail::PromptEntry{std::move(def), std::move(wire)}),
+                       "prompt");
+    core_->broadcast(detail::list_changed("prompts"));
+}
+
+bool Server::remove_prompt(std::string_view name) {
+    if (!core_->prompts.remove(name)) return false;
+    core_->broadcast(detail::list_changed("prompts"));
+    return true;
+}
+
+void Server::add_resource(detail::ResourceDefinition def) {
+    if (def.uri.empty()) throw std::invalid_argument("a resource needs a URI");
+    if (def.spec.name.empty()) def.spec.name = detail::default_resource_name(def.uri);
+    auto wire = detail::resource_wire("uri", def.uri, def.spec);
+    const std::string uri = def.uri;
+    core_->resources.add(uri, std::make_shared<detail::ResourceEntry>(detail::ResourceEntry{std::move(def), std::move(wire)}),
+                         "resource");
+    core_->broadcast(detail::list_changed("resources"));
+}
+
+void Server::add_template(detail::TemplateDefinition def) {
+    if (def.spec.name.empty()) def.spec.name = detail::default_resource_name(def.uri_template);
+    auto wire = detail::resource_wire("uriTemplate", def.uri_template, def.spec);
+    const std::string key = def.uri_template;
+    UriTemplate matcher(key);
+    auto entry = std::make_shared<detail::TemplateEntry>(
+        detail::TemplateEntry{std::move(def), std::move(matcher), std::move(wire)});
+    {
+        std::unique_lock lock(core_->template_order_mutex);
+        core_->templates.add(key, entry, "resource template");
+        core_->template_order.push_back(entry);
+    }
+    core_->broadcast(detail::list_changed("resources"));
+}
+
+bool Server::remove_resource(std::string_view uri) {
+    if (!core_->resources.remove(uri)) return false;
+    core_->broadcast(detail::list_changed("resources"));
+    return true;
+}
+
+bool Server::remove_resource_template(std::string_view uri_template) {
+    {
+        std::unique_lock lock(core_->template_order_mutex);
+        if (!core_->templates.remove(uri_template)) return false;
+        std::erase_if(core_->template_order, [&](const auto& e) { return e->def.uri_template == uri_template; });
+    }
+    core_->broadcast(detail::list_changed("resources"));
+    return true;
+}
+
+void Server::notify_resource_updated(std::string_view uri) {
+    auto message = jsonrpc::make_notification("notifications/resources/updated", {{"uri", uri}});
+    core_->broadcast(message, [&](Session& s) { return s.subscribed(uri); });
+}
+
+void Server::complete_prompt_argument(std::string prompt, std::string argument, Completer completer) {
+    core_->prompt_completers.set(std::move(prompt), std::move(argument), std::move(completer));
+}
+
+void Server::complete_template_variable(std::string uri_template, std::string variable, Completer completer) {
+    core_->template_completers.set(std::move(uri_template), std::move(variable), std::move(completer));
+}
+
+std::shared_ptr<Session> Server::open_session(std::shared_ptr<MessageSink> channel, std::string id) {
+    auto session = std::make_shared<Session>(std::move(channel), std::move(id));
+    session->impl().log_level.store(core_->options.default_client_log_level);
+    return session;
+}
+
+void Server::shutdown() {
+    core_->shutting_down.store(true);
+    if (core_->started()) core_->pool().shutdown();
+}
+
+void Server::handle(std::string_view text, const Inbound& inbound, std::shared_ptr<CallSink> sink) {
+    auto parsed = jsonrpc::parse(text, core_->options.limits);
+    if (auto* failure = std::get_if<jsonrpc::Failure>(&parsed)) {
+        sink->complete(jsonrpc::make_error(failure->id, failure->code, failure->message));
+        return;
+    }
+    handle(std::move(std::get<boost::json::value>(parsed)), inbound, std::move(sink));
+}
+
+void Server::handle(boost::json::value message, const Inbound& inbound, std::shared_ptr<CallSink> sink) {
+    core_->pool();  // serving has begun: options are fixed from here on
+    auto call = std::make_shared<detail::CallState>(*core_, std::move(message), std::move(sink), inbound.session);
+    auto classified = jsonrpc::classify(call->document);
+    if (auto* failure = std::get_if<jsonrpc::Failure>(&classified)) {
+        call->sink->complete(jsonrpc::make_error(failure->id, failure->code, failure->message));
+        return;
+    }
+    call->message = std::get<jsonrpc::Message>(std::move(classified));
+    const auto& msg = call->message;
+
+    if (msg.kind == jsonrpc::Kind::notification) {
+        detail::handle_notification(*core_, msg, inbound.session);
+        call->sink->complete(std::nullopt);
+        return;
+    }
+    if (msg.kind == jsonrpc::Kind::response) {
+        detail::log().debug("dropping a response to an unknown request");
+        call->sink->complete(std::nullopt);
+        return;
+    }
+
+    auto reject = [&](int code, std::string text) { call->sink->complete(jsonrpc::make_error(msg.id, code, text)); };
+    const detail::Method* method = detail::find_method(msg.method);
+    if (method == nullptr) return reject(error_code::method_not_found, "Method not found: " + std::string(msg.method));
+    const auto& session = inbound.session;
+    if (!method->before_initialize && (!session || !session->initialized())) {
+        return reject(error_code::invalid_request, "Not initialized: send initialize first");
+    }
+
+    boost::json::value progress_token;
+    if (msg.params != nullptr) {
+        if (const auto* meta = msg.params->if_contains("_meta"); meta && meta->is_object()) {
+            if (const auto* token = meta->get_object().if_contains("progressToken");
+                token && (token->is_string() || token->is_int64() || token->is_uint64())) {
+                progress_token = *token;
+            }
+        }
+    }
+    call->exchange.emplace(Era::legacy, session ? session->client() : nullptr, session, msg.id, std::move(progress_token),
+                           std::nullopt);
+
+    if (!method->on_pool) return detail::run_call(*method, call);
+    if (core_->shutting_down.load()) return reject(error_code::internal_error, "Server is shutting down");
+
+    call->key = detail::request_key(msg.id);
+    if (session && !session->impl().track(call)) {
+        call->key.clear();
+        return reject(error_code::invalid_request, "Duplicate request id: a request with this id is still in flight");
+    }
+    if (inbound.cancel.stop_possible()) call->transport_cancel.emplace(inbound.cancel, detail::CallState::RequestStop{&call->stop});
+
+    auto snapshot = core_->context_registry->capture();
+    const bool queued = core_->pool().try_submit([call, method, snapshot = std::move(snapshot)] {
+        auto scope = snapshot.restore();
+        detail::run_call(*method, call);
+    });
+    if (!queued) {
+        if (session) session->impl().untrack(*call);
+        reject(error_code::internal_error, "Server overloaded: too many calls in flight, try again later");
+    }
+}
+
+}  // namespace mcp

@@ -1,0 +1,100 @@
+#include "server/session_impl.hpp"
+
+namespace mcp {
+
+Session::Session(std::shared_ptr<MessageSink> channel, std::string id) : impl_(std::make_unique<Impl>()) {
+    impl_->id = std::move(id);
+    impl_->channel = std::move(channel);
+}
+
+Session::~Session() = default;
+
+const std::string& Session::id() const { return impl_->id; }
+
+bool Session::initialized() const {
+    std::lock_guard lock(impl_->mutex);
+    return impl_->client != nullptr;
+}
+
+std::shared_ptr<const ClientState> Session::client() const {
+    std::lock_guard lock(impl_->mutex);
+    return impl_->client;
+}
+
+LogLevel Session::log_level() const { return impl_->log_level.load(std::memory_order_relaxed); }
+
+bool Session::subscribed(std::string_view uri) const {
+    std::lock_guard lock(impl_->mutex);
+    return impl_->subscriptions.contains(uri);
+}
+
+bool Session::notify(boost::json::value message) {
+    std::shared_ptr<MessageSink> channel;
+    {
+        std::lock_guard lock(impl_->mutex);
+        if (impl_->closed) return false;
+        channel = impl_->channel;
+    }
+    return channel != nullptr && channel->send(std::move(message));
+}
+
+void Session::set_channel(std::shared_ptr<MessageSink> channel) {
+    std::lock_guard lock(impl_->mutex);
+    impl_->channel = std::move(channel);
+}
+
+void Session::close() {
+    std::lock_guard lock(impl_->mutex);
+    impl_->closed = true;
+}
+
+bool Session::closed() const {
+    std::lock_guard lock(impl_->mutex);
+    return impl_->closed;
+}
+
+void Session::wait_idle() {
+    std::unique_lock lock(impl_->mutex);
+    impl_->idle.wait(lock, [&] { return impl_->in_flight.empty(); });
+}
+
+bool Session::Impl::track(const std::shared_ptr<detail::CallState>& call) {
+    std::lock_guard lock(mutex);
+    return in_flight.emplace(call->key, call).second;
+}
+
+void Session::Impl::untrack(const detail::CallState& call) {
+    std::lock_guard lock(mutex);
+    in_flight.erase(call.key);
+    if (in_flight.empty()) idle.notify_all();
+}
+
+void Session::Impl::cancel(const boost::json::value& request_id) {
+    std::shared_ptr<detail::CallState> call;
+    {
+        std::lock_guard lock(mutex);
+        auto it = in_flight.find(detail::request_key(request_id));
+        if (it == in_flight.end()) return;  // finished already, or never existed
+        call = it->second.lock();
+    }
+    if (!call) return;
+    call->cancelled_by_client.store(true);
+    call->stop.request_stop();
+}
+
+void Session::Impl::set_client(std::shared_ptr<const ClientState> state) {
+    std::lock_guard lock(mutex);
+    client = std::move(state);
+}
+
+void Session::Impl::subscribe(std::string uri) {
+    std::lock_guard lock(mutex);
+    subscriptions.insert(std::move(uri));
+}
+
+void Session::Impl::unsubscribe(std::string_view uri) {
+    std::lock_guard lock(mutex);
+    if (auto it = subscriptions.find(uri); it != subscriptions.end()) subscriptions.erase(it);
+}
+
+}  // namespace mcp

@@ -1,0 +1,37 @@
+#pragma once
+#include <mcp/server/session.hpp>
+
+#include "server/call.hpp"
+
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <set>
+#include <unordered_map>
+
+namespace mcp {
+
+struct Session::Impl {
+    std::string id;
+
+    mutable std::mutex mutex;
+    std::shared_ptr<MessageSink> channel;
+    std::shared_ptr<const ClientState> client;  // set by initialize
+    std::set<std::string, std::less<>> subscriptions;
+    std::unordered_map<std::string, std::weak_ptr<detail::CallState>> in_flight;
+    std::condition_variable idle;
+    bool closed = false;
+
+    std::atomic<LogLevel> log_level{LogLevel::info};
+
+    // False when a call with the same id is already in flight.
+    bool track(const std::shared_ptr<detail::CallState>& call);
+    void untrack(const detail::CallState& call);
+    // notifications/cancelled: stops the call and suppresses its response.
+    void cancel(const boost::json::value& request_id);
+    void set_client(std::shared_ptr<const ClientState> state);
+    void subscribe(std::string uri);
+    void unsubscribe(std::string_view uri);
+};
+
+}  // namespace mcp

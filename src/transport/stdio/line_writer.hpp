@@ -1,0 +1,42 @@
+#pragma once
+// Writes whole lines to a file descriptor from one thread, so concurrent handlers never interleave
+// and never block on a slow reader beyond a bounded backlog.
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <string>
+#include <thread>
+
+namespace mcp::detail {
+
+class LineWriter {
+public:
+    explicit LineWriter(int fd, std::size_t max_backlog_bytes = 64 * 1024 * 1024);
+    // Writes what is queued, then stops.
+    ~LineWriter();
+    LineWriter(const LineWriter&) = delete;
+    LineWriter& operator=(const LineWriter&) = delete;
+
+    // Queues `line` plus '\n'. Blocks while the backlog is full. False once the descriptor
+    // failed (the reader went away); the line is dropped.
+    bool write(std::string line);
+    // Waits until everything queued so far is written (or the descriptor failed).
+    void flush();
+
+private:
+    void run();
+
+    int fd_;
+    std::size_t max_backlog_;
+    std::mutex mutex_;
+    std::condition_variable wake_;      // the writer thread waits for lines
+    std::condition_variable drained_;   // producers wait for room / flush
+    std::deque<std::string> queue_;
+    std::size_t backlog_ = 0;
+    bool writing_ = false;
+    bool stopping_ = false;
+    bool broken_ = false;
+    std::thread thread_;
+};
+
+}  // namespace mcp::detail
