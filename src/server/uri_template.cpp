@@ -431,12 +431,8 @@ bool Matcher::match_variable(std::size_t step, std::size_t pos) {
             piece_start = pos;
         }
         if (!spend(piece_stop - piece_start + 1)) return false;
-        std::size_t value_start = piece_start;
-        if (op.named) {
-            value_start += part.text.size();
-            if (value_start < piece_stop && uri_[value_start] == '=') ++value_start;
-        }
-        const std::size_t min_end = op.named ? value_start : value_start + 1;
+        // A named piece may stop right after its name (";x" is x = ""), even before a '='.
+        const std::size_t min_end = piece_start + (op.named ? part.text.size() : 1);
         for (std::size_t e = piece_stop + 1; e-- > min_end;) {
             if (!spend(1)) return false;
             if (boundary(e) && match_from(step + 1, e)) {
