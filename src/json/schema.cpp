@@ -10,11 +10,11 @@ namespace mcp::json {
 
 FieldHints& FieldHints::description(std::string text) { return keyword("description", boost::json::string(text)); }
 FieldHints& FieldHints::title(std::string text) { return keyword("title", boost::json::string(text)); }
-FieldHints& FieldHints::minimum(double v) { return keyword("minimum", detail::json_number(v)); }
-FieldHints& FieldHints::maximum(double v) { return keyword("maximum", detail::json_number(v)); }
-FieldHints& FieldHints::exclusive_minimum(double v) { return keyword("exclusiveMinimum", detail::json_number(v)); }
-FieldHints& FieldHints::exclusive_maximum(double v) { return keyword("exclusiveMaximum", detail::json_number(v)); }
-FieldHints& FieldHints::multiple_of(double v) { return keyword("multipleOf", detail::json_number(v)); }
+FieldHints& FieldHints::minimum(double v) { return keyword("minimum", mcp::detail::json_number(v)); }
+FieldHints& FieldHints::maximum(double v) { return keyword("maximum", mcp::detail::json_number(v)); }
+FieldHints& FieldHints::exclusive_minimum(double v) { return keyword("exclusiveMinimum", mcp::detail::json_number(v)); }
+FieldHints& FieldHints::exclusive_maximum(double v) { return keyword("exclusiveMaximum", mcp::detail::json_number(v)); }
+FieldHints& FieldHints::multiple_of(double v) { return keyword("multipleOf", mcp::detail::json_number(v)); }
 FieldHints& FieldHints::min_length(std::size_t n) { return keyword("minLength", static_cast<std::uint64_t>(n)); }
 FieldHints& FieldHints::max_length(std::size_t n) { return keyword("maxLength", static_cast<std::uint64_t>(n)); }
 FieldHints& FieldHints::pattern(std::string ecma_regex) { return keyword("pattern", boost::json::string(ecma_regex)); }

@@ -6,6 +6,8 @@
 #include <boost/json/serialize.hpp>
 
 #include <algorithm>
+#include <compare>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -28,9 +30,10 @@ struct PathLink {
 struct State {
     std::vector<ValidationError>* errors;
     std::size_t max_errors;
-    // Set when evaluation cannot go on (depth limit, regex too complex). It fails the whole
-    // validation: a `not` or an `anyOf` must not turn it into a success.
+    // Set when evaluation cannot go on (depth or step limit, regex too complex). It fails the
+    // whole validation: a `not` or an `anyOf` must not turn it into a success.
     std::optional<ValidationError> abort_error;
+    std::uint64_t* steps;  // schema applications so far, shared with nested error-detail states
 };
 
 struct Ctx {
@@ -102,7 +105,8 @@ template <class MakeMessage>
 std::string quoted(std::string_view s) { return bj::serialize(bj::string_view(s.data(), s.size())); }
 
 // The value itself when short, so that messages stay readable for large enums and consts.
-std::string brief(const bj::value& v) {
+template <class Json>
+std::string brief(const Json& v) {
     std::string s = bj::serialize(v);
     return s.size() <= 120 ? " " + s : std::string();
 }
@@ -139,23 +143,25 @@ bool eval(const Node& node, const bj::value& v, const Ctx& c);
 
 [[gnu::noinline]] bool eval_number(const NumberRules& r, const bj::value& v, const Ctx& c) {
     bool ok = true;
-    // A NaN limit or instance compares unordered, which fails every bound.
-    auto check = [&](const bj::value* limit, bool pass, const char* keyword, const char* relation) {
-        if (limit == nullptr || pass) return false;
+    // Returns whether to stop. A NaN limit or instance compares unordered, which fails every bound.
+    auto fails = [&](const bj::value* limit, bool (*pass)(std::partial_ordering), const char* keyword,
+                     const char* relation) {
+        if (limit == nullptr || pass(compare_numbers(v, *limit))) return false;
         ok = false;
         return report(c, keyword, [&] {
             return bj::serialize(v) + " is " + relation + " " + keyword + " " + bj::serialize(*limit);
         });
     };
-    if (check(r.maximum, r.maximum && compare_numbers(v, *r.maximum) <= 0, "maximum", "greater than") ||
-        check(r.exclusive_maximum, r.exclusive_maximum && compare_numbers(v, *r.exclusive_maximum) < 0,
-              "exclusiveMaximum", "not less than") ||
-        check(r.minimum, r.minimum && compare_numbers(v, *r.minimum) >= 0, "minimum", "less than") ||
-        check(r.exclusive_minimum, r.exclusive_minimum && compare_numbers(v, *r.exclusive_minimum) > 0,
-              "exclusiveMinimum", "not greater than") ||
-        check(r.multiple_of, r.multiple_of && is_multiple_of(v, *r.multiple_of), "multipleOf",
-              "not a multiple of")) {
+    if (fails(r.maximum, [](std::partial_ordering o) { return o <= 0; }, "maximum", "greater than") ||
+        fails(r.exclusive_maximum, [](std::partial_ordering o) { return o < 0; }, "exclusiveMaximum", "not less than") ||
+        fails(r.minimum, [](std::partial_ordering o) { return o >= 0; }, "minimum", "less than") ||
+        fails(r.exclusive_minimum, [](std::partial_ordering o) { return o > 0; }, "exclusiveMinimum",
+              "not greater than")) {
         return false;
+    }
+    if (r.multiple_of != nullptr && !is_multiple_of(v, *r.multiple_of)) {
+        ok = false;
+        report(c, "multipleOf", [&] { return bj::serialize(v) + " is not a multiple of " + bj::serialize(*r.multiple_of); });
     }
     return ok;
 }
@@ -310,7 +316,8 @@ struct Duplicate {
         if (matches < r.min_contains) {
             ok = false;
             if (report(c, matches == 0 && r.min_contains == 1 ? "contains" : "minContains", [&] {
-                    return "array has " + std::to_string(matches) + " items matching contains, fewer than " +
+                    if (matches == 0) return std::string("array has no item matching contains");
+                    return "array has " + std::to_string(matches) + " items matching contains, fewer than minContains " +
                            std::to_string(r.min_contains);
                 })) {
                 return false;
@@ -461,7 +468,7 @@ const Node* find_property(const std::vector<NamedNode>& properties, std::string_
     std::string out = ":";
     for (std::size_t i = 0; i < alternatives.size() && i < kShown; ++i) {
         std::vector<ValidationError> errors;
-        State state{&errors, 1, std::nullopt};
+        State state{&errors, 1, std::nullopt, c.state->steps};
         const Ctx sub{&state, c.path, c.depth + 1, c.in_place + 1, true};
         eval(*alternatives[i], v, sub);
         if (state.abort_error) errors.push_back(std::move(*state.abort_error));
@@ -503,11 +510,13 @@ const Node* find_property(const std::vector<NamedNode>& properties, std::string_
 
 bool eval(const Node& node, const bj::value& v, const Ctx& c) {
     if (c.state->abort_error) return false;
-    if (c.in_place > kMaxInPlaceDepth || c.depth > kMaxEvalDepth) {
+    // Only $ref recursion can reach these limits: any other nesting is bounded by the schema size.
+    if (c.in_place > kMaxInPlaceDepth || c.depth > kMaxEvalDepth || ++*c.state->steps > kMaxEvalSteps) {
         abort_evaluation(c, "$ref", [&] {
-            return std::string(c.in_place > kMaxInPlaceDepth
-                                   ? "schema evaluation exceeded the depth limit (cyclic $ref?)"
-                                   : "instance nesting exceeds the validation depth limit");
+            return std::string(c.in_place > kMaxInPlaceDepth ? "schema evaluation exceeded the depth limit (cyclic $ref?)"
+                               : c.depth > kMaxEvalDepth     ? "instance nesting exceeds the validation depth limit"
+                                                             : "validation exceeded its step limit (recursive schema too "
+                                                               "expensive for this instance)");
         });
         return false;
     }
@@ -596,7 +605,8 @@ bool eval(const Node& node, const bj::value& v, const Ctx& c) {
 void evaluate(const Node& root, const bj::value& instance, std::size_t max_errors,
               std::vector<ValidationError>& errors) {
     if (max_errors == 0) return;
-    State state{&errors, max_errors, std::nullopt};
+    std::uint64_t steps = 0;
+    State state{&errors, max_errors, std::nullopt, &steps};
     eval(root, instance, Ctx{&state, nullptr, 0, 0, true});
     if (state.abort_error && errors.size() < max_errors) errors.push_back(std::move(*state.abort_error));
 }

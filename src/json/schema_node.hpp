@@ -21,8 +21,12 @@ inline constexpr std::size_t kMaxSchemaDepth = 512;
 // Nested schema applications to one instance location ($ref, allOf, not, ...): a $ref cycle that
 // consumes no instance depth stops here.
 inline constexpr unsigned kMaxInPlaceDepth = 256;
-// All nested schema applications, which bounds the evaluator's stack use on deep instances.
+// All nested schema applications, which bounds the evaluator's stack use on deep instances
+// (about 400 bytes per application in a release build).
 inline constexpr unsigned kMaxEvalDepth = 2048;
+// Schema applications in one validation. Recursive anyOf/oneOf branches can make the work
+// exponential in the instance depth; this turns that into an error after a fraction of a second.
+inline constexpr std::uint64_t kMaxEvalSteps = 20'000'000;
 // Pairwise equality checks allowed for one uniqueItems evaluation (only hash collisions need them).
 inline constexpr std::size_t kMaxUniqueComparisons = 1'000'000;
 

@@ -77,6 +77,8 @@ constexpr std::array<std::uint8_t, 256> kChars = make_char_table();
 
 bool in_class(char c, std::uint8_t classes) { return (kChars[uc(c)] & classes) != 0; }
 
+constexpr char kHexDigits[] = "0123456789ABCDEF";
+
 int hex_value(char c) {
     if (c >= '0' && c <= '9') return c - '0';
     if (c >= 'A' && c <= 'F') return c - 'A' + 10;
@@ -157,7 +159,6 @@ void append_decoded(std::string& out, std::string_view raw, char separator = '\0
 }
 
 void append_encoded(std::string& out, std::string_view value, bool allow_reserved) {
-    static constexpr char kHex[] = "0123456789ABCDEF";
     const std::uint8_t as_is = allow_reserved ? kUnreserved | kReserved : kUnreserved;
     for (std::size_t i = 0; i < value.size(); ++i) {
         if (in_class(value[i], as_is)) {
@@ -167,8 +168,8 @@ void append_encoded(std::string& out, std::string_view value, bool allow_reserve
             i += 2;
         } else {
             out += '%';
-            out += kHex[uc(value[i]) >> 4];
-            out += kHex[uc(value[i]) & 15];
+            out += kHexDigits[uc(value[i]) >> 4];
+            out += kHexDigits[uc(value[i]) & 15];
         }
     }
 }
@@ -217,8 +218,7 @@ bool query_operator(char op) { return op == '?' || op == '&'; }
 
 std::string describe(char c) {
     if (uc(c) > 0x20 && uc(c) < 0x7F) return std::string("'") + c + "'";
-    static constexpr char kHex[] = "0123456789ABCDEF";
-    return std::string("byte 0x") + kHex[uc(c) >> 4] + kHex[uc(c) & 15];
+    return std::string("byte 0x") + kHexDigits[uc(c) >> 4] + kHexDigits[uc(c) & 15];
 }
 
 // varname = varchar *( ["."] varchar ), varchar = ALPHA / DIGIT / "_" / pct-encoded
@@ -386,7 +386,7 @@ std::size_t Matcher::run_end(std::size_t pos, std::uint8_t chars, unsigned limit
         if (limit != 0 && !continuation_byte(b) && count++ == limit) break;
         end += width;
     }
-    spend(end - pos + 1);
+    spend(end - pos + 1);  // when this exhausts the budget, the caller's next spend() fails
     return end;
 }
 

@@ -488,12 +488,19 @@ TEST(UriTemplateHostile, PathologicalBacktracking) {
     std::string query = "?";
     for (int i = 0; i < 10 * 1024; ++i) query += "a=1&b=2&";
     EXPECT_EQ(match("{?a*,b*}{&c}", query + "c=3&d"), std::nullopt);
+    std::string nested = "?a=";
+    for (int i = 0; i < 17 * 1024; ++i) nested += "?b=?c=";
+    EXPECT_EQ(match("{?a}{?b}{?c}{/d}", nested + " "), std::nullopt);
 
     // Matches that exist are still found in long inputs.
     const auto found = match("{a}-{b}-{c}-{d}!", dashes + "!");
     ASSERT_TRUE(found.has_value());
     EXPECT_EQ(found->at("d"), "x");
     EXPECT_EQ(found->at("a").size(), dashes.size() - 6);
+    const auto query_value = match("{?a}{/b}", "?a=" + segments.substr(1) + "/y");
+    ASSERT_TRUE(query_value.has_value());
+    EXPECT_EQ(query_value->at("a"), segments.substr(1));
+    EXPECT_EQ(query_value->at("b"), "y");
     const auto split = match("{a}{b}{c}{d}{e}/", std::string(100 * 1024, 'a') + "/");
     ASSERT_TRUE(split.has_value());
     EXPECT_EQ(split->at("a").size(), 100u * 1024 - 4);

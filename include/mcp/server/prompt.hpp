@@ -104,7 +104,7 @@ void describe_prompt_arguments(PromptDefinition& def) {
     if constexpr (requires(json::SchemaHints<In>& h) { mcp_schema(h); }) mcp_schema(hints);
     boost::mp11::mp_for_each<json::detail::described_members<In>>([&](auto member) {
         using M = std::remove_cvref_t<decltype(std::declval<In&>().*member.pointer)>;
-        using V = std::conditional_t<json::detail::is_optional<M>::value, typename M::value_type, M>;
+        using V = value_type_of<M>;
         static_assert(is_string_convertible<V>,
                       "prompt arguments must be strings, numbers, booleans or described enums");
         PromptArgument arg;

@@ -110,9 +110,6 @@ M template_variable(const UriVariables& vars, const std::string& name) {
     }
 }
 
-template <class M>
-using value_type_of = std::conditional_t<json::detail::is_optional<M>::value, typename M::value_type, M>;
-
 template <class F, std::size_t... I>
 auto call_positional(const F& fn, const std::vector<std::string>& names, const UriVariables& vars, Context* ctx,
                      std::index_sequence<I...>) {

@@ -19,6 +19,18 @@ double parse_double(std::string_view text, std::string_view what);
 bool parse_bool(std::string_view text, std::string_view what);
 [[noreturn]] void fail_enum(std::string_view text, std::string_view what);
 
+// The parameter type without std::optional.
+template <class M>
+struct unwrap_optional {
+    using type = M;
+};
+template <class M>
+struct unwrap_optional<std::optional<M>> {
+    using type = M;
+};
+template <class M>
+using value_type_of = typename unwrap_optional<M>::type;
+
 template <class T>
 inline constexpr bool is_string_convertible =
     std::is_same_v<T, std::string> || std::is_same_v<T, std::string_view> || std::is_arithmetic_v<T> ||

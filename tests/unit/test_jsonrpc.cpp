@@ -1,0 +1,106 @@
+#include <mcp/protocol/errors.hpp>
+#include <mcp/protocol/jsonrpc.hpp>
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+#include <gtest/gtest.h>
+
+using namespace mcp;
+using namespace mcp::jsonrpc;
+
+namespace {
+
+Failure failure_of(std::string_view text, Limits limits = {}) {
+    auto parsed = parse(text, limits);
+    if (auto* f = std::get_if<Failure>(&parsed)) return *f;
+    auto classified = classify(std::get<boost::json::value>(parsed));
+    if (auto* f = std::get_if<Failure>(&classified)) return *f;
+    return Failure{0, "valid", nullptr};
+}
+
+Message message_of(const boost::json::value& doc) {
+    auto classified = classify(doc);
+    EXPECT_TRUE(std::holds_alternative<Message>(classified));
+    return std::get<Message>(classified);
+}
+
+}  // namespace
+
+TEST(JsonRpc, MalformedJsonIsAParseErrorWithNullId) {
+    for (const char* text : {"{", "{\"jsonrpc\":\"2.0\",", "nul", "{} trailing", "\xff\xfe", "{\"a\":\"\xc3\x28\"}"}) {
+        auto f = failure_of(text);
+        EXPECT_EQ(f.code, error_code::parse_error) << text;
+        EXPECT_TRUE(f.id.is_null());
+    }
+}
+
+TEST(JsonRpc, DeepNestingIsRefusedWithoutRecursion) {
+    const std::string deep(100000, '[');
+    auto f = failure_of(deep);
+    EXPECT_EQ(f.code, error_code::parse_error);
+    EXPECT_NE(f.message.find("nesting deeper than 64"), std::string::npos);
+    // Within the limit it parses.
+    EXPECT_EQ(failure_of(std::string(10, '[') + std::string(10, ']')).code, error_code::invalid_request);
+}
+
+TEST(JsonRpc, OversizedMessageIsAnInvalidRequest) {
+    Limits limits;
+    limits.max_message_bytes = 16;
+    auto f = failure_of(R"({"jsonrpc":"2.0","id":1,"method":"ping"})", limits);
+    EXPECT_EQ(f.code, error_code::invalid_request);
+    EXPECT_NE(f.message.find("too large"), std::string::npos);
+}
+
+TEST(JsonRpc, BatchesAreRefused) {
+    auto f = failure_of(R"([{"jsonrpc":"2.0","id":1,"method":"ping"}])");
+    EXPECT_EQ(f.code, error_code::invalid_request);
+    EXPECT_TRUE(f.id.is_null());
+}
+
+TEST(JsonRpc, ShapeErrors) {
+    EXPECT_EQ(failure_of(R"("text")").code, error_code::invalid_request);
+    EXPECT_EQ(failure_of(R"({"id":1,"method":"ping"})").code, error_code::invalid_request);
+    EXPECT_EQ(failure_of(R"({"jsonrpc":"1.0","id":1,"method":"ping"})").code, error_code::invalid_request);
+    EXPECT_EQ(failure_of(R"({"jsonrpc":"2.0","id":1,"method":7})").code, error_code::invalid_request);
+    EXPECT_EQ(failure_of(R"({"jsonrpc":"2.0","id":1})").code, error_code::invalid_request);
+    EXPECT_EQ(failure_of(R"({"jsonrpc":"2.0","id":1,"result":{},"error":{}})").code, error_code::invalid_request);
+    // Invalid ids are never echoed.
+    for (const char* id : {"{}", "[1]", "1.5", "true", "null"}) {
+        auto f = failure_of(std::string(R"({"jsonrpc":"2.0","method":"ping","id":)") + id + "}");
+        EXPECT_EQ(f.code, error_code::invalid_request) << id;
+        EXPECT_TRUE(f.id.is_null()) << id;
+    }
+    // A valid id is echoed on a shape error.
+    auto f = failure_of(R"({"jsonrpc":"2.0","id":"k","method":"x","params":[1]})");
+    EXPECT_EQ(f.code, error_code::invalid_params);
+    EXPECT_EQ(f.id, boost::json::value("k"));
+}
+
+TEST(JsonRpc, ClassifiesRequestsNotificationsResponses) {
+    auto doc = boost::json::parse(R"({"jsonrpc":"2.0","id":"a","method":"tools/list","params":{"cursor":"x"}})");
+    auto m = message_of(doc);
+    EXPECT_EQ(m.kind, Kind::request);
+    EXPECT_EQ(m.method, "tools/list");
+    ASSERT_NE(m.params, nullptr);
+    EXPECT_EQ(m.id, boost::json::value("a"));
+
+    doc = boost::json::parse(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+    EXPECT_EQ(message_of(doc).kind, Kind::notification);
+
+    doc = boost::json::parse(R"({"jsonrpc":"2.0","id":3,"result":{}})");
+    m = message_of(doc);
+    EXPECT_EQ(m.kind, Kind::response);
+    EXPECT_NE(m.result, nullptr);
+
+    doc = boost::json::parse(R"({"jsonrpc":"2.0","id":null,"error":{"code":-1,"message":"x"}})");
+    EXPECT_EQ(message_of(doc).kind, Kind::response);
+}
+
+TEST(JsonRpc, RepliesEchoTheIdWithItsJsonType) {
+    EXPECT_EQ(boost::json::serialize(make_result(boost::json::value("7"), boost::json::object())),
+              R"({"jsonrpc":"2.0","id":"7","result":{}})");
+    EXPECT_EQ(boost::json::serialize(make_result(boost::json::value(7), boost::json::object())),
+              R"({"jsonrpc":"2.0","id":7,"result":{}})");
+    EXPECT_EQ(boost::json::serialize(make_error(nullptr, -32700, "bad", boost::json::object{{"k", 1}})),
+              R"({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"bad","data":{"k":1}}})");
+}
