@@ -77,7 +77,7 @@ const bj::value* follow_pointer(const bj::value& root, std::string_view pointer,
     const bj::value* cur = &root;
     std::size_t pos = 0;
     while (pos < pointer.size()) {
-        // pointer[pos] == '/'
+        // One "/token" per iteration.
         const std::size_t end = std::min(pointer.find('/', pos + 1), pointer.size());
         std::string token;
         for (std::size_t i = pos + 1; i < end; ++i) {

@@ -138,8 +138,17 @@ struct Pattern::Compiled {
 Pattern::Pattern(std::string_view source) : source_(source) {
     std::wstring wide(source.size(), L'\0');
     wide.resize(decode_utf8(source, wide.data()));
+    const std::wstring translated = translate_escapes(wide);
+    // Only a yes/no answer is needed, and without capture groups Boost.Regex keeps far less
+    // backtracking state: with them, `^(a|b)*$` exhausts its memory bound from about 50 000
+    // characters. Backreferences need the groups, so such patterns fail the first compile.
     try {
-        compiled_ = std::make_unique<const Compiled>(Compiled{Regex(translate_escapes(wide), kSyntax)});
+        compiled_ = std::make_unique<const Compiled>(Compiled{Regex(translated, kSyntax | boost::regex_constants::nosubs)});
+        return;
+    } catch (const std::exception&) {
+    }
+    try {
+        compiled_ = std::make_unique<const Compiled>(Compiled{Regex(translated, kSyntax)});
     } catch (const std::exception& e) {
         throw std::invalid_argument(e.what());
     }

@@ -206,6 +206,17 @@ TEST(SchemaString, PatternWorksOnCodePoints) {
     EXPECT_FALSE(valid(compile(R"({"pattern":"^\\d$"})"), "\"\u0663\""));  // ASCII digits only
 }
 
+TEST(SchemaString, PatternBackreferencesAndLongStrings) {
+    const auto backref = compile(R"({"pattern":"^(a|b)\\1$"})");
+    EXPECT_TRUE(valid(backref, "\"aa\""));
+    EXPECT_FALSE(valid(backref, "\"ab\""));
+    EXPECT_TRUE(valid(compile(R"({"pattern":"^(?<x>a|b)\\k<x>$"})"), "\"bb\""));
+    // A repeated group over a long string stays within the engine's backtracking bounds.
+    const auto base64 = compile(R"({"pattern":"^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"})");
+    EXPECT_FALSE(base64.validate(bj::value(std::string(1 << 20, 'Q'))));
+    EXPECT_TRUE(base64.validate(bj::value(std::string(1 << 20, 'Q') + "!")));
+}
+
 // ----- arrays -----------------------------------------------------------------------------------
 
 TEST(SchemaArray, ItemCounts) {
