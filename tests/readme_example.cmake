@@ -1,0 +1,13 @@
+# Fails when the README's "server in 20 lines" and examples/greeter/main.cpp drift apart.
+file(READ "${SOURCE_DIR}/README.md" readme)
+file(READ "${SOURCE_DIR}/examples/greeter/main.cpp" example)
+string(FIND "${readme}" "## A server in 20 lines" at)
+string(SUBSTRING "${readme}" ${at} -1 readme)
+string(FIND "${readme}" "```cpp\n" start)
+math(EXPR start "${start} + 7")
+string(SUBSTRING "${readme}" ${start} -1 readme)
+string(FIND "${readme}" "```" end)
+string(SUBSTRING "${readme}" 0 ${end} snippet)
+if(NOT snippet STREQUAL example)
+  message(FATAL_ERROR "README example and examples/greeter/main.cpp differ")
+endif()
