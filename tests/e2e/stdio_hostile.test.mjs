@@ -2,6 +2,9 @@
 //   MCP_CPP_DEMO=build/examples/demo/mcp-cpp-demo node --test tests/e2e/stdio_hostile.test.mjs
 import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 import { RawServer, runDemo, sleep } from './helpers.mjs';
 
@@ -52,7 +55,7 @@ function pingOfDepth(id, depth) {
 describe('hostile input after initialize', { timeout: 150_000 }, () => {
     let srv;
     before(async () => {
-        srv = new RawServer(['--log-level', 'debug']);
+        srv = new RawServer(['--log-level', 'trace']);
         const result = await srv.initialize();
         assert.equal(result.protocolVersion, '2025-11-25');
     });
@@ -288,6 +291,42 @@ describe('hostile input after initialize', { timeout: 150_000 }, () => {
         assertError(again, 60, -32600);
     });
 
+    test('a 3.8 MB echo comes back whole', TEST, async () => {
+        const text = 'é'.repeat(1_900_000);  // 2 bytes each in UTF-8, under the 4 MiB request limit
+        const response = await srv.request('big', 'tools/call', { name: 'echo', arguments: { text } }, 15_000);
+        assert.ok(response.result?.content?.[0]?.text === text, 'the text survived the round trip');
+        await assertServing(srv);
+    });
+
+    test('20 concurrent calls, every other one cancelled: 10 answered, 10 counted as cancelled', TEST, async () => {
+        const stats = async (id) => JSON.parse((await srv.request(id, 'resources/read', { uri: 'demo://server/stats' })).result.contents[0].text);
+        const before = await stats('c-before');
+        const ids = Array.from({ length: 20 }, (_, i) => `c${i}`);
+        for (const id of ids) {
+            await srv.send({
+                jsonrpc: '2.0', id, method: 'tools/call',
+                params: { name: 'slow_count', arguments: { to: 30, step_ms: 40 }, _meta: { progressToken: `p-${id}` } },
+            });
+        }
+        const cancelled = ids.filter((_, i) => i % 2 === 0);
+        // Cancel each once it is running (its first progress arrived).
+        for (const id of cancelled) {
+            await srv.take((l) => l.msg?.method === 'notifications/progress' && l.msg.params.progressToken === `p-${id}`,
+                10_000, `progress of ${id}`);
+            await srv.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id } });
+        }
+        for (const id of ids.filter((_, i) => i % 2 === 1)) {
+            const r = (await srv.response(id, 15_000)).msg;
+            assert.deepEqual(r.result?.content, [{ type: 'text', text: 'Counted to 30' }], JSON.stringify(r));
+        }
+        const after = await stats('c-after');
+        assert.equal(after.cancellations_observed, before.cancellations_observed + 10);
+        await sleep(100);
+        for (const l of srv.untaken()) if (l.msg?.method === 'notifications/progress' || l.msg?.method === 'notifications/message') l.taken = true;
+        await assertServing(srv);
+        assert.equal(srv.lines.filter((l) => cancelled.includes(l.msg?.id)).length, 0, 'no response to a cancelled call');
+    });
+
     test('stdout carries only JSON-RPC lines; diagnostics go to stderr', TEST, async () => {
         await assertServing(srv);
         assert.ok(srv.lines.length > 350, `many lines were written (${srv.lines.length})`);
@@ -387,6 +426,34 @@ describe('end of input', { timeout: 60_000 }, () => {
         }
     });
 
+    test('a vanished stdout reader is no crash: the server serves on and exits 0 at EOF', TEST, async () => {
+        const srv = new RawServer();
+        try {
+            await srv.initialize();
+            srv.child.stdout.destroy();
+            for (let i = 0; i < 50; ++i) await srv.send({ jsonrpc: '2.0', id: i, method: 'ping' });
+            await srv.send({ jsonrpc: '2.0', id: 'x', method: 'tools/call', params: { name: 'echo', arguments: { text: 'x'.repeat(100_000) } } });
+            await sleep(100);
+            srv.endInput();
+            assert.deepEqual(await srv.exited(), { code: 0, signal: null }, `stderr: ${srv.stderr.slice(-500)}`);
+        } finally {
+            await srv.close();
+        }
+    });
+
+    test('an oversized last line cut off by EOF: -32600, then exit 0', TEST, async () => {
+        const srv = new RawServer(['--max-message-bytes', '4KiB']);
+        try {
+            await srv.initialize();
+            await srv.write('{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"' + 'z'.repeat(10_000));
+            srv.endInput();
+            await nextNullIdError(srv, -32600);
+            assert.deepEqual(await srv.exited(), { code: 0, signal: null });
+        } finally {
+            await srv.close();
+        }
+    });
+
     test('EOF right after start: exit 0 and no output', TEST, async () => {
         const { code, signal, stdout } = await runDemo([]);
         assert.equal(signal, null);
@@ -427,6 +494,81 @@ describe('limits set by options', { timeout: 60_000 }, () => {
         }
     });
 
+    test('--handler-queue 1 with one thread: one call waits, the next is refused with -32603', TEST, async () => {
+        const srv = new RawServer(['--handler-threads', '1', '--max-handler-threads', '1', '--handler-queue', '1']);
+        try {
+            await srv.initialize();
+            const call = (id, to, meta) => srv.send({
+                jsonrpc: '2.0', id, method: 'tools/call',
+                params: { name: 'slow_count', arguments: { to, step_ms: 50 }, ...(meta ? { _meta: meta } : {}) },
+            });
+            await call(1, 20, { progressToken: 'one' });
+            // Call 1 holds the only thread once it reports progress; call 2 then waits in the queue.
+            await srv.take((l) => l.msg?.method === 'notifications/progress' && l.msg.params.progressToken === 'one', 5000, 'call 1 running');
+            await call(2, 1);
+            await call(3, 1);
+            assertError((await srv.response(3)).msg, 3, -32603);
+            assert.ok((await srv.response(1, 10_000)).msg.result, 'call 1 answered');
+            assert.ok((await srv.response(2, 10_000)).msg.result, 'call 2 answered after waiting');
+        } finally {
+            await srv.close();
+        }
+    });
+
+    test('the handler pool grows while handlers block (--handler-threads 1 --max-handler-threads 3)', TEST, async () => {
+        const srv = new RawServer(['--handler-threads', '1', '--max-handler-threads', '3', '--handler-grow-after', '10ms']);
+        try {
+            await srv.initialize();
+            for (const id of [1, 2, 3]) {
+                await srv.send({
+                    jsonrpc: '2.0', id, method: 'tools/call',
+                    params: { name: 'slow_count', arguments: { to: 10, step_ms: 50 }, _meta: { progressToken: id } },
+                });
+            }
+            // Call 3 starts long before call 1 ends: they run side by side.
+            await srv.take((l) => l.msg?.method === 'notifications/progress' && l.msg.params.progressToken === 3, 5000, 'call 3 running');
+            assert.equal(srv.lines.filter((l) => l.msg?.id === 1).length, 0, 'call 3 started before call 1 finished');
+            for (const id of [1, 2, 3]) assert.ok((await srv.response(id, 10_000)).msg.result);
+        } finally {
+            await srv.close();
+        }
+    });
+
+    test('--config reads options from a TOML file', TEST, async () => {
+        const dir = mkdtempSync(join(tmpdir(), 'mcp-cpp-e2e-'));
+        let srv;
+        try {
+            const file = join(dir, 'demo.toml');
+            writeFileSync(file, 'page-size = 2\nmax-json-depth = 6\n');
+            srv = new RawServer(['--config', file]);
+            await srv.initialize();
+            const page = await srv.request(1, 'tools/list', {});
+            assert.equal(page.result.tools.length, 2);
+            await srv.send(pingOfDepth(2, 7));
+            await nextNullIdError(srv, -32700);
+        } finally {
+            await srv?.close();
+            rmSync(dir, { recursive: true, force: true });
+        }
+    });
+
+    test('--client-log-level warning holds back info messages until logging/setLevel', TEST, async () => {
+        const srv = new RawServer(['--client-log-level', 'warning']);
+        try {
+            await srv.initialize();
+            const count = (id) => srv.request(id, 'tools/call', { name: 'slow_count', arguments: { to: 1, step_ms: 0 } });
+            assert.ok((await count(1)).result);
+            assert.deepEqual(srv.untaken().map((l) => l.raw), [], 'no notifications/message at level warning');
+            assert.deepEqual(await srv.request(2, 'logging/setLevel', { level: 'info' }), { jsonrpc: '2.0', id: 2, result: {} });
+            assert.ok((await count(3)).result);
+            assert.deepEqual(srv.untaken().map((l) => l.msg), [
+                { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'slow_count finished' } },
+            ]);
+        } finally {
+            await srv.close();
+        }
+    });
+
     test('MCP_PAGE_SIZE=2 in the environment pages tools/list', TEST, async () => {
         const srv = new RawServer([], { env: { MCP_PAGE_SIZE: '2' } });
         try {
@@ -449,6 +591,8 @@ describe('command line', { timeout: 60_000 }, () => {
         [['--max-message-bytes', '10'], /max-message-bytes/],
         [['--max-json-depth', '0'], /max-json-depth/],
         [['--no-such-option'], /no-such-option/],
+        [['--handler-threads', '4', '--max-handler-threads', '2'], /max-handler-threads/],
+        [['--config', '/nonexistent/mcp-cpp-demo.toml'], /nonexistent/],
     ];
     for (const [args, mention] of bad) {
         test(`${args.join(' ')} → exit 2 with a message on stderr`, TEST, async () => {

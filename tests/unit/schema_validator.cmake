@@ -1,12 +1,6 @@
-# SchemaValidator: its sources are compiled straight into the test for now.
-mcp_unit_test(test_schema_validator test_schema_validator.cpp
-  ${PROJECT_SOURCE_DIR}/src/json/schema_validator.cpp
-  ${PROJECT_SOURCE_DIR}/src/json/schema_compiler.cpp
-  ${PROJECT_SOURCE_DIR}/src/json/schema_evaluator.cpp
-  ${PROJECT_SOURCE_DIR}/src/json/schema_json.cpp
-  ${PROJECT_SOURCE_DIR}/src/json/schema_regex.cpp)
-target_link_libraries(test_schema_validator PRIVATE Boost::headers Boost::json)
-target_include_directories(test_schema_validator PRIVATE ${PROJECT_SOURCE_DIR}/include)
+# SchemaValidator: keywords, hostile schemas and the official JSON-Schema-Test-Suite.
+mcp_unit_test(test_schema_validator test_schema_validator.cpp)
+target_link_libraries(test_schema_validator PRIVATE mcp::mcp)
 # The official JSON-Schema-Test-Suite (Debian package json-schema-test-suite). The test fails,
 # rather than skips, when it is missing.
 set(MCP_JSON_SCHEMA_TEST_SUITE_DIR /usr/share/json-schema-test-suite/tests/draft7
