@@ -62,14 +62,11 @@ boost::json::value resource_blob(const std::string& uri, const std::string& mime
 }
 
 boost::json::value resource_contents(const std::string& uri, std::vector<ResourceContents> contents) {
-    // Contents without a URI belong to the one requested.
-    for (auto& c : contents) {
-        std::visit([&](auto& item) { if (item.uri.empty()) item.uri = uri; }, c);
-    }
-    return to_wire(ReadResourceResult{std::move(contents), {}});
+    return resource_result(uri, ReadResourceResult{std::move(contents), {}});
 }
 
 boost::json::value resource_result(const std::string& uri, ReadResourceResult result) {
+    // Contents without a URI belong to the one requested.
     for (auto& c : result.contents) {
         std::visit([&](auto& item) { if (item.uri.empty()) item.uri = uri; }, c);
     }

@@ -9,12 +9,8 @@ namespace mcp::detail {
 namespace {
 
 boost::json::value error_result(std::string_view message) {
-    boost::json::object text;
-    text["type"] = "text";
-    text["text"] = message;
-    boost::json::object result;
-    result["content"] = boost::json::array{std::move(text)};
-    result["isError"] = true;
+    auto result = text_tool_result(message);
+    result.as_object()["isError"] = true;
     return result;
 }
 
