@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <string>
 
@@ -45,8 +46,12 @@ int run(Server& server, int argc, char** argv) {
 
     CLI::App app{server.info().title.empty() ? server.info().name : server.info().title, server.info().name};
     app.set_version_flag("--version", server.info().version);
-    app.set_config("--config", "", "Read options from this INI or TOML file (keys are the long option names)")
-        ->envname("MCP_CONFIG");
+    // CLI11 reads the config file before any environment variable, so MCP_CONFIG becomes the
+    // option's default here; naming a file that does not exist is then an error too.
+    const char* config_from_env = std::getenv("MCP_CONFIG");
+    app.set_config("--config", config_from_env != nullptr ? config_from_env : "",
+                   "Read options from this INI or TOML file (keys are the long option names); env MCP_CONFIG",
+                   config_from_env != nullptr && *config_from_env != '\0');
     app.option_defaults()->always_capture_default();
 
     app.add_flag("--stdio", s.stdio, "Serve newline-delimited JSON-RPC on stdin/stdout (the default)");
