@@ -14,7 +14,8 @@ std::stop_token Context::stop_token() const { return state_->stop.get_token(); }
 
 void Context::progress(double progress, std::optional<double> total, std::string_view message) {
     const auto& token = exchange().progress_token();
-    if (token.is_null()) return;
+    // A cancelled call gets no response, so progress for it would only be noise.
+    if (token.is_null() || state_->cancelled_by_client.load()) return;
     {
         std::lock_guard lock(state_->progress_mutex);
         if (state_->last_progress && progress <= *state_->last_progress) return;  // must increase

@@ -340,15 +340,21 @@ describe('mcp-cpp-demo through the MCP SDK client over stdio', { timeout: 170_00
         for (let i = 1; i < progress.length; ++i) {
             assert.ok(progress[i].progress > progress[i - 1].progress, `progress increases: ${JSON.stringify(progress)}`);
         }
-        assert.deepEqual(progress.map((p) => p.progress), [1, 2, 3, 4, 5]);
         assert.ok(progress.every((p) => p.total === 5), 'total is 5');
         assert.equal(progress[2].message, 'counted 3');
 
-        // The token is echoed exactly as the SDK sent it.
+        // On the wire: all five steps, the token echoed exactly as the SDK sent it, every one before
+        // the response. (The SDK v1 dispatches notifications a microtask late and may drop the last
+        // one when the response follows in the same read: typescript-sdk issue #2580. So onprogress
+        // is only required to see three.)
         const request = s.wire.sent.findLast((m) => m.method === 'tools/call' && m.params.name === 'slow_count');
         const token = request.params._meta.progressToken;
-        const notes = s.wire.received.filter((m) => m.method === 'notifications/progress' && m.params.progressToken === token);
-        assert.equal(notes.length, 5);
+        const responseAt = s.wire.received.findIndex((m) => m.id === request.id);
+        const notes = s.wire.received
+            .map((m, at) => ({ m, at }))
+            .filter(({ m }) => m.method === 'notifications/progress' && m.params.progressToken === token);
+        assert.deepEqual(notes.map(({ m }) => m.params.progress), [1, 2, 3, 4, 5]);
+        assert.ok(notes.every(({ at }) => at < responseAt), 'all progress precedes the response');
     });
 
     test('logging/setLevel governs the notifications/message slow_count sends', TEST, async () => {
@@ -456,11 +462,25 @@ describe('mcp-cpp-demo through the MCP SDK client over stdio', { timeout: 170_00
         assert.deepEqual(order, [...Array(10).fill('echo'), 'slow'], 'echoes did not wait for slow_count');
     });
 
-    test('no stray protocol errors reached the client', TEST, () => {
-        // A step of the cancelled count that was under way when the cancellation arrived may still
-        // report progress (the spec allows for such races); anything else is a fault.
-        const late = new RegExp(`progress notification for an unknown token: .*"progressToken":${cancelledToken}\\}`);
-        assert.deepEqual(s.errors.map(String).filter((e) => !late.test(e)), []);
+    test('no stray protocol errors reached the client; no progress after its response', TEST, () => {
+        // "Progress for an unknown token" errors are the SDK's late dispatch (typescript-sdk #2580)
+        // or a step of the cancelled count under way when the cancellation came (allowed by the
+        // spec); what the server wrote is checked on the wire instead.
+        const lateProgress = /Received a progress notification for an unknown token/;
+        assert.deepEqual(s.errors.map(String).filter((e) => !lateProgress.test(e)), []);
+        const calls = s.wire.sent.filter((m) => m.method === 'tools/call' && m.params?._meta?.progressToken !== undefined);
+        assert.equal(calls.length, 2, "the progress and cancellation tests asked for progress");
+        for (const call of calls) {
+            const token = call.params._meta.progressToken;
+            const responseAt = s.wire.received.findIndex((m) => m.id === call.id && !('method' in m));
+            if (token === cancelledToken) {
+                assert.equal(responseAt, -1, 'the cancelled call has no response');
+                continue;
+            }
+            assert.ok(responseAt >= 0, `call ${call.id} was answered`);
+            const late = s.wire.received.slice(responseAt).filter((m) => m.method === 'notifications/progress' && m.params.progressToken === token);
+            assert.deepEqual(late, [], `no progress of call ${call.id} after its response`);
+        }
     });
 });
 
