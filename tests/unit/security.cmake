@@ -1,0 +1,1 @@
+# key ring tests are declared here
