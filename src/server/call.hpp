@@ -27,6 +27,8 @@ struct CallState {
     std::shared_ptr<CallSink> sink;
     std::shared_ptr<Session> session;
     std::optional<Exchange> exchange;
+    // A copy of the HTTP request metadata headers (2026-07-28), when there were any.
+    std::optional<RequestHeaders> headers;
 
     std::stop_source stop;
     struct RequestStop {

@@ -12,7 +12,9 @@
 
 #include "server/cursor.hpp"
 #include "server/handler_pool.hpp"
+#include "server/listen_registry.hpp"
 #include "server/registry.hpp"
+#include "server/routing_headers.hpp"
 
 #include <atomic>
 #include <functional>
@@ -29,7 +31,8 @@ namespace mcp::detail {
 struct ToolEntry {
     ToolDefinition def;
     json::SchemaValidator validator;
-    boost::json::value wire;  // the tools/list item
+    std::vector<HeaderParam> header_params;  // x-mcp-header annotations
+    boost::json::value wire;                 // the tools/list item
 };
 
 struct PromptEntry {
@@ -63,6 +66,7 @@ struct ServerCore {
     ServerCore(Implementation info, ServerOptions options);
 
     Implementation info;
+    boost::json::value server_info;  // {name, version}, stamped into 2026-07-28 results
     ServerOptions options;
 
     Registry<ToolEntry> tools;
@@ -81,14 +85,20 @@ struct ServerCore {
     bool started() const { return pool_started_.load(); }
     ContextRegistry* context_registry = &ContextRegistry::global();
 
-    // Sends `message` to every initialized session (list_changed), or to those for which
-    // `want` returns true.
-    void broadcast(const boost::json::value& message, const std::function<bool(Session&)>& want = {});
+    ListenRegistry listens;
+
+    // Tells 2025 sessions and 2026 listen streams that a list changed ("tools", "prompts",
+    // "resources"), or that a resource changed.
+    void list_changed(std::string_view list);
+    void resource_updated(std::string_view uri);
     void track_session(const std::shared_ptr<Session>& session);
 
     std::atomic<bool> shutting_down{false};
 
 private:
+    // Sends `message` to every initialized session for which `want` returns true.
+    void broadcast(const boost::json::value& message, const std::function<bool(Session&)>& want);
+
     std::once_flag pool_once_;
     std::atomic<bool> pool_started_{false};
     std::unique_ptr<HandlerPool> pool_;

@@ -1,6 +1,8 @@
 #include "server/dispatch.hpp"
 
+#include "server/era.hpp"
 #include "server/methods/methods.hpp"
+#include "server/routing_headers.hpp"
 #include "server/session_impl.hpp"
 #include "util/log.hpp"
 
@@ -13,21 +15,28 @@ namespace mcp::detail {
 
 namespace {
 
+Method method(MethodFn run, bool on_pool, Cache cache = Cache::none) { return Method{run, on_pool, false, true, true, cache}; }
+Method legacy_only(MethodFn run, bool before_initialize = false) { return Method{run, false, before_initialize, true, false}; }
+Method modern_only(MethodFn run, Cache cache) { return Method{run, false, false, false, true, cache}; }
+
 const std::unordered_map<std::string_view, Method>& method_table() {
     static const std::unordered_map<std::string_view, Method> table{
-        {"initialize", {initialize, false, true}},
-        {"ping", {ping, false, true}},
-        {"logging/setLevel", {set_log_level, false, false}},
-        {"tools/list", {list_tools, false, false}},
-        {"tools/call", {call_tool, true, false}},
-        {"prompts/list", {list_prompts, false, false}},
-        {"prompts/get", {get_prompt, true, false}},
-        {"resources/list", {list_resources, false, false}},
-        {"resources/templates/list", {list_resource_templates, false, false}},
-        {"resources/read", {read_resource, true, false}},
-        {"resources/subscribe", {subscribe, false, false}},
-        {"resources/unsubscribe", {unsubscribe, false, false}},
-        {"completion/complete", {complete, true, false}},
+        {"initialize", legacy_only(initialize, true)},
+        {"ping", legacy_only(ping, true)},
+        {"logging/setLevel", legacy_only(set_log_level)},
+        {"resources/subscribe", legacy_only(subscribe)},
+        {"resources/unsubscribe", legacy_only(unsubscribe)},
+        {"server/discover", modern_only(discover, Cache::list)},
+        // Its run function is never called: a listen is a stream, not a call (start_listen).
+        {"subscriptions/listen", modern_only(nullptr, Cache::none)},
+        {"tools/list", method(list_tools, false, Cache::list)},
+        {"tools/call", method(call_tool, true)},
+        {"prompts/list", method(list_prompts, false, Cache::list)},
+        {"prompts/get", method(get_prompt, true)},
+        {"resources/list", method(list_resources, false, Cache::list)},
+        {"resources/templates/list", method(list_resource_templates, false, Cache::list)},
+        {"resources/read", method(read_resource, true, Cache::read)},
+        {"completion/complete", method(complete, true)},
     };
     return table;
 }
@@ -39,6 +48,61 @@ boost::json::value error_response(const CallState& call, const Error& e) {
         code = error_code::invalid_params;
     }
     return jsonrpc::make_error(call.message.id, code, e.what(), e.data());
+}
+
+// resultType, serverInfo and caching hints on every 2026-07-28 result.
+void stamp_modern_result(const ServerCore& core, Cache cache, boost::json::value& result) {
+    auto& obj = result.as_object();
+    if (!obj.contains("resultType")) obj["resultType"] = "complete";
+    auto& meta = obj["_meta"];
+    if (!meta.is_object()) meta = boost::json::object();
+    meta.as_object()["io.modelcontextprotocol/serverInfo"] = core.server_info;
+    if (cache == Cache::none) return;
+    const auto ttl = cache == Cache::list ? core.options.cache.list_ttl : core.options.cache.read_ttl;
+    if (!obj.contains("ttlMs")) obj["ttlMs"] = ttl.count();
+    if (!obj.contains("cacheScope")) obj["cacheScope"] = core.options.cache.public_scope ? "public" : "private";
+}
+
+void reject(const CallState& call, int code, std::string message, boost::json::value data = nullptr) {
+    call.sink->complete(jsonrpc::make_error(call.message.id, code, message, data));
+}
+
+// Era rules of 2026-07-28, in the order the spec gives: envelope, headers, version, method.
+const Method* admit_modern(CallState& call, const Inbound& inbound) {
+    const auto& msg = call.message;
+    const Envelope envelope = read_envelope(msg);
+    if (inbound.headers != nullptr) {
+        check_routing_headers(msg, *inbound.headers, envelope.client->protocol_version);
+        call.headers = *inbound.headers;
+    }
+    if (!revision::is_modern(envelope.client->protocol_version)) {
+        boost::json::array supported;
+        for (auto v : revision::modern()) supported.emplace_back(v);
+        throw Error(error_code::unsupported_protocol_version,
+                    "Unsupported protocol version: " + envelope.client->protocol_version,
+                    boost::json::object{{"supported", std::move(supported)}, {"requested", envelope.client->protocol_version}});
+    }
+    const Method* method = find_method(msg.method);
+    if (method == nullptr || !method->modern) {
+        throw Error(error_code::method_not_found, "Method not found: " + std::string(msg.method));
+    }
+    call.exchange.emplace(Era::modern, envelope.client, inbound.session, msg.id, progress_token_of(msg), envelope.log_level);
+    return method;
+}
+
+const Method* admit_legacy(CallState& call, const Inbound& inbound) {
+    const auto& msg = call.message;
+    const Method* method = find_method(msg.method);
+    if (method == nullptr || !method->legacy) {
+        throw Error(error_code::method_not_found, "Method not found: " + std::string(msg.method));
+    }
+    const auto& session = inbound.session;
+    if (!method->before_initialize && (!session || !session->initialized())) {
+        throw Error(error_code::invalid_request, "Not initialized: send initialize first");
+    }
+    call.exchange.emplace(Era::legacy, session ? session->client() : nullptr, session, msg.id, progress_token_of(msg),
+                          std::nullopt);
+    return method;
 }
 
 }  // namespace
@@ -59,10 +123,47 @@ void handle_notification(ServerCore& core, const jsonrpc::Message& message, cons
     }
 }
 
+void handle_request(ServerCore& core, const std::shared_ptr<CallState>& call, const Inbound& inbound) {
+    const Method* method = nullptr;
+    try {
+        method = classify_era(call->message, inbound.headers) == Era::modern ? admit_modern(*call, inbound)
+                                                                               : admit_legacy(*call, inbound);
+    } catch (const Error& e) {
+        call->sink->complete(error_response(*call, e));
+        return;
+    }
+    const auto& session = inbound.session;
+    const bool listen = call->message.method == "subscriptions/listen";
+    if (!method->on_pool && !listen) return run_call(*method, call);
+    if (core.shutting_down.load()) return reject(*call, error_code::internal_error, "Server is shutting down");
+
+    // Long-running: reachable by notifications/cancelled and the transport's cancel signal.
+    call->key = request_key(call->message.id);
+    if (session && !session->impl().track(call)) {
+        call->key.clear();
+        return reject(*call, error_code::invalid_request, "Duplicate request id: a request with this id is still in flight");
+    }
+    if (inbound.cancel.stop_possible()) call->transport_cancel.emplace(inbound.cancel, CallState::RequestStop{&call->stop});
+    if (listen) return start_listen(core, call);
+
+    auto snapshot = core.context_registry->capture();
+    const bool queued = core.pool().try_submit([call, method, snapshot = std::move(snapshot)] {
+        auto scope = snapshot.restore();
+        run_call(*method, call);
+    });
+    if (!queued) {
+        if (session) session->impl().untrack(*call);
+        call->sink->complete_overloaded(jsonrpc::make_error(call->message.id, error_code::internal_error,
+                                                            "Server overloaded: too many calls in flight, try again later"));
+    }
+}
+
 void run_call(const Method& method, const std::shared_ptr<CallState>& call) {
     boost::json::value response;
     try {
-        response = jsonrpc::make_result(call->message.id, method.run(call->core, *call));
+        auto result = method.run(call->core, *call);
+        if (call->exchange->era() == Era::modern) stamp_modern_result(call->core, method.cache, result);
+        response = jsonrpc::make_result(call->message.id, std::move(result));
     } catch (const Error& e) {
         response = error_response(*call, e);
     } catch (const json::BindError& e) {
@@ -74,7 +175,7 @@ void run_call(const Method& method, const std::shared_ptr<CallState>& call) {
         response = jsonrpc::make_error(call->message.id, error_code::internal_error, "Internal error");
     }
     if (call->session && !call->key.empty()) call->session->impl().untrack(*call);
-    if (call->cancelled_by_client.load()) {
+    if (call->cancelled_by_client.load() || (call->exchange->era() == Era::modern && call->stop.stop_requested())) {
         call->sink->complete(std::nullopt);  // a cancelled request gets no response
     } else {
         call->sink->complete(std::move(response));

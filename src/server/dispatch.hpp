@@ -1,5 +1,6 @@
 #pragma once
-// The method table: which function serves each JSON-RPC method, and how it runs.
+// Request routing: which era's rules apply, validation in the order the spec gives, then the
+// method — inline, on the handler pool, or as a long-lived listen stream.
 #include "server/call.hpp"
 #include "server/core.hpp"
 
@@ -12,20 +13,29 @@ namespace mcp::detail {
 // Returns the result object, or throws mcp::Error for an error response.
 using MethodFn = boost::json::value (*)(ServerCore& core, CallState& call);
 
+// Which caching hints a 2026-07-28 result carries.
+enum class Cache { none, list, read };
+
 struct Method {
     MethodFn run = nullptr;
     // Runs user code, so it runs on the handler pool; the others are quick and run inline.
     bool on_pool = false;
-    // Allowed before initialize on the 2025 wire.
+    // 2025 rules: allowed before initialize.
     bool before_initialize = false;
+    bool legacy = true;  // exists in 2025-11-25 and earlier
+    bool modern = true;  // exists in 2026-07-28
+    Cache cache = Cache::none;
 };
 
 const Method* find_method(std::string_view name);
 
-// Client notifications: initialized, cancelled, roots/list_changed… Unknown ones are ignored.
+// Client notifications: initialized, cancelled… Unknown ones are ignored.
 void handle_notification(ServerCore& core, const jsonrpc::Message& message, const std::shared_ptr<Session>& session);
 
-// Runs a request to the end: the method, error mapping, and the response to the call's sink.
+// Serves a well-formed request.
+void handle_request(ServerCore& core, const std::shared_ptr<CallState>& call, const Inbound& inbound);
+
+// Runs a request to the end: the method, error mapping, 2026 result fields, the response.
 void run_call(const Method& method, const std::shared_ptr<CallState>& call);
 
 }  // namespace mcp::detail

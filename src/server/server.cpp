@@ -3,6 +3,7 @@
 #include "server/call.hpp"
 #include "server/core.hpp"
 #include "server/dispatch.hpp"
+#include "server/methods/methods.hpp"
 #include "server/session_impl.hpp"
 #include "util/log.hpp"
 
@@ -59,13 +60,23 @@ boost::json::value resource_wire(std::string_view key, const std::string& id, co
     return o;
 }
 
-boost::json::value list_changed(std::string_view list) {
-    return jsonrpc::make_notification("notifications/" + std::string(list) + "/list_changed", {});
-}
-
 }  // namespace
 
-ServerCore::ServerCore(Implementation i, ServerOptions o) : info(std::move(i)), options(std::move(o)) {}
+ServerCore::ServerCore(Implementation i, ServerOptions o)
+    : info(std::move(i)),
+      server_info(boost::json::object{{"name", info.name}, {"version", info.version}}),
+      options(std::move(o)) {}
+
+void ServerCore::list_changed(std::string_view list) {
+    broadcast(jsonrpc::make_notification("notifications/" + std::string(list) + "/list_changed", {}), {});
+    listens.list_changed(list);
+}
+
+void ServerCore::resource_updated(std::string_view uri) {
+    broadcast(jsonrpc::make_notification("notifications/resources/updated", {{"uri", uri}}),
+              [&](Session& s) { return s.subscribed(uri); });
+    listens.resource_updated(uri);
+}
 
 HandlerPool& ServerCore::pool() {
     std::call_once(pool_once_, [this] {
@@ -140,8 +151,10 @@ void Server::add_tool(detail::ToolDefinition def) {
         throw std::invalid_argument("tool " + name + ": inputSchema must have \"type\": \"object\"");
     }
     std::optional<json::SchemaValidator> validator;
+    std::vector<detail::HeaderParam> header_params;
     try {
         validator.emplace(def.input_schema);
+        header_params = detail::header_params_of(def.input_schema);
     } catch (const std::invalid_argument& e) {
         throw std::invalid_argument("tool " + name + ": " + e.what());
     }
@@ -157,14 +170,14 @@ void Server::add_tool(detail::ToolDefinition def) {
     put_meta(wire, def.spec.meta);
 
     auto entry = std::make_shared<detail::ToolEntry>(
-        detail::ToolEntry{std::move(def), std::move(*validator), std::move(wire)});
+        detail::ToolEntry{std::move(def), std::move(*validator), std::move(header_params), std::move(wire)});
     core_->tools.add(name, std::move(entry), "tool");
-    core_->broadcast(detail::list_changed("tools"));
+    core_->list_changed("tools");
 }
 
 bool Server::remove_tool(std::string_view name) {
     if (!core_->tools.remove(name)) return false;
-    core_->broadcast(detail::list_changed("tools"));
+    core_->list_changed("tools");
     return true;
 }
 
@@ -192,12 +205,12 @@ void Server::add_prompt(detail::PromptDefinition def) {
 
     core_->prompts.add(name, std::make_shared<detail::PromptEntry>(detail::PromptEntry{std::move(def), std::move(wire)}),
                        "prompt");
-    core_->broadcast(detail::list_changed("prompts"));
+    core_->list_changed("prompts");
 }
 
 bool Server::remove_prompt(std::string_view name) {
     if (!core_->prompts.remove(name)) return false;
-    core_->broadcast(detail::list_changed("prompts"));
+    core_->list_changed("prompts");
     return true;
 }
 
@@ -208,7 +221,7 @@ void Server::add_resource(detail::ResourceDefinition def) {
     const std::string uri = def.uri;
     core_->resources.add(uri, std::make_shared<detail::ResourceEntry>(detail::ResourceEntry{std::move(def), std::move(wire)}),
                          "resource");
-    core_->broadcast(detail::list_changed("resources"));
+    core_->list_changed("resources");
 }
 
 void Server::add_template(detail::TemplateDefinition def) {
@@ -223,12 +236,12 @@ void Server::add_template(detail::TemplateDefinition def) {
         core_->templates.add(key, entry, "resource template");
         core_->template_order.push_back(entry);
     }
-    core_->broadcast(detail::list_changed("resources"));
+    core_->list_changed("resources");
 }
 
 bool Server::remove_resource(std::string_view uri) {
     if (!core_->resources.remove(uri)) return false;
-    core_->broadcast(detail::list_changed("resources"));
+    core_->list_changed("resources");
     return true;
 }
 
@@ -238,14 +251,11 @@ bool Server::remove_resource_template(std::string_view uri_template) {
         if (!core_->templates.remove(uri_template)) return false;
         std::erase_if(core_->template_order, [&](const auto& e) { return e->def.uri_template == uri_template; });
     }
-    core_->broadcast(detail::list_changed("resources"));
+    core_->list_changed("resources");
     return true;
 }
 
-void Server::notify_resource_updated(std::string_view uri) {
-    auto message = jsonrpc::make_notification("notifications/resources/updated", {{"uri", uri}});
-    core_->broadcast(message, [&](Session& s) { return s.subscribed(uri); });
-}
+void Server::notify_resource_updated(std::string_view uri) { core_->resource_updated(uri); }
 
 void Server::complete_prompt_argument(std::string prompt, std::string argument, Completer completer) {
     core_->prompt_completers.set(std::move(prompt), std::move(argument), std::move(completer));
@@ -263,6 +273,7 @@ std::shared_ptr<Session> Server::open_session(std::shared_ptr<MessageSink> chann
 
 void Server::shutdown() {
     core_->shutting_down.store(true);
+    detail::end_listens(*core_);
     if (core_->started()) core_->pool().shutdown();
 }
 
@@ -297,45 +308,7 @@ void Server::handle(boost::json::value message, const Inbound& inbound, std::sha
         return;
     }
 
-    auto reject = [&](int code, std::string text) { call->sink->complete(jsonrpc::make_error(msg.id, code, text)); };
-    const detail::Method* method = detail::find_method(msg.method);
-    if (method == nullptr) return reject(error_code::method_not_found, "Method not found: " + std::string(msg.method));
-    const auto& session = inbound.session;
-    if (!method->before_initialize && (!session || !session->initialized())) {
-        return reject(error_code::invalid_request, "Not initialized: send initialize first");
-    }
-
-    boost::json::value progress_token;
-    if (msg.params != nullptr) {
-        if (const auto* meta = msg.params->if_contains("_meta"); meta && meta->is_object()) {
-            if (const auto* token = meta->get_object().if_contains("progressToken");
-                token && (token->is_string() || token->is_int64() || token->is_uint64())) {
-                progress_token = *token;
-            }
-        }
-    }
-    call->exchange.emplace(Era::legacy, session ? session->client() : nullptr, session, msg.id, std::move(progress_token),
-                           std::nullopt);
-
-    if (!method->on_pool) return detail::run_call(*method, call);
-    if (core_->shutting_down.load()) return reject(error_code::internal_error, "Server is shutting down");
-
-    call->key = detail::request_key(msg.id);
-    if (session && !session->impl().track(call)) {
-        call->key.clear();
-        return reject(error_code::invalid_request, "Duplicate request id: a request with this id is still in flight");
-    }
-    if (inbound.cancel.stop_possible()) call->transport_cancel.emplace(inbound.cancel, detail::CallState::RequestStop{&call->stop});
-
-    auto snapshot = core_->context_registry->capture();
-    const bool queued = core_->pool().try_submit([call, method, snapshot = std::move(snapshot)] {
-        auto scope = snapshot.restore();
-        detail::run_call(*method, call);
-    });
-    if (!queued) {
-        if (session) session->impl().untrack(*call);
-        reject(error_code::internal_error, "Server overloaded: too many calls in flight, try again later");
-    }
+    detail::handle_request(*core_, call, inbound);
 }
 
 }  // namespace mcp

@@ -44,8 +44,18 @@ void Session::set_channel(std::shared_ptr<MessageSink> channel) {
 }
 
 void Session::close() {
-    std::lock_guard lock(impl_->mutex);
-    impl_->closed = true;
+    std::vector<std::shared_ptr<detail::CallState>> streams;
+    {
+        std::lock_guard lock(impl_->mutex);
+        impl_->closed = true;
+        for (auto& [key, weak] : impl_->in_flight) {
+            auto call = weak.lock();
+            if (call && call->message.method == "subscriptions/listen") streams.push_back(std::move(call));
+        }
+    }
+    // Listen streams never end by themselves; with the client gone they end now. Outside the
+    // lock: ending one untracks it.
+    for (auto& call : streams) call->stop.request_stop();
 }
 
 bool Session::closed() const {

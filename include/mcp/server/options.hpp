@@ -19,10 +19,20 @@ struct ExecutionOptions {
     std::size_t stack_size = 1024 * 1024;  // bytes per handler thread
 };
 
+// Caching hints on 2026-07-28 results (ttlMs, cacheScope).
+struct CacheOptions {
+    std::chrono::milliseconds list_ttl{0};  // tools/prompts/resources lists and server/discover
+    std::chrono::milliseconds read_ttl{0};  // resources/read
+    bool public_scope = false;              // "public" lets shared caches reuse results across users
+};
+
 struct ServerOptions {
-    std::string instructions;  // sent in the initialize result
+    std::string instructions;  // sent in the initialize and server/discover results
     std::size_t page_size = 100;  // items per tools/prompts/resources list page
     jsonrpc::Limits limits;
+    CacheOptions cache;
+    std::size_t max_listen_streams = 1000;   // open subscriptions/listen streams, all clients together
+    std::size_t max_subscriptions = 1000;    // resource subscriptions per session or listen stream
     // The level a 2025-era session starts at before the client calls logging/setLevel.
     LogLevel default_client_log_level = LogLevel::info;
     ExecutionOptions execution;

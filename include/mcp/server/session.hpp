@@ -40,7 +40,7 @@ public:
     void set_channel(std::shared_ptr<MessageSink> channel);
 
     // The client went away: nothing more can be sent to it on the session's channel. Calls in
-    // flight run to their end.
+    // flight run to their end; subscriptions/listen streams end.
     void close();
     bool closed() const;
     // Waits until no call of this session is in flight.

@@ -7,6 +7,9 @@
 #include <memory>
 #include <optional>
 #include <stop_token>
+#include <string>
+#include <utility>
+#include <vector>
 
 namespace mcp {
 
@@ -28,6 +31,19 @@ public:
     // The response, or nothing when there is none to send (the inbound message was a
     // notification or a client's response, or the request was cancelled).
     virtual void complete(std::optional<boost::json::value> response) = 0;
+    // An error response because the server is at a limit (handler pool, open streams). HTTP
+    // answers these with 503; by default they are ordinary responses.
+    virtual void complete_overloaded(boost::json::value response) { complete(std::move(response)); }
+};
+
+// The request metadata headers of Streamable HTTP (2026-07-28): values trimmed of surrounding
+// whitespace, still encoded (=?base64?…?=). Absent on stdio.
+struct RequestHeaders {
+    std::optional<std::string> protocol_version;  // MCP-Protocol-Version
+    std::optional<std::string> method;            // Mcp-Method
+    std::optional<std::string> name;              // Mcp-Name
+    // Mcp-Param-<Name> headers: the <Name> part lowercased, and the value.
+    std::vector<std::pair<std::string, std::string>> params;
 };
 
 // What the transport knows about an inbound message besides its body.
@@ -36,6 +52,8 @@ struct Inbound {
     std::shared_ptr<Session> session;
     // Trips the call's stop token; e.g. the response stream was closed (2026-07-28 HTTP).
     std::stop_token cancel;
+    // Streamable HTTP request metadata; nullptr on stdio and in-process.
+    const RequestHeaders* headers = nullptr;
 };
 
 }  // namespace mcp

@@ -34,6 +34,10 @@ struct ToolSpec {
     std::optional<boost::json::object> input_schema;
     // A hand-written output schema, advertised verbatim.
     std::optional<boost::json::object> output_schema;
+    // Client capabilities the tool cannot work without, as dotted paths ("sampling",
+    // "elicitation.url"). A 2026-07-28 request that does not declare them gets -32021 before the
+    // handler runs; a 2025 session without them gets an isError result.
+    std::vector<std::string> required_client_capabilities;
 };
 
 namespace detail {

@@ -26,6 +26,12 @@ boost::json::value unsubscribe(ServerCore& core, CallState& call);
 
 boost::json::value complete(ServerCore& core, CallState& call);
 
+boost::json::value discover(ServerCore& core, CallState& call);
+// subscriptions/listen: acknowledges, then streams change notifications until the call is
+// cancelled (stream closed, notifications/cancelled) or the server shuts down.
+void start_listen(ServerCore& core, const std::shared_ptr<CallState>& call);
+void end_listens(ServerCore& core);
+
 inline const std::string& key_of(const ToolEntry& e) { return e.def.spec.name; }
 inline const std::string& key_of(const PromptEntry& e) { return e.def.spec.name; }
 inline const std::string& key_of(const ResourceEntry& e) { return e.def.uri; }

@@ -4,6 +4,8 @@
 
 #include <mcp/json/bind.hpp>
 
+#include <boost/json/serialize.hpp>
+
 namespace mcp::detail {
 
 namespace {
@@ -12,6 +14,27 @@ boost::json::value error_result(std::string_view message) {
     auto result = text_tool_result(message);
     result.as_object()["isError"] = true;
     return result;
+}
+
+// The required capabilities the client did not declare, as a ClientCapabilities object
+// ("elicitation.url" becomes {"elicitation": {"url": {}}}), or nothing when all are there.
+std::optional<boost::json::object> missing_capabilities(const std::vector<std::string>& required, const Exchange& exchange) {
+    std::optional<boost::json::object> missing;
+    for (const auto& path : required) {
+        if (exchange.client_supports(path)) continue;
+        if (!missing) missing.emplace();
+        boost::json::object* node = &*missing;
+        std::string_view rest = path;
+        while (true) {
+            const auto dot = rest.find('.');
+            auto& child = (*node)[rest.substr(0, dot)];
+            if (!child.is_object()) child = boost::json::object();
+            node = &child.as_object();
+            if (dot == std::string_view::npos) break;
+            rest.remove_prefix(dot + 1);
+        }
+    }
+    return missing;
 }
 
 }  // namespace
@@ -27,6 +50,15 @@ boost::json::value call_tool(ServerCore& core, CallState& call) {
     static const boost::json::object no_arguments;
     const boost::json::object* arguments = optional_object(params, "arguments");
     if (arguments == nullptr) arguments = &no_arguments;
+    if (call.headers) check_param_headers(entry->header_params, *arguments, *call.headers);
+    if (auto missing = missing_capabilities(entry->def.spec.required_client_capabilities, *call.exchange)) {
+        if (call.exchange->era() == Era::modern) {
+            throw Error(error_code::missing_required_client_capability, "Missing required client capability",
+                        boost::json::object{{"requiredCapabilities", std::move(*missing)}});
+        }
+        return error_result("This tool needs a client capability the client did not declare: " +
+                            boost::json::serialize(*missing));
+    }
     if (auto invalid = entry->validator.validate(*arguments)) {
         return error_result("Invalid arguments: " + invalid->message);
     }

@@ -1,0 +1,85 @@
+#include "server/era.hpp"
+
+#include <mcp/protocol/errors.hpp>
+
+namespace mcp::detail {
+
+namespace {
+
+constexpr std::string_view kPrefix = "io.modelcontextprotocol/";
+constexpr std::string_view kProtocolVersion = "io.modelcontextprotocol/protocolVersion";
+constexpr std::string_view kClientCapabilities = "io.modelcontextprotocol/clientCapabilities";
+constexpr std::string_view kClientInfo = "io.modelcontextprotocol/clientInfo";
+constexpr std::string_view kLogLevel = "io.modelcontextprotocol/logLevel";
+
+const boost::json::object* meta_of(const jsonrpc::Message& m) {
+    if (m.params == nullptr) return nullptr;
+    const auto* meta = m.params->if_contains("_meta");
+    return meta != nullptr && meta->is_object() ? &meta->get_object() : nullptr;
+}
+
+[[noreturn]] void invalid(std::string message) { throw InvalidParams(std::move(message)); }
+
+}  // namespace
+
+Era classify_era(const jsonrpc::Message& request, const RequestHeaders* headers) {
+    if (const auto* meta = meta_of(request)) {
+        for (const auto& kv : *meta) {
+            if (kv.key().starts_with(kPrefix)) return Era::modern;
+        }
+    }
+    if (headers != nullptr && headers->protocol_version && *headers->protocol_version >= revision::v2026_07_28) {
+        return Era::modern;
+    }
+    if (request.method == "server/discover" || request.method == "subscriptions/listen") return Era::modern;
+    return Era::legacy;
+}
+
+Envelope read_envelope(const jsonrpc::Message& request) {
+    const auto* meta = meta_of(request);
+    if (meta == nullptr) invalid("Missing required _meta envelope (io.modelcontextprotocol/protocolVersion, clientCapabilities)");
+
+    auto client = std::make_shared<ClientState>();
+    const auto* version = meta->if_contains(kProtocolVersion);
+    if (version == nullptr) invalid("Missing required _meta key: " + std::string(kProtocolVersion));
+    if (!version->is_string()) invalid("Malformed _meta key " + std::string(kProtocolVersion) + ": expected a string");
+    client->protocol_version = version->get_string();
+
+    const auto* caps = meta->if_contains(kClientCapabilities);
+    if (caps == nullptr) invalid("Missing required _meta key: " + std::string(kClientCapabilities));
+    if (!caps->is_object()) invalid("Malformed _meta key " + std::string(kClientCapabilities) + ": expected an object");
+    client->capabilities = caps->get_object();
+
+    if (const auto* info = meta->if_contains(kClientInfo)) {
+        const auto* obj = info->if_object();
+        const auto* name = obj != nullptr ? obj->if_contains("name") : nullptr;
+        const auto* ver = obj != nullptr ? obj->if_contains("version") : nullptr;
+        if (name == nullptr || !name->is_string() || ver == nullptr || !ver->is_string()) {
+            invalid("Malformed _meta key " + std::string(kClientInfo) + ": expected {name, version}");
+        }
+        client->info.name = name->get_string();
+        client->info.version = ver->get_string();
+        if (const auto* title = obj->if_contains("title"); title && title->is_string()) client->info.title = title->get_string();
+    }
+
+    Envelope envelope;
+    if (const auto* level = meta->if_contains(kLogLevel)) {
+        const auto parsed = level->is_string() ? parse_log_level(level->get_string()) : std::nullopt;
+        if (!parsed) invalid("Malformed _meta key " + std::string(kLogLevel) + ": expected a log level");
+        envelope.log_level = parsed;
+    }
+    envelope.client = std::move(client);
+    return envelope;
+}
+
+boost::json::value progress_token_of(const jsonrpc::Message& request) {
+    if (const auto* meta = meta_of(request)) {
+        if (const auto* token = meta->if_contains("progressToken");
+            token && (token->is_string() || token->is_int64() || token->is_uint64())) {
+            return *token;
+        }
+    }
+    return nullptr;
+}
+
+}  // namespace mcp::detail

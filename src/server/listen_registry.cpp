@@ -1,0 +1,67 @@
+#include "server/listen_registry.hpp"
+
+#include <algorithm>
+
+namespace mcp::detail {
+
+void Listen::deliver(boost::json::value notification) {
+    auto& params = notification.as_object()["params"];
+    if (!params.is_object()) params = boost::json::object();
+    auto& meta = params.as_object()["_meta"];
+    if (!meta.is_object()) meta = boost::json::object();
+    meta.as_object()["io.modelcontextprotocol/subscriptionId"] = call->message.id;
+    std::lock_guard lock(mutex);
+    if (open) call->sink->send(std::move(notification));
+}
+
+bool Listen::end() {
+    std::lock_guard lock(mutex);
+    if (ended) return false;
+    ended = true;
+    open = false;
+    return true;
+}
+
+std::vector<std::shared_ptr<Listen>> ListenRegistry::open_listens() {
+    std::vector<std::shared_ptr<Listen>> dropped;
+    std::vector<std::shared_ptr<Listen>> open;
+    {
+        std::lock_guard lock(mutex_);
+        auto ended = std::stable_partition(listens_.begin(), listens_.end(), [](const auto& l) {
+            std::lock_guard listen_lock(l->mutex);
+            return !l->ended;
+        });
+        dropped.assign(std::make_move_iterator(ended), std::make_move_iterator(listens_.end()));
+        listens_.erase(ended, listens_.end());
+        open = listens_;
+    }
+    return open;  // `dropped` is destroyed here, outside the lock
+}
+
+bool ListenRegistry::add(const std::shared_ptr<Listen>& listen, std::size_t max) {
+    if (open_listens().size() >= max) return false;
+    std::lock_guard lock(mutex_);
+    listens_.push_back(listen);
+    return true;
+}
+
+void ListenRegistry::list_changed(std::string_view list) {
+    const std::string method = "notifications/" + std::string(list) + "/list_changed";
+    for (const auto& l : open_listens()) {
+        const bool wanted = list == "tools" ? l->tools : list == "prompts" ? l->prompts : l->resources;
+        if (wanted) l->deliver(jsonrpc::make_notification(method, {}));
+    }
+}
+
+void ListenRegistry::resource_updated(std::string_view uri) {
+    for (const auto& l : open_listens()) {
+        if (l->uris.contains(uri)) l->deliver(jsonrpc::make_notification("notifications/resources/updated", {{"uri", uri}}));
+    }
+}
+
+std::vector<std::shared_ptr<Listen>> ListenRegistry::take_all() {
+    std::lock_guard lock(mutex_);
+    return std::exchange(listens_, {});
+}
+
+}  // namespace mcp::detail

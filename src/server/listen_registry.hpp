@@ -1,0 +1,54 @@
+#pragma once
+// Open subscriptions/listen streams (2026-07-28) and the change notifications they receive.
+#include "server/call.hpp"
+
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+namespace mcp::detail {
+
+struct Listen {
+    std::shared_ptr<CallState> call;  // its sink is the stream; its id is the subscription id
+    bool tools = false;
+    bool prompts = false;
+    bool resources = false;
+    std::set<std::string, std::less<>> uris;
+
+    std::mutex mutex;    // orders the acknowledgement before every notification
+    bool open = false;   // acknowledged and not yet ended
+    bool ended = false;  // the stream is over; the registry drops it on its next pass
+    // Ends the stream when the call is cancelled. It lives as long as the Listen, and never
+    // destroys the Listen itself: the registry does that, outside the callback.
+    std::optional<std::stop_callback<std::function<void()>>> on_stop;
+
+    // Sends `notification` tagged with this stream's subscription id, if it is open.
+    void deliver(boost::json::value notification);
+    // Marks the stream over; true for the one caller that ended it.
+    bool end();
+};
+
+class ListenRegistry {
+public:
+    // False when `max` streams are already open.
+    bool add(const std::shared_ptr<Listen>& listen, std::size_t max);
+    // "tools", "prompts" or "resources".
+    void list_changed(std::string_view list);
+    void resource_updated(std::string_view uri);
+    // Every stream still registered (server shutdown).
+    std::vector<std::shared_ptr<Listen>> take_all();
+
+private:
+    // The open streams; ended ones are dropped (and destroyed after the lock is released).
+    std::vector<std::shared_ptr<Listen>> open_listens();
+
+    std::mutex mutex_;
+    std::vector<std::shared_ptr<Listen>> listens_;
+};
+
+}  // namespace mcp::detail

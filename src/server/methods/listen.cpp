@@ -1,0 +1,97 @@
+// subscriptions/listen (2026-07-28): a long-lived response stream of change notifications.
+#include "server/methods/methods.hpp"
+#include "server/session_impl.hpp"
+
+namespace mcp::detail {
+
+namespace {
+
+bool flag(const boost::json::object& filter, std::string_view key) {
+    const auto* v = filter.if_contains(key);
+    if (v == nullptr || v->is_null()) return false;
+    if (!v->is_bool()) throw InvalidParams("notifications." + std::string(key) + " must be a boolean");
+    return v->get_bool();
+}
+
+std::shared_ptr<Listen> read_filter(ServerCore& core, const std::shared_ptr<CallState>& call, boost::json::object& honored) {
+    const auto* filter = optional_object(call->params(), "notifications");
+    if (filter == nullptr) throw InvalidParams("Missing required parameter: notifications");
+    auto listen = std::make_shared<Listen>();
+    listen->call = call;
+    listen->tools = flag(*filter, "toolsListChanged");
+    listen->prompts = flag(*filter, "promptsListChanged");
+    listen->resources = flag(*filter, "resourcesListChanged");
+    if (listen->tools) honored["toolsListChanged"] = true;
+    if (listen->prompts) honored["promptsListChanged"] = true;
+    if (listen->resources) honored["resourcesListChanged"] = true;
+    if (const auto* uris = filter->if_contains("resourceSubscriptions"); uris && !uris->is_null()) {
+        if (!uris->is_array()) throw InvalidParams("notifications.resourceSubscriptions must be an array of URIs");
+        if (uris->get_array().size() > core.options.max_subscriptions) {
+            throw InvalidParams("Too many resourceSubscriptions (limit " + std::to_string(core.options.max_subscriptions) + ")");
+        }
+        boost::json::array echoed;
+        for (const auto& uri : uris->get_array()) {
+            if (!uri.is_string()) throw InvalidParams("notifications.resourceSubscriptions must be an array of URIs");
+            if (listen->uris.emplace(uri.get_string()).second) echoed.push_back(uri);
+        }
+        honored["resourceSubscriptions"] = std::move(echoed);
+    }
+    return listen;
+}
+
+// The graceful end of a stream: an empty result naming the subscription.
+boost::json::value closing_result(const ServerCore& core, const CallState& call) {
+    boost::json::object meta{{"io.modelcontextprotocol/subscriptionId", call.message.id},
+                             {"io.modelcontextprotocol/serverInfo", core.server_info}};
+    return jsonrpc::make_result(call.message.id, boost::json::object{{"resultType", "complete"}, {"_meta", std::move(meta)}});
+}
+
+void untrack(const std::shared_ptr<CallState>& call) {
+    if (call->session && !call->key.empty()) call->session->impl().untrack(*call);
+}
+
+}  // namespace
+
+void start_listen(ServerCore& core, const std::shared_ptr<CallState>& call) {
+    boost::json::object honored;
+    std::shared_ptr<Listen> listen;
+    try {
+        listen = read_filter(core, call, honored);
+    } catch (const Error& e) {
+        untrack(call);
+        call->sink->complete(jsonrpc::make_error(call->message.id, e.code(), e.what(), e.data()));
+        return;
+    }
+    if (!core.listens.add(listen, core.options.max_listen_streams)) {
+        untrack(call);
+        call->sink->complete_overloaded(jsonrpc::make_error(
+            call->message.id, error_code::internal_error,
+            "Too many open subscriptions/listen streams (limit " + std::to_string(core.options.max_listen_streams) + ")"));
+        return;
+    }
+    {
+        // The acknowledgement goes first: notifications wait for this lock and for `open`.
+        std::lock_guard lock(listen->mutex);
+        boost::json::object params{{"notifications", std::move(honored)},
+                                   {"_meta", {{"io.modelcontextprotocol/subscriptionId", call->message.id}}}};
+        call->sink->send(jsonrpc::make_notification("notifications/subscriptions/acknowledged", std::move(params)));
+        listen->open = true;
+    }
+    // The client closed the stream or cancelled: no response, as for any cancelled request.
+    Listen* raw = listen.get();
+    listen->on_stop.emplace(call->stop.get_token(), std::function<void()>([raw] {
+        if (!raw->end()) return;  // the server ended it first
+        untrack(raw->call);
+        raw->call->sink->complete(std::nullopt);
+    }));
+}
+
+void end_listens(ServerCore& core) {
+    for (const auto& listen : core.listens.take_all()) {
+        if (!listen->end()) continue;  // the client ended it first
+        untrack(listen->call);
+        listen->call->sink->complete(closing_result(core, *listen->call));
+    }
+}
+
+}  // namespace mcp::detail
