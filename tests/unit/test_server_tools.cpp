@@ -171,7 +171,9 @@ TEST_F(Tools, RawSchemaIsAdvertisedVerbatimAndEnforced) {
                 [](const boost::json::object& args) { return std::to_string(args.at("n").as_int64() * 2); });
     const auto listed = result("tools/list");
     for (const auto& t : listed.at("tools").as_array()) {
-        if (t.at("name") == "raw") EXPECT_EQ(t.at("inputSchema"), schema);
+        if (t.at("name") == "raw") {
+            EXPECT_EQ(t.at("inputSchema"), schema);
+        }
     }
     EXPECT_EQ(first_text(call_tool("raw", {{"n", 21}})), "42");
     EXPECT_EQ(call_tool("raw", {{"n", -1}}).at("isError"), true);
