@@ -17,6 +17,8 @@
 #include "server/routing_headers.hpp"
 
 #include <atomic>
+#include <condition_variable>
+#include <unordered_map>
 #include <functional>
 #include <map>
 #include <memory>
@@ -86,6 +88,8 @@ struct ServerCore {
     ContextRegistry* context_registry = &ContextRegistry::global();
 
     ListenRegistry listens;
+    // The configured key ring, or one generated (and logged) on first use.
+    const KeyRing& keys();
 
     // Tells 2025 sessions and 2026 listen streams that a list changed ("tools", "prompts",
     // "resources"), or that a resource changed.
@@ -95,7 +99,17 @@ struct ServerCore {
 
     std::atomic<bool> shutting_down{false};
 
+    // Calls queued or running on the handler pool (for wait_idle and cancel_all).
+    void call_started(const std::shared_ptr<CallState>& call);
+    void call_ended(const CallState& call);
+    bool wait_idle(std::chrono::milliseconds timeout);
+    void cancel_all();
+
 private:
+    std::mutex calls_mutex_;
+    std::condition_variable calls_idle_;
+    std::unordered_map<const CallState*, std::weak_ptr<CallState>> calls_;
+    std::once_flag keys_once_;
     // Sends `message` to every initialized session for which `want` returns true.
     void broadcast(const boost::json::value& message, const std::function<bool(Session&)>& want);
 

@@ -147,11 +147,14 @@ void handle_request(ServerCore& core, const std::shared_ptr<CallState>& call, co
     if (listen) return start_listen(core, call);
 
     auto snapshot = core.context_registry->capture();
+    core.call_started(call);
     const bool queued = core.pool().try_submit([call, method, snapshot = std::move(snapshot)] {
         auto scope = snapshot.restore();
         run_call(*method, call);
+        call->core.call_ended(*call);
     });
     if (!queued) {
+        core.call_ended(*call);
         if (session) session->impl().untrack(*call);
         call->sink->complete_overloaded(jsonrpc::make_error(call->message.id, error_code::internal_error,
                                                             "Server overloaded: too many calls in flight, try again later"));

@@ -78,6 +78,16 @@ void ServerCore::resource_updated(std::string_view uri) {
     listens.resource_updated(uri);
 }
 
+const KeyRing& ServerCore::keys() {
+    std::call_once(keys_once_, [this] {
+        if (options.keys) return;
+        options.keys = KeyRing::generate();
+        log().warn("no sealing key configured (--secret-file or MCP_SECRET): generated key {}; its tokens do not "
+                   "survive a restart and other nodes do not accept them", options.keys->active_key_id());
+    });
+    return *options.keys;
+}
+
 HandlerPool& ServerCore::pool() {
     std::call_once(pool_once_, [this] {
         pool_ = std::make_unique<HandlerPool>(pool_options(options.execution));
@@ -97,6 +107,36 @@ void ServerCore::broadcast(const boost::json::value& message, const std::functio
     }
     for (const auto& session : targets) {
         if (session->initialized() && !session->closed() && (!want || want(*session))) session->notify(message);
+    }
+}
+
+void ServerCore::call_started(const std::shared_ptr<CallState>& call) {
+    std::lock_guard lock(calls_mutex_);
+    calls_.emplace(call.get(), call);
+}
+
+void ServerCore::call_ended(const CallState& call) {
+    std::lock_guard lock(calls_mutex_);
+    calls_.erase(&call);
+    if (calls_.empty()) calls_idle_.notify_all();
+}
+
+bool ServerCore::wait_idle(std::chrono::milliseconds timeout) {
+    std::unique_lock lock(calls_mutex_);
+    return calls_idle_.wait_for(lock, timeout, [&] { return calls_.empty(); });
+}
+
+void ServerCore::cancel_all() {
+    std::vector<std::shared_ptr<CallState>> calls;
+    {
+        std::lock_guard lock(calls_mutex_);
+        for (auto& [ptr, weak] : calls_) {
+            if (auto call = weak.lock()) calls.push_back(std::move(call));
+        }
+    }
+    for (auto& call : calls) {
+        call->cancelled_by_client.store(true);
+        call->stop.request_stop();
     }
 }
 
@@ -137,6 +177,7 @@ void Server::configure(ServerOptions options) {
 Server::~Server() { shutdown(); }
 
 const Implementation& Server::info() const { return core_->info; }
+const KeyRing& Server::key_ring() { return core_->keys(); }
 const ServerOptions& Server::options() const { return core_->options; }
 ContextRegistry& Server::context_registry() { return *core_->context_registry; }
 
@@ -271,9 +312,17 @@ std::shared_ptr<Session> Server::open_session(std::shared_ptr<MessageSink> chann
     return session;
 }
 
-void Server::shutdown() {
+void Server::begin_shutdown() {
     core_->shutting_down.store(true);
     detail::end_listens(*core_);
+}
+
+bool Server::wait_idle(std::chrono::milliseconds timeout) { return core_->wait_idle(timeout); }
+
+void Server::cancel_all() { core_->cancel_all(); }
+
+void Server::shutdown() {
+    begin_shutdown();
     if (core_->started()) core_->pool().shutdown();
 }
 

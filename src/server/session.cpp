@@ -58,6 +58,20 @@ void Session::close() {
     for (auto& call : streams) call->stop.request_stop();
 }
 
+void Session::cancel_all() {
+    std::vector<std::shared_ptr<detail::CallState>> calls;
+    {
+        std::lock_guard lock(impl_->mutex);
+        for (auto& [key, weak] : impl_->in_flight) {
+            if (auto call = weak.lock()) calls.push_back(std::move(call));
+        }
+    }
+    for (auto& call : calls) {
+        call->cancelled_by_client.store(true);
+        call->stop.request_stop();
+    }
+}
+
 bool Session::closed() const {
     std::lock_guard lock(impl_->mutex);
     return impl_->closed;

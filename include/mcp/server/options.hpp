@@ -2,9 +2,11 @@
 // Server-wide settings. mcp::run() fills them from flags, a config file and MCP_* variables.
 #include <mcp/protocol/jsonrpc.hpp>
 #include <mcp/protocol/types.hpp>
+#include <mcp/security/key_ring.hpp>
 
 #include <chrono>
 #include <cstddef>
+#include <optional>
 #include <string>
 
 namespace mcp {
@@ -36,6 +38,9 @@ struct ServerOptions {
     // The level a 2025-era session starts at before the client calls logging/setLevel.
     LogLevel default_client_log_level = LogLevel::info;
     ExecutionOptions execution;
+    // Seals every opaque token (SSE event ids, request state). Nodes behind one load balancer
+    // need the same ring; without one the server generates a key and says so in its log.
+    std::optional<KeyRing> keys;
 };
 
 }  // namespace mcp

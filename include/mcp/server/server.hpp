@@ -12,6 +12,7 @@
 #include <mcp/server/sink.hpp>
 #include <mcp/server/tool.hpp>
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -86,7 +87,13 @@ public:
     // A session for a new connection (stdio, in-process) or a new 2025-era HTTP session.
     std::shared_ptr<Session> open_session(std::shared_ptr<MessageSink> channel, std::string id = {});
 
-    // Refuses new calls and waits for those in flight. Idempotent; the destructor calls it.
+    // Refuses new calls, ends subscriptions/listen streams, and returns at once.
+    void begin_shutdown();
+    // Waits up to `timeout` for the calls running on the handler pool; true when none is left.
+    bool wait_idle(std::chrono::milliseconds timeout);
+    // Cancels every call in flight, as notifications/cancelled would.
+    void cancel_all();
+    // begin_shutdown(), then waits for every call in flight. Idempotent; the destructor calls it.
     void shutdown();
 
     // Replaces the options; only before the first message is handled (mcp::run calls it with
@@ -94,6 +101,8 @@ public:
     void configure(ServerOptions options);
 
     const Implementation& info() const;
+    // The ring that seals tokens: the configured one, or a generated single-node key.
+    const KeyRing& key_ring();
     const ServerOptions& options() const;
     // Accessors whose thread-local values travel from the transport thread to the handler.
     ContextRegistry& context_registry();

@@ -43,6 +43,9 @@ public:
     // flight run to their end; subscriptions/listen streams end.
     void close();
     bool closed() const;
+    // The session is over (deleted, expired): every call in flight is cancelled, as if the
+    // client had sent notifications/cancelled for it.
+    void cancel_all();
     // Waits until no call of this session is in flight.
     void wait_idle();
 

@@ -1,0 +1,49 @@
+#pragma once
+// Streamable HTTP on one endpoint for both protocol eras: 2025-11-25 (sessions, SSE with
+// resumption, GET and DELETE) and 2026-07-28 (stateless POST). Beast + Asio coroutines.
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mcp {
+
+class Server;
+
+struct HttpOptions {
+    std::string host = "127.0.0.1";  // bind address; keep loopback unless a proxy fronts the server
+    std::uint16_t port = 8080;
+    std::string endpoint = "/mcp";
+    std::size_t io_threads = 1;
+
+    // DNS-rebinding protection: Host and Origin must name one of these (any port).
+    std::vector<std::string> allowed_hosts{"localhost", "127.0.0.1", "[::1]"};
+
+    std::size_t max_header_bytes = 16 * 1024;                 // larger heads get 431
+    std::chrono::milliseconds header_timeout{10'000};         // to receive a request head (slow clients)
+    std::chrono::milliseconds body_timeout{30'000};           // to receive a request body
+    std::chrono::milliseconds idle_timeout{60'000};           // keep-alive connection without a request
+    std::chrono::milliseconds write_timeout{30'000};          // a client that stops reading is dropped
+    std::chrono::milliseconds keepalive_interval{15'000};     // SSE comment on quiet long-lived streams
+    std::size_t max_connections = 10'000;                     // beyond: accepted and closed at once
+    std::size_t max_pending_bytes = 8 * 1024 * 1024;          // unsent bytes per stream before it is dropped
+
+    // 2025-era sessions and their SSE streams.
+    std::size_t max_sessions = 10'000;                        // beyond: initialize gets 503
+    std::chrono::milliseconds session_idle_timeout{30 * 60'000};
+    std::size_t max_streams_per_session = 8;                  // open GET streams of one session
+    std::size_t journal_events_per_stream = 1'000;            // kept for Last-Event-ID resumption
+    std::size_t journal_bytes_per_stream = 4 * 1024 * 1024;
+    std::chrono::milliseconds sse_retry{2'000};               // the retry: hint sent to clients
+
+    std::chrono::milliseconds shutdown_grace{10'000};         // time given to calls in flight on SIGTERM
+};
+
+// Serves until SIGINT or SIGTERM, then shuts down gracefully: stops accepting, ends listen and
+// GET streams, lets calls in flight finish within shutdown_grace, cancels what is left and gives
+// it two more seconds, returns 0. Calls that ignore their cancellation are left running (mcp::run
+// then ends the process). Throws std::runtime_error when it cannot listen (address in use).
+int serve_http(Server& server, const HttpOptions& options);
+
+}  // namespace mcp

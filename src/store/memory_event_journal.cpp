@@ -1,0 +1,91 @@
+#include <mcp/store/event_journal.hpp>
+
+#include <deque>
+#include <list>
+#include <mutex>
+#include <unordered_map>
+
+namespace mcp {
+
+namespace {
+
+class MemoryEventJournal final : public EventJournal {
+public:
+    MemoryEventJournal(std::size_t max_events, std::size_t max_bytes, std::size_t max_streams)
+        : max_events_(max_events), max_bytes_(max_bytes), max_streams_(max_streams) {}
+
+    void append(std::string_view stream, std::uint64_t seq, std::string data) override {
+        std::lock_guard lock(mutex_);
+        Stream& s = touch(stream);
+        s.bytes += data.size();
+        s.events.push_back(Event{seq, std::move(data)});
+        while (!s.events.empty() && (s.events.size() > max_events_ || s.bytes > max_bytes_)) {
+            s.bytes -= s.events.front().data.size();
+            s.dropped_up_to = s.events.front().seq;
+            s.events.pop_front();
+        }
+    }
+
+    std::vector<Event> after(std::string_view stream, std::uint64_t seq, bool& complete) override {
+        std::lock_guard lock(mutex_);
+        std::vector<Event> out;
+        auto it = streams_.find(std::string(stream));
+        complete = true;
+        if (it == streams_.end()) return out;
+        const Stream& s = it->second;
+        complete = s.dropped_up_to <= seq;
+        for (const auto& e : s.events) {
+            if (e.seq > seq) out.push_back(e);
+        }
+        return out;
+    }
+
+    void drop(std::string_view stream) override {
+        std::lock_guard lock(mutex_);
+        auto it = streams_.find(std::string(stream));
+        if (it == streams_.end()) return;
+        order_.erase(it->second.position);
+        streams_.erase(it);
+    }
+
+private:
+    struct Stream {
+        std::deque<Event> events;
+        std::size_t bytes = 0;
+        std::uint64_t dropped_up_to = 0;  // highest sequence number no longer retained
+        std::list<std::string>::iterator position;
+    };
+
+    // The stream, moved to the most recently written end; creating one may drop the oldest.
+    Stream& touch(std::string_view name) {
+        auto it = streams_.find(std::string(name));
+        if (it != streams_.end()) {
+            order_.splice(order_.end(), order_, it->second.position);
+            return it->second;
+        }
+        if (streams_.size() >= max_streams_ && !order_.empty()) {
+            streams_.erase(order_.front());
+            order_.pop_front();
+        }
+        order_.emplace_back(name);
+        auto& s = streams_[std::string(name)];
+        s.position = std::prev(order_.end());
+        return s;
+    }
+
+    const std::size_t max_events_;
+    const std::size_t max_bytes_;
+    const std::size_t max_streams_;
+    std::mutex mutex_;
+    std::unordered_map<std::string, Stream> streams_;
+    std::list<std::string> order_;
+};
+
+}  // namespace
+
+std::unique_ptr<EventJournal> make_memory_event_journal(std::size_t max_events, std::size_t max_bytes,
+                                                        std::size_t max_streams) {
+    return std::make_unique<MemoryEventJournal>(max_events, max_bytes, max_streams);
+}
+
+}  // namespace mcp

@@ -1,0 +1,123 @@
+#include "transport/http/http_context.hpp"
+#include "transport/http/response_writer.hpp"
+
+#include <mcp/protocol/errors.hpp>
+
+#include "util/log.hpp"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/http/error.hpp>
+#include <boost/beast/http/parser.hpp>
+#include <boost/beast/http/read.hpp>
+
+namespace mcp::detail {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
+
+HttpContext::HttpContext(Server& s, const HttpOptions& o)
+    : server(s),
+      options(o),
+      journal(make_memory_event_journal(o.journal_events_per_stream, o.journal_bytes_per_stream, o.max_sessions * 4)),
+      sessions(s, o, *journal) {}
+
+namespace {
+
+// Registers the connection as idle (waiting for a request) for as long as it lives.
+class IdleRegistration {
+public:
+    IdleRegistration(HttpContext& ctx, const std::shared_ptr<beast::tcp_stream>& stream) : ctx_(ctx) {
+        std::lock_guard lock(ctx_.idle_mutex);
+        std::weak_ptr<beast::tcp_stream> weak = stream;
+        auto executor = stream->get_executor();
+        it_ = ctx_.idle.insert(ctx_.idle.end(), {[executor, weak] {
+                                   asio::post(executor, [weak] {
+                                       if (auto s = weak.lock()) s->cancel();
+                                   });
+                               }});
+    }
+    ~IdleRegistration() {
+        std::lock_guard lock(ctx_.idle_mutex);
+        ctx_.idle.erase(it_);
+    }
+    IdleRegistration(const IdleRegistration&) = delete;
+    IdleRegistration& operator=(const IdleRegistration&) = delete;
+
+private:
+    HttpContext& ctx_;
+    std::list<HttpContext::Idle>::iterator it_;
+};
+
+struct ConnectionCount {
+    explicit ConnectionCount(HttpContext& c) : ctx(c) {}
+    ~ConnectionCount() { --ctx.connections; }
+    HttpContext& ctx;
+};
+
+}  // namespace
+
+asio::awaitable<void> serve_connection(asio::ip::tcp::socket socket, HttpContext& ctx) {
+    ConnectionCount count(ctx);  // incremented by the acceptor
+    // Shared so that a shutdown posted from elsewhere can tell whether the connection still exists.
+    auto owner = std::make_shared<beast::tcp_stream>(std::move(socket));
+    beast::tcp_stream& stream = *owner;
+    beast::flat_buffer buffer;
+    const std::size_t max_body = ctx.server.options().limits.max_message_bytes;
+    bool first = true;
+
+    while (!ctx.stopping.load()) {
+        http::request_parser<http::string_body> parser;
+        parser.header_limit(static_cast<std::uint32_t>(ctx.options.max_header_bytes));
+        parser.body_limit(max_body);
+        {
+            IdleRegistration idle(ctx, owner);
+            // The head must arrive in time: a client trickling bytes (slowloris) only holds its own
+            // connection, and only until this expires.
+            stream.expires_after(first ? ctx.options.header_timeout : ctx.options.idle_timeout);
+            auto [ec, n] = co_await http::async_read_header(stream, buffer, parser, use_tuple);
+            if (ec == http::error::header_limit) {
+                Request request;
+                co_await write_response(stream, request, 431, {}, {}, header_list("Connection", "close"), ctx);
+                break;
+            }
+            if (ec) break;  // closed, timed out, or not HTTP
+        }
+        if (parser.get()[http::field::expect] == "100-continue") {
+            static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
+            stream.expires_after(ctx.options.write_timeout);
+            co_await asio::async_write(stream, asio::buffer(kContinue), use_tuple);
+        }
+        stream.expires_after(ctx.options.body_timeout);
+        auto [ec, n] = co_await http::async_read(stream, buffer, parser, use_tuple);
+        stream.expires_never();
+        if (ec == http::error::body_limit) {
+            Request request = parser.release();
+            request.keep_alive(false);
+            co_await write_error(stream, request, 413, error_code::invalid_request,
+                                 "Message too large: the limit is " + std::to_string(max_body) + " bytes", ctx);
+            break;
+        }
+        if (ec) break;
+
+        Request request = parser.release();
+        bool keep_alive = false;
+        try {
+            keep_alive = co_await handle_request(stream, request, ctx);
+        } catch (const std::exception& e) {
+            log().error("HTTP request failed: {}", e.what());
+        }
+        if (!keep_alive || !request.keep_alive()) break;
+        first = false;
+    }
+    boost::system::error_code ignored;
+    stream.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
+    stream.socket().close(ignored);
+}
+
+}  // namespace mcp::detail

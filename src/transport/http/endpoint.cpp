@@ -1,0 +1,232 @@
+// The MCP endpoint: POST, GET and DELETE under the rules of both eras (2025-11-25 sessions and
+// 2026-07-28 stateless requests), decided per request.
+#include "transport/http/guards.hpp"
+#include "transport/http/http_context.hpp"
+#include "transport/http/response_stream.hpp"
+#include "transport/http/response_writer.hpp"
+
+#include "server/era.hpp"
+
+#include <mcp/protocol/errors.hpp>
+#include <mcp/protocol/jsonrpc.hpp>
+
+#include <boost/asio/this_coro.hpp>
+#include <boost/beast/http/field.hpp>
+#include <boost/json/serialize.hpp>
+
+namespace mcp::detail {
+
+namespace asio = boost::asio;
+namespace http = boost::beast::http;
+
+namespace {
+
+constexpr int kServerError = -32000;  // transport-level failures (the spec's generic server error)
+constexpr int kSessionNotFound = -32001;
+
+std::string_view header(const Request& request, std::string_view name) {
+    auto it = request.find(name);
+    return it == request.end() ? std::string_view() : trim(std::string_view(it->value().data(), it->value().size()));
+}
+
+std::optional<std::string> optional_header(const Request& request, std::string_view name) {
+    auto it = request.find(name);
+    if (it == request.end()) return std::nullopt;
+    return std::string(trim(std::string_view(it->value().data(), it->value().size())));
+}
+
+// The 2026-07-28 metadata headers; names compare case-insensitively (Beast does that).
+RequestHeaders routing_headers(const Request& request) {
+    RequestHeaders h;
+    h.protocol_version = optional_header(request, "MCP-Protocol-Version");
+    h.method = optional_header(request, "Mcp-Method");
+    h.name = optional_header(request, "Mcp-Name");
+    constexpr std::string_view prefix = "mcp-param-";
+    for (const auto& field : request) {
+        std::string name(field.name_string());
+        std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+        if (name.size() > prefix.size() && name.starts_with(prefix)) {
+            h.params.emplace_back(name.substr(prefix.size()),
+                                  std::string(trim(std::string_view(field.value().data(), field.value().size()))));
+        }
+    }
+    return h;
+}
+
+bool modern_by_header(std::string_view version) { return !version.empty() && version >= revision::v2026_07_28; }
+
+// Collects what the core produces for a message handled inline (initialize).
+class InlineSink final : public CallSink {
+public:
+    bool send(boost::json::value) override { return true; }
+    void complete(std::optional<boost::json::value> r) override { response = std::move(r); }
+    std::optional<boost::json::value> response;
+};
+
+asio::awaitable<bool> post_modern(boost::beast::tcp_stream& stream, const Request& request, boost::json::value document,
+                                  bool is_request, HttpContext& ctx) {
+    auto outbox = std::make_shared<Outbox>(co_await asio::this_coro::executor, ctx.options.max_pending_bytes);
+    const RequestHeaders headers = routing_headers(request);
+    std::stop_source cancel;
+    ctx.server.handle(std::move(document), Inbound{nullptr, cancel.get_token(), &headers},
+                      std::make_shared<ResponseStream>(Era::modern, outbox, nullptr));
+    co_return co_await deliver(stream, request, outbox, is_request ? &cancel : nullptr, {}, ctx);
+}
+
+asio::awaitable<bool> post_initialize(boost::beast::tcp_stream& stream, const Request& request, boost::json::value document,
+                                      HttpContext& ctx) {
+    if (ctx.sessions.full()) {
+        co_return co_await write_error(stream, request, 503, kServerError, "Too many sessions, try again later", ctx,
+                                       header_list("Retry-After", "5"));
+    }
+    auto session = ctx.sessions.create();
+    auto sink = std::make_shared<InlineSink>();
+    ctx.server.handle(std::move(document), Inbound{session->session(), {}, nullptr}, sink);
+    if (!sink->response) co_return co_await write_response(stream, request, 202, {}, {}, {}, ctx);
+    const auto& response = *sink->response;
+    if (!response.as_object().contains("result")) {
+        co_return co_await write_response(stream, request, status_of(response, Era::legacy), boost::json::serialize(response),
+                                          "application/json", {}, ctx);
+    }
+    if (!ctx.sessions.admit(session)) {
+        co_return co_await write_error(stream, request, 503, kServerError, "Too many sessions, try again later", ctx,
+                                       header_list("Retry-After", "5"));
+    }
+    co_return co_await write_response(stream, request, 200, boost::json::serialize(response), "application/json",
+                                      header_list("Mcp-Session-Id", session->id()), ctx);
+}
+
+asio::awaitable<bool> post(boost::beast::tcp_stream& stream, Request& request, HttpContext& ctx) {
+    if (!is_json_content_type(header(request, "Content-Type"))) {
+        co_return co_await write_error(stream, request, 415, kServerError,
+                                       "Unsupported Media Type: the body must be application/json", ctx);
+    }
+    const auto accept = header(request, "Accept");
+    if (!accepts(accept, "application/json") || !accepts(accept, "text/event-stream")) {
+        co_return co_await write_error(stream, request, 406, kServerError,
+                                       "Not Acceptable: the client must accept application/json and text/event-stream", ctx);
+    }
+    auto parsed = jsonrpc::parse(request.body(), ctx.server.options().limits);
+    if (auto* failure = std::get_if<jsonrpc::Failure>(&parsed)) {
+        co_return co_await write_error(stream, request, 400, failure->code, failure->message, ctx);
+    }
+    auto document = std::move(std::get<boost::json::value>(parsed));
+    auto classified = jsonrpc::classify(document);
+    if (auto* failure = std::get_if<jsonrpc::Failure>(&classified)) {
+        auto body = boost::json::serialize(jsonrpc::make_error(failure->id, failure->code, failure->message));
+        co_return co_await write_response(stream, request, 400, std::move(body), "application/json", {}, ctx);
+    }
+    const auto& message = std::get<jsonrpc::Message>(classified);
+    const auto version = header(request, "MCP-Protocol-Version");
+    const bool is_request = message.kind == jsonrpc::Kind::request;
+    const RequestHeaders headers = routing_headers(request);
+
+    // Which era: the request's own _meta decides, else the version header (§8.1 of the notes).
+    const bool modern = is_request ? classify_era(message, &headers) == Era::modern : modern_by_header(version);
+    if (modern) {
+        if (message.kind == jsonrpc::Kind::response) {
+            co_return co_await write_error(stream, request, 400, error_code::invalid_request,
+                                           "Invalid Request: 2026-07-28 has no server-to-client requests to answer", ctx);
+        }
+        co_return co_await post_modern(stream, request, std::move(document), is_request, ctx);
+    }
+
+    if (!version.empty() && !revision::is_legacy(version)) {
+        co_return co_await write_error(stream, request, 400, kServerError,
+                                       "Bad Request: unsupported MCP-Protocol-Version " + std::string(version), ctx);
+    }
+    if (is_request && message.method == "initialize") {
+        co_return co_await post_initialize(stream, request, std::move(document), ctx);
+    }
+    const auto session_id = header(request, "Mcp-Session-Id");
+    if (session_id.empty()) {
+        co_return co_await write_error(stream, request, 400, kServerError, "Bad Request: Mcp-Session-Id header is required", ctx);
+    }
+    auto session = ctx.sessions.find(session_id);
+    if (!session) co_return co_await write_error(stream, request, 404, kSessionNotFound, "Session not found", ctx);
+
+    auto outbox = std::make_shared<Outbox>(co_await asio::this_coro::executor, ctx.options.max_pending_bytes);
+    ctx.server.handle(std::move(document), Inbound{session->session(), {}, nullptr},
+                      std::make_shared<ResponseStream>(Era::legacy, outbox, session));
+    // A 2025 client that disconnects has not cancelled: it may resume with Last-Event-ID.
+    co_return co_await deliver(stream, request, outbox, nullptr, {}, ctx);
+}
+
+asio::awaitable<bool> get(boost::beast::tcp_stream& stream, const Request& request, HttpContext& ctx) {
+    const auto version = header(request, "MCP-Protocol-Version");
+    const auto session_id = header(request, "Mcp-Session-Id");
+    if (modern_by_header(version) || (session_id.empty() && version.empty())) {
+        co_return co_await write_error(stream, request, 405, kServerError, "Method Not Allowed: use POST", ctx,
+                                       header_list("Allow", "POST"));
+    }
+    if (session_id.empty()) {
+        co_return co_await write_error(stream, request, 400, kServerError, "Bad Request: Mcp-Session-Id header is required", ctx);
+    }
+    if (!accepts(header(request, "Accept"), "text/event-stream")) {
+        co_return co_await write_error(stream, request, 406, kServerError, "Not Acceptable: the client must accept text/event-stream", ctx);
+    }
+    auto session = ctx.sessions.find(session_id);
+    if (!session) co_return co_await write_error(stream, request, 404, kSessionNotFound, "Session not found", ctx);
+
+    std::shared_ptr<SseStream> target;
+    std::uint64_t after = 0;
+    const auto last_event = header(request, "Last-Event-ID");
+    if (!last_event.empty()) {
+        // Sealed ids cannot be forged, and one session cannot resume another's stream.
+        auto position = open_event_id(ctx.server.key_ring(), last_event);
+        if (!position || position->session_id != session->id() || !(target = session->find_stream(position->stream_id))) {
+            co_return co_await write_error(stream, request, 400, kServerError, "Bad Request: invalid Last-Event-ID", ctx);
+        }
+        after = position->seq;
+    }
+    if (session->attached_streams() >= ctx.options.max_streams_per_session) {
+        co_return co_await write_error(stream, request, 429, kServerError, "Too many open streams for this session", ctx);
+    }
+    auto outbox = std::make_shared<Outbox>(co_await asio::this_coro::executor, ctx.options.max_pending_bytes);
+    outbox->start({ResponseHead::Kind::event_stream, 200, {}});
+    if (target) {
+        target->attach(outbox, after);
+    } else {
+        session->standalone().attach_live(outbox);
+    }
+    co_return co_await deliver(stream, request, outbox, nullptr, {}, ctx);
+}
+
+asio::awaitable<bool> remove(boost::beast::tcp_stream& stream, const Request& request, HttpContext& ctx) {
+    const auto version = header(request, "MCP-Protocol-Version");
+    const auto session_id = header(request, "Mcp-Session-Id");
+    if (modern_by_header(version) || (session_id.empty() && version.empty())) {
+        co_return co_await write_error(stream, request, 405, kServerError, "Method Not Allowed: use POST", ctx,
+                                       header_list("Allow", "POST"));
+    }
+    if (session_id.empty()) {
+        co_return co_await write_error(stream, request, 400, kServerError, "Bad Request: Mcp-Session-Id header is required", ctx);
+    }
+    if (!ctx.sessions.remove(session_id)) co_return co_await write_error(stream, request, 404, kSessionNotFound, "Session not found", ctx);
+    co_return co_await write_response(stream, request, 200, {}, {}, {}, ctx);
+}
+
+}  // namespace
+
+asio::awaitable<bool> handle_request(boost::beast::tcp_stream& stream, Request& request, HttpContext& ctx) {
+    const std::string_view target(request.target().data(), request.target().size());
+    if (target.substr(0, target.find('?')) != ctx.options.endpoint) {
+        co_return co_await write_error(stream, request, 404, kServerError, "Not Found", ctx);
+    }
+    // DNS-rebinding protection: a web page must not reach a local server through its own hostname.
+    const auto host = header(request, "Host");
+    if (host.empty()) co_return co_await write_error(stream, request, 400, kServerError, "Bad Request: Host header is required", ctx);
+    if (!host_allowed(host, ctx.options.allowed_hosts) || !origin_allowed(header(request, "Origin"), ctx.options.allowed_hosts)) {
+        co_return co_await write_error(stream, request, 403, kServerError, "Forbidden: Host or Origin not allowed", ctx);
+    }
+    switch (request.method()) {
+        case http::verb::post: co_return co_await post(stream, request, ctx);
+        case http::verb::get: co_return co_await get(stream, request, ctx);
+        case http::verb::delete_: co_return co_await remove(stream, request, ctx);
+        default:
+            co_return co_await write_error(stream, request, 405, kServerError, "Method Not Allowed", ctx,
+                                           header_list("Allow", "GET, POST, DELETE"));
+    }
+}
+
+}  // namespace mcp::detail

@@ -1,0 +1,51 @@
+#pragma once
+// What every connection of one HTTP server shares.
+#include "transport/http/http_session.hpp"
+
+#include <mcp/server/server.hpp>
+#include <mcp/store/event_journal.hpp>
+#include <mcp/transport/http.hpp>
+
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http/message.hpp>
+#include <boost/beast/http/string_body.hpp>
+
+#include <atomic>
+#include <functional>
+#include <list>
+#include <memory>
+#include <mutex>
+
+namespace mcp::detail {
+
+using Request = boost::beast::http::request<boost::beast::http::string_body>;
+
+struct HttpContext {
+    HttpContext(Server& server, const HttpOptions& options);
+
+    Server& server;
+    const HttpOptions& options;
+    std::unique_ptr<EventJournal> journal;
+    HttpSessions sessions;
+
+    std::atomic<std::size_t> connections{0};
+    std::atomic<bool> stopping{false};
+
+    // Connections waiting for a request: shutdown closes them at once.
+    struct Idle {
+        std::function<void()> close;  // posts a cancel to the connection's executor
+    };
+    std::mutex idle_mutex;
+    std::list<Idle> idle;
+};
+
+// One accepted connection: reads requests (with size and time limits) until it closes.
+boost::asio::awaitable<void> serve_connection(boost::asio::ip::tcp::socket socket, HttpContext& ctx);
+
+// One request on the MCP endpoint; returns whether the connection may be kept alive.
+boost::asio::awaitable<bool> handle_request(boost::beast::tcp_stream& stream, Request& request, HttpContext& ctx);
+
+}  // namespace mcp::detail

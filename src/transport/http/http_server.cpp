@@ -1,0 +1,146 @@
+#include <mcp/transport/http.hpp>
+
+#include <mcp/server/server.hpp>
+
+#include "transport/http/http_context.hpp"
+#include "util/log.hpp"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/use_awaitable.hpp>
+
+#include <csignal>
+#include <stdexcept>
+#include <thread>
+
+namespace mcp {
+
+namespace asio = boost::asio;
+using tcp = asio::ip::tcp;
+
+namespace {
+
+constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
+
+asio::awaitable<void> accept_loop(tcp::acceptor& acceptor, detail::HttpContext& ctx) {
+    auto& ioc = static_cast<asio::io_context&>(acceptor.get_executor().context());
+    asio::steady_timer backoff(ioc);
+    while (!ctx.stopping.load()) {
+        auto [ec, socket] = co_await acceptor.async_accept(asio::make_strand(ioc), use_tuple);
+        if (ec) {
+            if (ctx.stopping.load() || ec == asio::error::operation_aborted) co_return;
+            detail::log().warn("accept failed: {}", ec.message());
+            backoff.expires_after(std::chrono::milliseconds(100));  // e.g. out of file descriptors
+            co_await backoff.async_wait(use_tuple);
+            continue;
+        }
+        if (ctx.connections.load() >= ctx.options.max_connections) {
+            boost::system::error_code ignored;
+            socket.close(ignored);
+            continue;
+        }
+        ++ctx.connections;
+        socket.set_option(tcp::no_delay(true), ec);
+        auto executor = socket.get_executor();
+        asio::co_spawn(executor, detail::serve_connection(std::move(socket), ctx), asio::detached);
+    }
+}
+
+asio::awaitable<void> expire_sessions(detail::HttpContext& ctx) {
+    asio::steady_timer timer(co_await asio::this_coro::executor);
+    const auto period = std::clamp(ctx.options.session_idle_timeout / 4, std::chrono::milliseconds(100),
+                                   std::chrono::milliseconds(60'000));
+    while (!ctx.stopping.load()) {
+        timer.expires_after(period);
+        co_await timer.async_wait(use_tuple);
+        ctx.sessions.expire();
+    }
+}
+
+// Waits for the connections to drain, then stops the I/O threads; past the grace period the
+// remaining calls are cancelled and the threads stopped anyway.
+asio::awaitable<void> drain(asio::io_context& ioc, detail::HttpContext& ctx) {
+    asio::steady_timer timer(ioc);
+    const auto deadline = std::chrono::steady_clock::now() + ctx.options.shutdown_grace;
+    while (ctx.connections.load() > 0 && std::chrono::steady_clock::now() < deadline) {
+        timer.expires_after(std::chrono::milliseconds(20));
+        co_await timer.async_wait(use_tuple);
+    }
+    if (ctx.connections.load() > 0) {
+        detail::log().warn("{} connections still open after the shutdown grace period; closing them",
+                           ctx.connections.load());
+    }
+    ioc.stop();
+}
+
+tcp::endpoint resolve(asio::io_context& ioc, const HttpOptions& options) {
+    tcp::resolver resolver(ioc);
+    boost::system::error_code ec;
+    auto results = resolver.resolve(options.host, std::to_string(options.port), tcp::resolver::numeric_service, ec);
+    if (ec || results.empty()) throw std::runtime_error("cannot resolve " + options.host + ": " + ec.message());
+    return results.begin()->endpoint();
+}
+
+}  // namespace
+
+int serve_http(Server& server, const HttpOptions& options) {
+    asio::io_context ioc(static_cast<int>(std::max<std::size_t>(options.io_threads, 1)));
+    detail::HttpContext ctx(server, options);
+    server.key_ring();  // generate (and report) a key now rather than on the first stream
+
+    tcp::acceptor acceptor(ioc);
+    const auto endpoint = resolve(ioc, options);
+    boost::system::error_code ec;
+    acceptor.open(endpoint.protocol(), ec);
+    if (!ec) acceptor.set_option(tcp::acceptor::reuse_address(true), ec);
+    if (!ec) acceptor.bind(endpoint, ec);
+    if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
+    if (ec) {
+        throw std::runtime_error("cannot listen on " + options.host + ":" + std::to_string(options.port) + ": " + ec.message());
+    }
+    detail::log().info("{} {} serving MCP on http://{}:{}{}", server.info().name, server.info().version, options.host,
+                       acceptor.local_endpoint().port(), options.endpoint);
+
+    std::signal(SIGPIPE, SIG_IGN);
+    asio::signal_set signals(ioc, SIGINT, SIGTERM);
+    signals.async_wait([&](boost::system::error_code error, int signal) {
+        if (error) return;
+        detail::log().info("signal {}: shutting down", signal);
+        ctx.stopping.store(true);
+        boost::system::error_code ignored;
+        acceptor.close(ignored);
+        server.begin_shutdown();   // no new calls; listen streams end
+        ctx.sessions.close_all();  // GET streams end
+        {
+            std::lock_guard lock(ctx.idle_mutex);
+            for (auto& idle : ctx.idle) idle.close();
+        }
+        asio::co_spawn(ioc, drain(ioc, ctx), asio::detached);
+    });
+
+    asio::co_spawn(ioc, accept_loop(acceptor, ctx), asio::detached);
+    asio::co_spawn(ioc, expire_sessions(ctx), asio::detached);
+
+    std::vector<std::thread> threads;
+    for (std::size_t i = 1; i < options.io_threads; ++i) threads.emplace_back([&] { ioc.run(); });
+    ioc.run();
+    for (auto& t : threads) t.join();
+
+    // What is still running had its grace period: cancel it and give it a moment to notice.
+    if (!server.wait_idle(std::chrono::milliseconds(0))) {
+        server.cancel_all();
+        if (!server.wait_idle(std::chrono::seconds(2))) {
+            detail::log().error("calls still running after shutdown ignore their cancellation");
+            return 0;
+        }
+    }
+    server.shutdown();
+    return 0;
+}
+
+}  // namespace mcp

@@ -1,0 +1,77 @@
+#pragma once
+// The HTTP side of 2025-era sessions: each core Session with its resumable SSE streams, kept in
+// step with the SessionStore.
+#include "transport/http/sse_stream.hpp"
+
+#include <mcp/server/server.hpp>
+#include <mcp/store/event_journal.hpp>
+#include <mcp/store/session_store.hpp>
+#include <mcp/transport/http.hpp>
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace mcp::detail {
+
+class HttpSession {
+public:
+    HttpSession(std::shared_ptr<Session> session, EventJournal& journal, const KeyRing& keys, const HttpOptions& options);
+
+    const std::shared_ptr<Session>& session() const { return session_; }
+    const std::string& id() const { return session_->id(); }
+
+    // A new POST response stream.
+    std::shared_ptr<SseStream> open_stream();
+    // A stream of this session by id ("get" is the standalone one), or nullptr.
+    std::shared_ptr<SseStream> find_stream(std::string_view stream_id);
+    SseStream& standalone() { return *standalone_; }
+    // Streams with a connection attached now.
+    std::size_t attached_streams();
+    // Ends every stream's connection (DELETE, expiry, shutdown).
+    void close();
+
+private:
+    std::shared_ptr<Session> session_;
+    EventJournal& journal_;
+    const KeyRing& keys_;
+    const HttpOptions& options_;
+    std::shared_ptr<SseStream> standalone_;
+
+    std::mutex mutex_;
+    std::uint64_t next_stream_ = 1;
+    // Recent POST streams, oldest first; finished ones beyond the limit are forgotten.
+    std::map<std::uint64_t, std::shared_ptr<SseStream>> streams_;
+};
+
+class HttpSessions {
+public:
+    HttpSessions(Server& server, const HttpOptions& options, EventJournal& journal);
+
+    // A new session for an initialize request; stored only once initialize succeeded.
+    std::shared_ptr<HttpSession> create();
+    // False when the store is full.
+    bool admit(const std::shared_ptr<HttpSession>& session);
+    bool full() const;
+    // nullptr for unknown, deleted or expired sessions.
+    std::shared_ptr<HttpSession> find(std::string_view id);
+    // DELETE: ends the session; false when it did not exist.
+    bool remove(std::string_view id);
+    // Ends sessions idle past their time to live.
+    void expire();
+    // Shutdown: ends every stream of every session.
+    void close_all();
+
+private:
+    void end(const std::shared_ptr<HttpSession>& session);
+
+    Server& server_;
+    const HttpOptions& options_;
+    EventJournal& journal_;
+    std::unique_ptr<SessionStore> store_;
+    std::mutex mutex_;
+    std::map<std::string, std::shared_ptr<HttpSession>, std::less<>> live_;
+};
+
+}  // namespace mcp::detail

@@ -1,0 +1,89 @@
+#include "transport/http/response_stream.hpp"
+
+#include "transport/http/http_session.hpp"
+#include "transport/http/sse.hpp"
+
+#include <mcp/protocol/errors.hpp>
+
+#include <boost/json/serialize.hpp>
+
+namespace mcp::detail {
+
+unsigned status_of(const boost::json::value& response, Era era) {
+    const auto* error = response.as_object().if_contains("error");
+    if (error == nullptr) return 200;
+    const auto code = error->as_object().at("code").to_number<std::int64_t>();
+    if (code == error_code::parse_error || code == error_code::invalid_request) return 400;
+    if (era == Era::legacy) return 200;
+    switch (code) {
+        case error_code::invalid_params:
+        case error_code::header_mismatch:
+        case error_code::missing_required_client_capability:
+        case error_code::unsupported_protocol_version: return 400;
+        case error_code::method_not_found: return 404;
+        default: return 200;
+    }
+}
+
+ResponseStream::ResponseStream(Era era, std::shared_ptr<Outbox> outbox, std::shared_ptr<HttpSession> session)
+    : era_(era), outbox_(std::move(outbox)), session_(std::move(session)) {}
+
+void ResponseStream::begin_stream() {
+    streaming_ = true;
+    outbox_->start({ResponseHead::Kind::event_stream, 200, {}});
+    if (session_) {
+        sse_ = session_->open_stream();
+        sse_->attach(outbox_, 0);
+        sse_->prime();
+    }
+}
+
+void ResponseStream::deliver(const boost::json::value& message) {
+    if (sse_) sse_->publish(message);
+    else outbox_->push(sse_event(boost::json::serialize(message)));
+}
+
+bool ResponseStream::send(boost::json::value message) {
+    std::lock_guard lock(mutex_);
+    if (done_) return false;
+    if (!streaming_) begin_stream();
+    deliver(message);
+    return !outbox_->detached() || sse_ != nullptr;  // a 2025 stream keeps journaling for a resume
+}
+
+void ResponseStream::complete(std::optional<boost::json::value> response) {
+    std::lock_guard lock(mutex_);
+    if (done_) return;
+    done_ = true;
+    if (streaming_) {
+        if (response) deliver(*response);
+        if (sse_) sse_->finish();
+        else outbox_->finish();
+        return;
+    }
+    if (!response) {
+        // A notification or a client's response: 202. A cancelled request: nothing to say.
+        outbox_->start({ResponseHead::Kind::accepted, 202, {}});
+    } else {
+        outbox_->start({ResponseHead::Kind::json, status_of(*response, era_), {}});
+        outbox_->push(boost::json::serialize(*response));
+    }
+    outbox_->finish();
+}
+
+void ResponseStream::complete_overloaded(boost::json::value response) {
+    std::lock_guard lock(mutex_);
+    if (done_) return;
+    done_ = true;
+    if (streaming_) {
+        deliver(response);
+        if (sse_) sse_->finish();
+        else outbox_->finish();
+        return;
+    }
+    outbox_->start({ResponseHead::Kind::json, 503, {{"Retry-After", "1"}}});
+    outbox_->push(boost::json::serialize(response));
+    outbox_->finish();
+}
+
+}  // namespace mcp::detail

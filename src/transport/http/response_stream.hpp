@@ -1,0 +1,45 @@
+#pragma once
+// The CallSink of one POST: answers with application/json when the response is the only message,
+// and switches to text/event-stream as soon as a notification comes first (lazy SSE). 2025-era
+// streams are resumable (sealed event ids, journaled); 2026-era streams are plain.
+#include "transport/http/outbox.hpp"
+#include "transport/http/sse_stream.hpp"
+
+#include <mcp/protocol/revision.hpp>
+#include <mcp/server/sink.hpp>
+
+#include <memory>
+#include <mutex>
+
+namespace mcp::detail {
+
+class HttpSession;
+
+// The HTTP status of a JSON-RPC response sent as application/json.
+unsigned status_of(const boost::json::value& response, Era era);
+
+class ResponseStream final : public CallSink {
+public:
+    // `session` is the 2025-era session whose streams are resumable; null for 2026 requests.
+    ResponseStream(Era era, std::shared_ptr<Outbox> outbox, std::shared_ptr<HttpSession> session);
+
+    bool send(boost::json::value message) override;
+    void complete(std::optional<boost::json::value> response) override;
+    void complete_overloaded(boost::json::value response) override;
+
+private:
+    // Commits the response to text/event-stream (mutex_ held).
+    void begin_stream();
+    void deliver(const boost::json::value& message);  // mutex_ held, stream begun
+
+    const Era era_;
+    std::shared_ptr<Outbox> outbox_;
+    std::shared_ptr<HttpSession> session_;
+
+    std::mutex mutex_;
+    bool streaming_ = false;
+    bool done_ = false;
+    std::shared_ptr<SseStream> sse_;  // 2025: the resumable stream behind this response
+};
+
+}  // namespace mcp::detail

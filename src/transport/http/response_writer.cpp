@@ -1,0 +1,150 @@
+#include "transport/http/response_writer.hpp"
+
+#include "transport/http/sse.hpp"
+
+#include <mcp/protocol/jsonrpc.hpp>
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/experimental/awaitable_operators.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/http/chunk_encode.hpp>
+#include <boost/beast/http/empty_body.hpp>
+#include <boost/beast/http/serializer.hpp>
+#include <boost/beast/http/write.hpp>
+#include <boost/json/serialize.hpp>
+
+namespace mcp::detail {
+
+namespace asio = boost::asio;
+namespace http = boost::beast::http;
+using namespace asio::experimental::awaitable_operators;
+constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
+
+namespace {
+
+// Completes when the client closed the connection. Bytes of a pipelined next request make a
+// close undetectable until they are read, so then it just waits to be cancelled.
+asio::awaitable<void> peer_gone(boost::beast::tcp_stream& stream) {
+    auto& socket = stream.socket();
+    co_await socket.async_wait(asio::ip::tcp::socket::wait_read, use_tuple);
+    boost::system::error_code ec;
+    if (socket.available(ec) == 0 || ec) co_return;
+    asio::steady_timer forever(co_await asio::this_coro::executor, asio::steady_timer::time_point::max());
+    co_await forever.async_wait(use_tuple);
+}
+
+void abandon(Outbox& outbox, std::stop_source* cancel) {
+    outbox.detach();
+    if (cancel != nullptr) cancel->request_stop();
+}
+
+template <class Body>
+void common_headers(http::response<Body>& res, const Request& request, const HeaderList& headers) {
+    res.set(http::field::server, "mcp-cpp");
+    for (const auto& [name, value] : headers) res.set(name, value);
+    res.keep_alive(request.keep_alive());
+}
+
+}  // namespace
+
+HeaderList header_list(std::string name, std::string value) { return {{std::move(name), std::move(value)}}; }
+
+asio::awaitable<bool> write_response(boost::beast::tcp_stream& stream, const Request& request, unsigned status,
+                                     std::string body, std::string_view content_type, const HeaderList& headers,
+                                     const HttpContext& ctx) {
+    http::response<http::string_body> res{static_cast<http::status>(status), request.version()};
+    common_headers(res, request, headers);
+    if (!body.empty()) res.set(http::field::content_type, content_type);
+    res.body() = std::move(body);
+    res.prepare_payload();
+    stream.expires_after(ctx.options.write_timeout);
+    auto [ec, n] = co_await http::async_write(stream, res, use_tuple);
+    stream.expires_never();
+    co_return !ec;
+}
+
+asio::awaitable<bool> write_error(boost::beast::tcp_stream& stream, const Request& request, unsigned status, int code,
+                                  std::string_view message, const HttpContext& ctx, const HeaderList& headers) {
+    auto body = boost::json::serialize(jsonrpc::make_error(nullptr, code, message));
+    co_return co_await write_response(stream, request, status, std::move(body), "application/json", headers, ctx);
+}
+
+asio::awaitable<bool> deliver(boost::beast::tcp_stream& stream, const Request& request, const std::shared_ptr<Outbox>& outbox,
+                              std::stop_source* cancel, const HeaderList& headers, const HttpContext& ctx) {
+    while (!outbox->head()) {
+        auto which = co_await (outbox->wait() || peer_gone(stream));
+        if (which.index() == 1) {
+            abandon(*outbox, cancel);
+            co_return false;
+        }
+    }
+    const ResponseHead head = *outbox->head();
+    HeaderList all = headers;
+    all.insert(all.end(), head.headers.begin(), head.headers.end());
+
+    if (head.kind != ResponseHead::Kind::event_stream) {
+        bool finished = false;
+        std::string body = outbox->take(finished);
+        while (!finished && !outbox->detached()) {
+            co_await outbox->wait();
+            body += outbox->take(finished);
+        }
+        co_return co_await write_response(stream, request, head.status, std::move(body), "application/json", all, ctx) &&
+            request.keep_alive();
+    }
+
+    http::response<http::empty_body> res{http::status::ok, request.version()};
+    common_headers(res, request, all);
+    res.set(http::field::content_type, "text/event-stream");
+    res.set(http::field::cache_control, "no-cache");
+    res.set("X-Accel-Buffering", "no");
+    res.chunked(true);
+    http::response_serializer<http::empty_body> serializer{res};
+    stream.expires_after(ctx.options.write_timeout);
+    if (auto [ec, n] = co_await http::async_write_header(stream, serializer, use_tuple); ec) {
+        abandon(*outbox, cancel);
+        co_return false;
+    }
+
+    asio::steady_timer keepalive(co_await asio::this_coro::executor);
+    while (true) {
+        bool finished = false;
+        std::string bytes = outbox->take(finished);
+        if (outbox->detached()) {  // cut off by the producer: the client fell too far behind
+            abandon(*outbox, cancel);
+            co_return false;
+        }
+        if (!bytes.empty()) {
+            stream.expires_after(ctx.options.write_timeout);
+            if (auto [ec, n] = co_await asio::async_write(stream, http::make_chunk(asio::buffer(bytes)), use_tuple); ec) {
+                abandon(*outbox, cancel);
+                co_return false;
+            }
+        }
+        if (finished) {
+            stream.expires_after(ctx.options.write_timeout);
+            auto [ec, n] = co_await asio::async_write(stream, http::make_chunk_last(), use_tuple);
+            stream.expires_never();
+            co_return !ec && request.keep_alive() && !ctx.stopping.load();
+        }
+        keepalive.expires_after(ctx.options.keepalive_interval);
+        auto which = co_await (outbox->wait() || keepalive.async_wait(asio::use_awaitable) || peer_gone(stream));
+        if (which.index() == 2) {
+            abandon(*outbox, cancel);
+            co_return false;
+        }
+        if (which.index() == 1) {
+            const std::string ping = sse_comment();
+            stream.expires_after(ctx.options.write_timeout);
+            if (auto [ec, n] = co_await asio::async_write(stream, http::make_chunk(asio::buffer(ping)), use_tuple); ec) {
+                abandon(*outbox, cancel);
+                co_return false;
+            }
+        }
+    }
+}
+
+}  // namespace mcp::detail

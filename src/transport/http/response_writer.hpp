@@ -1,0 +1,37 @@
+#pragma once
+// Writing responses on a connection: fixed ones, and the body an Outbox produces (JSON or a
+// stream of events), while watching for the client going away.
+#include "transport/http/http_context.hpp"
+#include "transport/http/outbox.hpp"
+
+#include <stop_token>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mcp::detail {
+
+using HeaderList = std::vector<std::pair<std::string, std::string>>;
+
+// One header. (GCC 12 miscompiles braced lists of string literals inside co_await expressions,
+// "array used as initializer", so coroutines build header lists through this function.)
+HeaderList header_list(std::string name, std::string value);
+
+// A complete response. Returns false when the write failed.
+boost::asio::awaitable<bool> write_response(boost::beast::tcp_stream& stream, const Request& request, unsigned status,
+                                            std::string body, std::string_view content_type, const HeaderList& headers,
+                                            const HttpContext& ctx);
+
+// A JSON-RPC error with id null, for failures before the core sees the message.
+boost::asio::awaitable<bool> write_error(boost::beast::tcp_stream& stream, const Request& request, unsigned status,
+                                         int code, std::string_view message, const HttpContext& ctx,
+                                         const HeaderList& headers = {});
+
+// Writes what `outbox` produces. If the client leaves first, the outbox is detached and `cancel`
+// (2026-07-28: closing the stream cancels the request) is tripped. Returns whether the
+// connection can serve another request.
+boost::asio::awaitable<bool> deliver(boost::beast::tcp_stream& stream, const Request& request,
+                                     const std::shared_ptr<Outbox>& outbox, std::stop_source* cancel,
+                                     const HeaderList& headers, const HttpContext& ctx);
+
+}  // namespace mcp::detail
