@@ -29,6 +29,8 @@ void Context::progress(double progress, std::optional<double> total, std::string
     state_->sink->send(jsonrpc::make_notification("notifications/progress", std::move(params)));
 }
 
+bool Context::close_sse_stream() { return state_->sink->release_stream(); }
+
 void Context::log(LogLevel level, boost::json::value data, std::string_view logger) {
     const auto wanted = exchange().log_level();
     if (!wanted || level < *wanted) return;

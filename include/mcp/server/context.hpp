@@ -46,6 +46,12 @@ public:
 
     bool client_supports(std::string_view capability) const { return exchange().client_supports(capability); }
 
+    // 2025-11-25 over HTTP: closes this request's SSE response now, before the result; the
+    // client reconnects with Last-Event-ID and receives everything after, result included (SEP-1699
+    // polling, for long calls behind proxies that cut idle connections). Returns false, and does
+    // nothing, where a stream cannot be resumed (stdio, 2026-07-28).
+    bool close_sse_stream();
+
 private:
     detail::CallState* state_;
 };

@@ -34,6 +34,9 @@ public:
     // An error response because the server is at a limit (handler pool, open streams). HTTP
     // answers these with 503; by default they are ordinary responses.
     virtual void complete_overloaded(boost::json::value response) { complete(std::move(response)); }
+    // Ends the response stream now while the call goes on; the client resumes it with
+    // Last-Event-ID (2025-11-25 HTTP, SEP-1699 polling). False where streams cannot be resumed.
+    virtual bool release_stream() { return false; }
 };
 
 // The request metadata headers of Streamable HTTP (2026-07-28): values trimmed of surrounding

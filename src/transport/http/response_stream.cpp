@@ -71,6 +71,14 @@ void ResponseStream::complete(std::optional<boost::json::value> response) {
     outbox_->finish();
 }
 
+bool ResponseStream::release_stream() {
+    std::lock_guard lock(mutex_);
+    if (!session_ || done_) return false;  // only 2025 streams can be resumed
+    if (!streaming_) begin_stream();        // the priming event gives the client an id to resume from
+    sse_->detach_all();                     // the POST's response ends; the stream goes on in the journal
+    return true;
+}
+
 void ResponseStream::complete_overloaded(boost::json::value response) {
     std::lock_guard lock(mutex_);
     if (done_) return;

@@ -26,6 +26,7 @@ public:
     bool send(boost::json::value message) override;
     void complete(std::optional<boost::json::value> response) override;
     void complete_overloaded(boost::json::value response) override;
+    bool release_stream() override;
 
 private:
     // Commits the response to text/event-stream (mutex_ held).
