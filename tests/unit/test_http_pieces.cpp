@@ -1,0 +1,124 @@
+// Pieces of the HTTP transport: DNS-rebinding guards, content negotiation, header value
+// decoding, sealed event ids, SSE framing.
+#include "server/routing_headers.hpp"
+#include "transport/http/guards.hpp"
+#include "transport/http/sse.hpp"
+#include "transport/http/sse_stream.hpp"
+
+#include <mcp/security/key_ring.hpp>
+#include <mcp/store/event_journal.hpp>
+#include <mcp/store/session_store.hpp>
+
+#include <gtest/gtest.h>
+
+#include <thread>
+
+using namespace mcp::detail;
+
+TEST(Guards, HostHeaders) {
+    const std::vector<std::string> allowed{"localhost", "127.0.0.1", "[::1]"};
+    for (const char* ok : {"localhost", "localhost:8080", "LOCALHOST:1", "127.0.0.1:3000", "[::1]:80", "[::1]"}) {
+        EXPECT_TRUE(host_allowed(ok, allowed)) << ok;
+    }
+    for (const char* bad : {"evil.example.com", "evil.example.com:8080", "localhost.evil.com", "127.0.0.1.nip.io",
+                            "localhost:abc", "localhost:", "[::1", "[::2]:80", "", "127.0.0.1@evil.com"}) {
+        EXPECT_FALSE(host_allowed(bad, allowed)) << bad;
+    }
+}
+
+TEST(Guards, Origins) {
+    const std::vector<std::string> allowed{"localhost", "127.0.0.1"};
+    EXPECT_TRUE(origin_allowed("", allowed));  // not a browser
+    EXPECT_TRUE(origin_allowed("http://localhost:5173", allowed));
+    EXPECT_TRUE(origin_allowed("https://127.0.0.1", allowed));
+    for (const char* bad : {"http://evil.example.com", "null", "file://localhost", "http://localhost@evil.com",
+                            "localhost", "http://evil.com/http://localhost"}) {
+        EXPECT_FALSE(origin_allowed(bad, allowed)) << bad;
+    }
+}
+
+TEST(Guards, Accept) {
+    EXPECT_TRUE(accepts("application/json, text/event-stream", "application/json"));
+    EXPECT_TRUE(accepts("application/json, text/event-stream", "text/event-stream"));
+    EXPECT_TRUE(accepts("text/event-stream;q=0.9, application/json;q=1", "application/json"));
+    EXPECT_TRUE(accepts("*/*", "text/event-stream"));
+    EXPECT_TRUE(accepts("text/*", "text/event-stream"));
+    EXPECT_TRUE(accepts("", "application/json"));
+    EXPECT_FALSE(accepts("application/json", "text/event-stream"));
+    EXPECT_FALSE(accepts("text/html", "application/json"));
+    EXPECT_TRUE(is_json_content_type("application/json; charset=utf-8"));
+    EXPECT_TRUE(is_json_content_type("Application/JSON"));
+    EXPECT_FALSE(is_json_content_type("text/plain"));
+    EXPECT_FALSE(is_json_content_type("application/jsonx"));
+}
+
+TEST(HeaderValues, Base64SentinelIsDecodedStrictly) {
+    EXPECT_EQ(decode_header_value("us-west1"), "us-west1");
+    EXPECT_EQ(decode_header_value("=?base64?SGVsbG8=?="), "Hello");
+    EXPECT_EQ(decode_header_value("=?base64?SGVsbG8sIOS4lueVjA==?="), "Hello, 世界");
+    EXPECT_FALSE(decode_header_value("=?base64?SGVsbG8?="));       // missing padding
+    EXPECT_FALSE(decode_header_value("=?base64?SGVs!!!bG8=?="));   // not base64
+    EXPECT_FALSE(decode_header_value("a\nb"));                     // control characters
+    EXPECT_FALSE(decode_header_value("caf\xc3\xa9"));              // raw non-ASCII
+    EXPECT_EQ(decode_header_value("=?BASE64?SGVsbG8=?="), "=?BASE64?SGVsbG8=?=");  // the markers are case-sensitive
+}
+
+TEST(EventIds, SealedAndBoundToTheirPosition) {
+    const auto keys = mcp::KeyRing::generate();
+    const auto id = seal_event_id(keys, {"session-a", "3", 42});
+    auto pos = open_event_id(keys, id);
+    ASSERT_TRUE(pos);
+    EXPECT_EQ(pos->session_id, "session-a");
+    EXPECT_EQ(pos->stream_id, "3");
+    EXPECT_EQ(pos->seq, 42u);
+    std::string altered = id;
+    altered[altered.size() / 2] = altered[altered.size() / 2] == 'A' ? 'B' : 'A';
+    EXPECT_FALSE(open_event_id(keys, altered));
+    EXPECT_FALSE(open_event_id(mcp::KeyRing::generate(), id));  // another node's key
+    EXPECT_FALSE(open_event_id(keys, "42"));
+    EXPECT_FALSE(open_event_id(keys, keys.seal("request-state", "session-a\n3\n42")));  // another purpose
+}
+
+TEST(Sse, Framing) {
+    EXPECT_EQ(sse_event("{}"), "event: message\ndata: {}\n\n");
+    EXPECT_EQ(sse_event("{}", "abc"), "id: abc\nevent: message\ndata: {}\n\n");
+    EXPECT_EQ(sse_priming("x", 2000), "retry: 2000\nid: x\ndata: \n\n");
+}
+
+TEST(EventJournal, BoundedPerStreamAndAcrossStreams) {
+    auto journal = mcp::make_memory_event_journal(3, 1 << 20, 2);
+    for (std::uint64_t i = 1; i <= 5; ++i) journal->append("s1", i, std::to_string(i));
+    bool complete = true;
+    auto events = journal->after("s1", 0, complete);
+    ASSERT_EQ(events.size(), 3u);
+    EXPECT_EQ(events.front().seq, 3u);
+    EXPECT_FALSE(complete);  // 1 and 2 were dropped
+    events = journal->after("s1", 3, complete);
+    EXPECT_EQ(events.size(), 2u);
+    EXPECT_TRUE(complete);
+    journal->append("s2", 1, "x");
+    journal->append("s3", 1, "y");  // the least recently written stream goes
+    EXPECT_TRUE(journal->after("s1", 0, complete).empty());
+    EXPECT_EQ(journal->after("s3", 0, complete).size(), 1u);
+    auto bytes = mcp::make_memory_event_journal(100, 10, 10);
+    bytes->append("b", 1, std::string(6, 'a'));
+    bytes->append("b", 2, std::string(6, 'b'));
+    EXPECT_EQ(bytes->after("b", 0, complete).size(), 1u);
+}
+
+TEST(SessionStore, CapacityAndIdleExpiry) {
+    auto store = mcp::make_memory_session_store(2, std::chrono::milliseconds(50));
+    auto a = std::make_shared<mcp::Session>(nullptr, "a");
+    auto b = std::make_shared<mcp::Session>(nullptr, "b");
+    EXPECT_TRUE(store->insert(a));
+    EXPECT_TRUE(store->insert(b));
+    EXPECT_FALSE(store->insert(std::make_shared<mcp::Session>(nullptr, "c")));  // full: refused, not evicted
+    EXPECT_EQ(store->find("a"), a);
+    EXPECT_EQ(store->remove("a"), a);
+    EXPECT_EQ(store->find("a"), nullptr);
+    std::this_thread::sleep_for(std::chrono::milliseconds(120));
+    EXPECT_EQ(store->find("b"), nullptr);  // idle past its time to live
+    EXPECT_EQ(store->expire().size(), 1u);
+    EXPECT_EQ(store->size(), 0u);
+    EXPECT_TRUE(store->insert(std::make_shared<mcp::Session>(nullptr, "c")));
+}
