@@ -1,7 +1,9 @@
-// Shared helpers of the end-to-end tests: where the demo binary is, bounded waits, PNG decoding.
+// Shared helpers of the end-to-end tests: where the demo binary is, bounded waits, PNG decoding,
+// the demo over Streamable HTTP, a recording fetch, SSE parsing and the 2026-07-28 envelope.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { connect as netConnect, createServer as createNetServer } from 'node:net';
 import { inflateSync } from 'node:zlib';
 
 // The server under test: set by ctest (tests/e2e/CMakeLists.txt), or by hand for `node --test`.
@@ -328,4 +330,382 @@ export function runDemo(args, timeoutMs = 10_000) {
             resolve({ code, signal, stdout, stderr });
         });
     });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Streamable HTTP: a demo server on a free loopback port, a recording fetch, SSE parsing.
+
+// A TCP port on 127.0.0.1 that nothing listens on right now.
+export function freePort() {
+    return new Promise((resolve, reject) => {
+        const srv = createNetServer();
+        srv.unref();
+        srv.once('error', reject);
+        srv.listen(0, '127.0.0.1', () => {
+            const { port } = srv.address();
+            srv.close(() => resolve(port));
+        });
+    });
+}
+
+// Resolves with the error of a TCP connection attempt to port (undefined when it connected);
+// fails after timeoutMs, so a listener that accepts and never answers cannot hang a test.
+export function tryConnect(port, timeoutMs = 3000) {
+    return new Promise((resolve, reject) => {
+        const socket = netConnect({ host: '127.0.0.1', port });
+        const timer = setTimeout(() => {
+            socket.destroy();
+            reject(new Error(`a TCP connection attempt to port ${port} neither connected nor failed within ${timeoutMs} ms`));
+        }, timeoutMs);
+        socket.once('connect', () => {
+            clearTimeout(timer);
+            socket.destroy();
+            resolve(undefined);
+        });
+        socket.once('error', (e) => {
+            clearTimeout(timer);
+            resolve(e);
+        });
+    });
+}
+
+// mcp-cpp-demo serving Streamable HTTP on 127.0.0.1:<free port>. start() resolves once the
+// server said it is serving; close() (call it from an after hook) leaves no process behind.
+export class HttpDemo {
+    static async start(args = [], { env = {}, attempts = 3 } = {}) {
+        let lastError;
+        for (let i = 0; i < attempts; ++i) {
+            const demo = new HttpDemo(await freePort(), args, env);
+            try {
+                await demo.#ready();
+                return demo;
+            } catch (e) {
+                lastError = e;
+                await demo.close();
+                // Another process may have taken the port between freePort() and the bind: retry.
+                if (!/exited/.test(String(e))) break;
+            }
+        }
+        throw lastError;
+    }
+
+    constructor(port, args, env) {
+        this.port = port;
+        this.url = `http://127.0.0.1:${port}/mcp`;
+        this.args = ['--http', `127.0.0.1:${port}`, ...args];
+        this.child = spawn(demoBinary(), this.args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
+        this.stderr = '';
+        this.exitInfo = undefined;
+        this.exit = new Promise((resolve) => this.child.once('close', (code, signal) => resolve({ code, signal })));
+        this.exit.then((info) => {
+            this.exitInfo = info;
+        });
+        this.child.stderr.setEncoding('utf8').on('data', (chunk) => {
+            if (this.stderr.length < 1024 * 1024) this.stderr += chunk;
+        });
+    }
+
+    async #ready(timeoutMs = 10_000) {
+        const banner = `serving MCP on ${this.url}`;
+        await waitUntil(() => {
+            if (this.stderr.includes(banner)) return true;
+            if (this.exitInfo) {
+                throw new Error(`mcp-cpp-demo ${this.args.join(' ')} exited (${JSON.stringify(this.exitInfo)}) before serving:\n${this.stderr}`);
+            }
+            return false;
+        }, timeoutMs, `mcp-cpp-demo to print "${banner}"`);
+    }
+
+    signal(name) {
+        if (!this.exitInfo) this.child.kill(name);
+    }
+
+    // Waits for the process to exit by itself; fails (and kills it) after timeoutMs.
+    async exited(timeoutMs = 10_000) {
+        try {
+            return await withTimeout(this.exit, timeoutMs, 'the HTTP server to exit');
+        } catch (e) {
+            this.child.kill('SIGKILL');
+            throw e;
+        }
+    }
+
+    // SIGTERM, then SIGKILL if the server lingers. Always resolves.
+    async close() {
+        if (this.exitInfo) return this.exitInfo;
+        const wait = (ms) => Promise.race([this.exit, sleep(ms).then(() => undefined)]);
+        this.child.kill('SIGTERM');
+        let info = await wait(5000);
+        if (!info) {
+            this.child.kill('SIGKILL');
+            info = await wait(2000);
+        }
+        return info;
+    }
+
+    stderrTail(chars = 2000) {
+        return this.stderr.slice(-chars);
+    }
+}
+
+// Splits a text/event-stream body into events {id, event, data, retry}; comment lines are
+// dropped, multi-line data joined with \n, a trailing partial event kept only when `complete`.
+export function parseSse(text, { complete = false } = {}) {
+    const events = [];
+    const blocks = text.replace(/\r\n?/g, '\n').split('\n\n');
+    const whole = complete ? blocks : blocks.slice(0, -1);
+    for (const block of whole) {
+        if (!block) continue;
+        const ev = {};
+        const data = [];
+        for (const line of block.split('\n')) {
+            if (line === '' || line.startsWith(':')) continue;
+            const colon = line.indexOf(':');
+            const field = colon < 0 ? line : line.slice(0, colon);
+            let value = colon < 0 ? '' : line.slice(colon + 1);
+            if (value.startsWith(' ')) value = value.slice(1);
+            if (field === 'data') data.push(value);
+            else if (field === 'id' || field === 'event' || field === 'retry') ev[field] = value;
+        }
+        if (data.length) ev.data = data.join('\n');
+        if (Object.keys(ev).length) events.push(ev);
+    }
+    return events;
+}
+
+// The JSON-RPC messages of SSE events (events without data, like priming events, skipped).
+export const sseMessages = (events) => events.filter((e) => e.data).map((e) => JSON.parse(e.data));
+
+// A fetch for SDK transports that records every exchange: the request (method, headers, body)
+// and the response (status, headers, body text as it streams). The body handed on is a
+// pass-through of the original one: cancelling it closes the connection as it would unwrapped.
+// `intercept(exchange, chunkText)` returning true cuts the connection after that chunk.
+export class HttpRecorder {
+    constructor({ intercept } = {}) {
+        this.exchanges = [];
+        this.intercept = intercept;
+        this.fetch = this.#fetch.bind(this);
+    }
+
+    async #fetch(input, init = {}) {
+        const request = new Request(input, init);
+        const requestBody = init.body === undefined || init.body === null ? undefined : String(init.body);
+        const exchange = {
+            method: request.method,
+            url: request.url,
+            requestHeaders: Object.fromEntries(request.headers),
+            requestBody,
+            message: requestBody === undefined ? undefined : JSON.parse(requestBody),
+            status: undefined,
+            responseHeaders: undefined,
+            body: '',
+            ended: false,
+            error: undefined,
+        };
+        this.exchanges.push(exchange);
+        let response;
+        try {
+            response = await fetch(input, init);
+        } catch (e) {
+            exchange.error = e;
+            exchange.ended = true;
+            throw e;
+        }
+        exchange.status = response.status;
+        exchange.responseHeaders = Object.fromEntries(response.headers);
+        if (!response.body) {
+            exchange.ended = true;
+            return response;
+        }
+        const reader = response.body.getReader();
+        const decoder = new TextDecoder();
+        const intercept = this.intercept;
+        const body = new ReadableStream({
+            async pull(controller) {
+                if (exchange.cut) {
+                    // Cut after the consumer took the chunk that asked for it (erroring the stream
+                    // at once would discard that chunk): close the connection, fail the read.
+                    exchange.ended = true;
+                    await reader.cancel().catch(() => {});
+                    controller.error(new Error('connection cut by the test'));
+                    return;
+                }
+                let chunk;
+                try {
+                    chunk = await reader.read();
+                } catch (e) {
+                    exchange.error = e;
+                    exchange.ended = true;
+                    controller.error(e);
+                    return;
+                }
+                if (chunk.done) {
+                    exchange.body += decoder.decode();
+                    exchange.ended = true;
+                    controller.close();
+                    return;
+                }
+                const text = decoder.decode(chunk.value, { stream: true });
+                exchange.body += text;
+                controller.enqueue(chunk.value);
+                if (!exchange.cut && intercept?.(exchange, text)) exchange.cut = true;
+            },
+            cancel(reason) {
+                exchange.ended = true;
+                exchange.cancelled = true;
+                return reader.cancel(reason);
+            },
+        });
+        return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+    }
+
+    // The exchanges whose request body is a JSON-RPC message matching pred (e.g. by method).
+    find(pred) {
+        return this.exchanges.filter((x) => x.message !== undefined && pred(x.message));
+    }
+
+    // The POST exchange that carried the request with this method and predicate on params.
+    posted(method, pred = () => true) {
+        return this.find((m) => m.method === method && pred(m.params ?? {}));
+    }
+
+    events(exchange) {
+        return parseSse(exchange.body, { complete: exchange.ended });
+    }
+
+    // Every JSON-RPC message the server sent in a response body (JSON or SSE), with its exchange.
+    received() {
+        const out = [];
+        for (const x of this.exchanges) {
+            const type = (x.responseHeaders?.['content-type'] ?? '').split(';')[0].trim();
+            if (type === 'text/event-stream') {
+                for (const m of sseMessages(this.events(x))) out.push({ exchange: x, message: m });
+            } else if (type === 'application/json' && x.ended && x.body) {
+                out.push({ exchange: x, message: JSON.parse(x.body) });
+            }
+        }
+        return out;
+    }
+}
+
+// Wraps an SDK transport so every JSON-RPC message it hands to the client and every one the
+// client sends is recorded in wire.received / wire.sent (in order).
+export function tapTransport(transport) {
+    const wire = { received: [], sent: [] };
+    let inner;
+    Object.defineProperty(transport, 'onmessage', {
+        configurable: true,
+        get: () => inner,
+        set: (fn) => {
+            inner = fn && ((message, extra) => {
+                wire.received.push(message);
+                fn(message, extra);
+            });
+        },
+    });
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => {
+        wire.sent.push(message);
+        return send(message, options);
+    };
+    return wire;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The 2026-07-28 wire by hand: the _meta envelope and the headers a request must carry.
+export const MODERN = '2026-07-28';
+export const META_PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
+export const META_CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
+export const META_CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
+export const META_SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
+
+export function modernRequest(id, method, params = {}, extraMeta = {}) {
+    return {
+        jsonrpc: '2.0',
+        id,
+        method,
+        params: {
+            ...params,
+            _meta: {
+                [META_PROTOCOL_VERSION]: MODERN,
+                [META_CLIENT_INFO]: { name: 'mcp-cpp-e2e-raw', version: '1.0.0' },
+                [META_CLIENT_CAPABILITIES]: {},
+                ...extraMeta,
+                ...(params._meta ?? {}),
+            },
+        },
+    };
+}
+
+export function modernHeaders(message) {
+    const headers = {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': MODERN,
+        'mcp-method': message.method,
+    };
+    if (message.method === 'tools/call' || message.method === 'prompts/get') headers['mcp-name'] = message.params.name;
+    if (message.method === 'resources/read') headers['mcp-name'] = message.params.uri;
+    return headers;
+}
+
+// Reads an SSE response body incrementally: next(pred) resolves with the next event whose
+// message satisfies pred (events without data are kept in `all` but never matched).
+export class SseReader {
+    constructor(response) {
+        this.response = response;
+        this.reader = response.body.getReader();
+        this.decoder = new TextDecoder();
+        this.text = '';
+        this.events = [];
+        this.consumed = 0;
+        this.done = false;
+    }
+
+    async #more() {
+        const { value, done } = await this.reader.read();
+        if (done) {
+            this.text += this.decoder.decode();
+            this.done = true;
+        } else {
+            this.text += this.decoder.decode(value, { stream: true });
+        }
+        this.events = parseSse(this.text, { complete: this.done });
+    }
+
+    // The next event carrying a JSON-RPC message that satisfies pred; fails after timeoutMs or at the end.
+    async next(pred = () => true, timeoutMs = 5000, what = 'an SSE event') {
+        const deadline = Date.now() + timeoutMs;
+        for (;;) {
+            while (this.consumed < this.events.length) {
+                const ev = this.events[this.consumed++];
+                if (!ev.data) continue;
+                const message = JSON.parse(ev.data);
+                if (pred(message)) return { event: ev, message };
+            }
+            if (this.done) throw new Error(`the SSE stream ended before ${what}; it held:\n${this.text.slice(-2000)}`);
+            const left = deadline - Date.now();
+            if (left <= 0) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; the stream held:\n${this.text.slice(-2000)}`);
+            await withTimeout(this.#more(), left, what);
+        }
+    }
+
+    // Everything until the stream ends (bounded).
+    async rest(timeoutMs = 5000) {
+        const deadline = Date.now() + timeoutMs;
+        while (!this.done) {
+            const left = deadline - Date.now();
+            if (left <= 0) throw new Error(`timed out after ${timeoutMs} ms waiting for the SSE stream to end`);
+            await withTimeout(this.#more(), left, 'the end of the SSE stream');
+        }
+        return this.events;
+    }
+
+    async cancel() {
+        try {
+            await this.reader.cancel();
+        } catch {
+            // already closed
+        }
+    }
 }

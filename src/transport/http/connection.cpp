@@ -54,6 +54,16 @@ private:
     std::list<HttpContext::Idle>::iterator it_;
 };
 
+// 413, then the connection closes: the rest of the body is not read.
+asio::awaitable<void> reject_too_large(beast::tcp_stream& stream, http::request_parser<http::string_body>& parser,
+                                       std::size_t limit, HttpContext& ctx) {
+    Request request;
+    request.version(parser.get().version());
+    request.keep_alive(false);
+    co_await write_error(stream, request, 413, error_code::invalid_request,
+                         "Message too large: the limit is " + std::to_string(limit) + " bytes", ctx);
+}
+
 struct ConnectionCount {
     explicit ConnectionCount(HttpContext& c) : ctx(c) {}
     ~ConnectionCount() { --ctx.connections; }
@@ -86,6 +96,10 @@ asio::awaitable<void> serve_connection(asio::ip::tcp::socket socket, HttpContext
                 co_await write_response(stream, request, 431, {}, {}, header_list("Connection", "close"), ctx);
                 break;
             }
+            if (ec == http::error::body_limit) {  // a Content-Length over the limit, known from the head
+                co_await reject_too_large(stream, parser, max_body, ctx);
+                break;
+            }
             if (ec) break;  // closed, timed out, or not HTTP
         }
         if (parser.get()[http::field::expect] == "100-continue") {
@@ -97,10 +111,7 @@ asio::awaitable<void> serve_connection(asio::ip::tcp::socket socket, HttpContext
         auto [ec, n] = co_await http::async_read(stream, buffer, parser, use_tuple);
         stream.expires_never();
         if (ec == http::error::body_limit) {
-            Request request = parser.release();
-            request.keep_alive(false);
-            co_await write_error(stream, request, 413, error_code::invalid_request,
-                                 "Message too large: the limit is " + std::to_string(max_body) + " bytes", ctx);
+            co_await reject_too_large(stream, parser, max_body, ctx);
             break;
         }
         if (ec) break;

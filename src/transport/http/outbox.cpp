@@ -21,7 +21,9 @@ bool Outbox::push(std::string bytes) {
     {
         std::lock_guard lock(mutex_);
         if (detached_ || finished_) return false;
-        if (pending_.size() + bytes.size() > max_pending_) {
+        // Only a stream can fall behind: a JSON body arrives whole, already in memory.
+        const bool streaming = head_ && head_->kind == ResponseHead::Kind::event_stream;
+        if (streaming && pending_.size() + bytes.size() > max_pending_) {
             detached_ = true;  // the client is not reading: cut it off rather than buffer forever
         } else {
             pending_ += bytes;

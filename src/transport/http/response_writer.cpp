@@ -88,7 +88,8 @@ asio::awaitable<bool> deliver(boost::beast::tcp_stream& stream, const Request& r
     if (head.kind != ResponseHead::Kind::event_stream) {
         bool finished = false;
         std::string body = outbox->take(finished);
-        while (!finished && !outbox->detached()) {
+        while (!finished) {
+            if (outbox->detached()) co_return false;
             co_await outbox->wait();
             body += outbox->take(finished);
         }

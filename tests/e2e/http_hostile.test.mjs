@@ -1,0 +1,412 @@
+// Hostile HTTP input against the real demo binary: every limit of the HTTP transport, each shown
+// to hold while the server keeps serving everyone else.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import net from 'node:net';
+import { after, describe, test } from 'node:test';
+
+import { demoBinary, sleep, waitUntil, withTimeout } from './helpers.mjs';
+
+const ACCEPT = 'application/json, text/event-stream';
+const servers = [];
+
+function freePort() {
+    return new Promise((resolve, reject) => {
+        const probe = net.createServer();
+        probe.once('error', reject);
+        probe.listen(0, '127.0.0.1', () => {
+            const { port } = probe.address();
+            probe.close(() => resolve(port));
+        });
+    });
+}
+
+// Starts the demo over HTTP with extra flags; resolves once it answers.
+async function startServer(...flags) {
+    const port = await freePort();
+    const child = spawn(demoBinary(), ['--http', `127.0.0.1:${port}`, '--log-level', 'warn', ...flags], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    const server = { child, port, url: `http://127.0.0.1:${port}/mcp`, stderr: () => stderr };
+    servers.push(server);
+    await waitUntil(
+        async () => {
+            if (child.exitCode !== null) throw new Error(`server exited early: ${stderr}`);
+            return (await fetch(server.url, { method: 'GET' }).catch(() => null)) !== null;
+        },
+        5000,
+        'the server to listen',
+    );
+    return server;
+}
+
+after(async () => {
+    for (const s of servers) {
+        if (s.child.exitCode === null) s.child.kill('SIGKILL');
+    }
+});
+
+const modernMeta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientInfo': { name: 'hostile', version: '1' },
+    'io.modelcontextprotocol/clientCapabilities': {},
+};
+
+// A 2026-07-28 request with its routing headers.
+function modern(server, method, params = {}, id = 1, extra = {}) {
+    const name = params.name ?? params.uri;
+    return fetch(server.url, {
+        method: 'POST',
+        headers: {
+            'content-type': 'application/json',
+            accept: ACCEPT,
+            'mcp-protocol-version': '2026-07-28',
+            'mcp-method': method,
+            ...(name ? { 'mcp-name': name } : {}),
+            ...extra,
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: modernMeta } }),
+    });
+}
+
+async function echoWorks(server, text = 'still serving') {
+    const res = await modern(server, 'tools/call', { name: 'echo', arguments: { text } });
+    assert.equal(res.status, 200);
+    const body = await res.json();
+    assert.equal(body.result.content[0].text, text);
+}
+
+async function initialize(server) {
+    const res = await fetch(server.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: ACCEPT },
+        body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'h', version: '1' } },
+        }),
+    });
+    return res;
+}
+
+// Sends raw bytes on a fresh connection; resolves with everything received until the server
+// closes (or `timeoutMs` passes, then `timedOut` is true).
+function raw(port, chunks, { timeoutMs = 3000, gapMs = 0 } = {}) {
+    return new Promise((resolve) => {
+        const socket = net.connect(port, '127.0.0.1');
+        let data = '';
+        let done = false;
+        const finish = (timedOut) => {
+            if (done) return;
+            done = true;
+            socket.destroy();
+            resolve({ data, timedOut });
+        };
+        const timer = setTimeout(() => finish(true), timeoutMs);
+        socket.on('data', (d) => (data += d.toString('latin1')));
+        socket.on('close', () => {
+            clearTimeout(timer);
+            finish(false);
+        });
+        socket.on('error', () => {});
+        socket.on('connect', async () => {
+            for (const c of chunks) {
+                if (socket.destroyed) return;
+                socket.write(c);
+                if (gapMs) await sleep(gapMs);
+            }
+        });
+    });
+}
+
+describe('DNS rebinding', () => {
+    test('a foreign Host or Origin is refused with 403 in both eras', async () => {
+        const server = await startServer();
+        for (const headers of [{ host: 'evil.example.com' }, { origin: 'http://evil.example.com' }, { origin: 'null' }]) {
+            const res = await raw(server.port, [
+                `POST /mcp HTTP/1.1\r\nHost: ${headers.host ?? `127.0.0.1:${server.port}`}\r\n` +
+                    (headers.origin ? `Origin: ${headers.origin}\r\n` : '') +
+                    `Content-Type: application/json\r\nAccept: ${ACCEPT}\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+            ]);
+            assert.match(res.data, /^HTTP\/1\.1 403/, JSON.stringify(headers));
+        }
+        const ok = await modern(server, 'server/discover', {}, 1, { origin: `http://localhost:${server.port}` });
+        assert.equal(ok.status, 200);
+    });
+
+    test('--allowed-hosts admits a configured name', async () => {
+        const server = await startServer('--allowed-hosts', 'mcp.internal,127.0.0.1');
+        const res = await raw(server.port, [
+            `GET /mcp HTTP/1.1\r\nHost: mcp.internal:${server.port}\r\nConnection: close\r\n\r\n`,
+        ]);
+        assert.match(res.data, /^HTTP\/1\.1 405/);  // past the host check; GET without a session is 405
+    });
+});
+
+describe('request limits', () => {
+    test('a body over --max-message-bytes gets 413 and the server keeps serving', async () => {
+        const server = await startServer('--max-message-bytes', '1KiB');
+        const res = await modern(server, 'tools/call', { name: 'echo', arguments: { text: 'x'.repeat(4000) } });
+        assert.equal(res.status, 413);
+        assert.equal((await res.json()).error.code, -32600);
+        await echoWorks(server);
+    });
+
+    test('a head over --max-header-bytes gets 431', async () => {
+        const server = await startServer('--max-header-bytes', '2KiB');
+        const res = await raw(server.port, [
+            `GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(4096)}\r\n\r\n`,
+        ]);
+        assert.match(res.data, /^HTTP\/1\.1 431/);
+        await echoWorks(server);
+    });
+
+    test('nesting deeper than the limit is a parse error', async () => {
+        const server = await startServer();
+        const res = await fetch(server.url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: ACCEPT },
+            body: '['.repeat(100000),
+        });
+        assert.equal(res.status, 400);
+        const body = await res.json();
+        assert.equal(body.error.code, -32700);
+        assert.equal(body.id, null);
+    });
+
+    test('malformed JSON, batches, wrong media types', async () => {
+        const server = await startServer();
+        const post = (body, headers = {}) =>
+            fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT, ...headers }, body });
+        let res = await post('{"jsonrpc":"2.0","id":1,');
+        assert.equal(res.status, 400);
+        assert.equal((await res.json()).error.code, -32700);
+        res = await post('[{"jsonrpc":"2.0","id":1,"method":"ping"}]');
+        assert.equal(res.status, 400);
+        assert.equal((await res.json()).error.code, -32600);
+        res = await post('{}', { accept: 'application/json' });
+        assert.equal(res.status, 406);
+        res = await post('{}', { 'content-type': 'text/plain' });
+        assert.equal(res.status, 415);
+        res = await raw(server.port, ['GARBAGE\r\n\r\n']);
+        assert.equal(res.timedOut, false);  // the server hung up on it
+        await echoWorks(server);
+    });
+});
+
+describe('slow and idle clients', () => {
+    test('a slowloris head is cut at --header-timeout without delaying others', async () => {
+        const server = await startServer('--header-timeout', '500ms');
+        const bytes = `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ${'a'.repeat(40)}\r\n`.split('');
+        const slow = raw(server.port, bytes, { gapMs: 50, timeoutMs: 5000 });
+        const started = Date.now();
+        await echoWorks(server);  // served while the slow client trickles
+        const result = await slow;
+        assert.equal(result.timedOut, false, 'the server closed the slow connection');
+        assert.ok(Date.now() - started < 4000);
+        assert.doesNotMatch(result.data, /200 OK/);
+    });
+
+    test('a body that never arrives is cut at --body-timeout', async () => {
+        const server = await startServer('--body-timeout', '300ms');
+        const result = await raw(
+            server.port,
+            [`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: ${ACCEPT}\r\nContent-Length: 100\r\n\r\n{"a"`],
+            { timeoutMs: 3000 },
+        );
+        assert.equal(result.timedOut, false);
+    });
+
+    test('an idle keep-alive connection is closed at --idle-timeout', async () => {
+        const server = await startServer('--idle-timeout', '300ms');
+        const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: modernMeta } });
+        const result = await raw(
+            server.port,
+            [`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: ${ACCEPT}\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: server/discover\r\nContent-Length: ${body.length}\r\n\r\n${body}`],
+            { timeoutMs: 3000 },
+        );
+        assert.match(result.data, /^HTTP\/1\.1 200/);
+        assert.equal(result.timedOut, false, 'closed after the idle timeout');
+    });
+
+    test('a client that stops reading is dropped at --write-timeout; others are served', async () => {
+        // Big enough to overflow the kernel's socket buffers on both ends of the loopback.
+        const server = await startServer('--write-timeout', '300ms', '--max-message-bytes', '64MiB');
+        const text = 'y'.repeat(40 * 1024 * 1024);
+        const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text }, _meta: modernMeta } });
+        const socket = net.connect(server.port, '127.0.0.1');
+        socket.on('error', () => {});
+        await new Promise((r) => socket.on('connect', r));
+        socket.pause();  // read nothing while the server answers
+        socket.write(
+            `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: ${ACCEPT}\r\n` +
+                `MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: echo\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
+        );
+        socket.write(body);
+        await sleep(3000);  // well past the write timeout
+        await echoWorks(server);
+        // Now read: what the kernels buffered arrives, then the connection ends short of the answer.
+        let received = 0;
+        socket.on('data', (d) => (received += d.length));
+        const closed = new Promise((r) => socket.on('close', r));
+        socket.resume();
+        await withTimeout(closed, 10000, 'the dropped connection to end');
+        assert.ok(received < text.length, `received ${received} bytes: the whole answer was written`);
+        await echoWorks(server);
+    });
+
+    test('connections dropped mid-request do not hurt the server', async () => {
+        const server = await startServer();
+        for (let i = 0; i < 50; ++i) {
+            const s = net.connect(server.port, '127.0.0.1');
+            s.on('error', () => {});
+            s.on('connect', () => {
+                s.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n{"jsonrpc"`);
+                s.resetAndDestroy();
+            });
+        }
+        await sleep(200);
+        await echoWorks(server);
+    });
+});
+
+describe('caps', () => {
+    test('--max-connections closes connections beyond the cap, and frees them again', async () => {
+        const server = await startServer('--max-connections', '3');
+        const held = [];
+        for (let i = 0; i < 3; ++i) {
+            const s = net.connect(server.port, '127.0.0.1');
+            s.on('error', () => {});
+            await new Promise((r) => s.on('connect', r));
+            held.push(s);
+        }
+        await sleep(100);
+        const refused = await raw(server.port, ['GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n'], { timeoutMs: 2000 });
+        assert.equal(refused.data, '');
+        assert.equal(refused.timedOut, false);
+        for (const s of held) s.destroy();
+        await waitUntil(async () => (await modern(server, 'server/discover').catch(() => null))?.status === 200, 3000,
+            'a connection slot to free up');
+    });
+
+    test('--max-sessions refuses initialize with 503 when full', async () => {
+        const server = await startServer('--max-sessions', '2');
+        assert.equal((await initialize(server)).status, 200);
+        assert.equal((await initialize(server)).status, 200);
+        const third = await initialize(server);
+        assert.equal(third.status, 503);
+        assert.ok(third.headers.get('retry-after'));
+        await echoWorks(server);  // the stateless era needs no session
+    });
+
+    test('--max-streams-per-session refuses a second GET stream with 429', async () => {
+        const server = await startServer('--max-streams-per-session', '1');
+        const sid = (await initialize(server)).headers.get('mcp-session-id');
+        const controller = new AbortController();
+        const first = await fetch(server.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': sid }, signal: controller.signal });
+        assert.equal(first.status, 200);
+        const second = await fetch(server.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': sid } });
+        assert.equal(second.status, 429);
+        controller.abort();
+    });
+
+    test('--max-listen-streams refuses a listen beyond the cap with 503', async () => {
+        const server = await startServer('--max-listen-streams', '1');
+        const controller = new AbortController();
+        const first = await fetch(server.url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: ACCEPT, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen' },
+            body: JSON.stringify({ jsonrpc: '2.0', id: 'a', method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true }, _meta: modernMeta } }),
+            signal: controller.signal,
+        });
+        assert.equal(first.status, 200);
+        const second = await modern(server, 'subscriptions/listen', { notifications: { toolsListChanged: true } }, 'b');
+        assert.equal(second.status, 503);
+        controller.abort();
+        await sleep(100);
+        // The slot frees when the first stream closes.
+        const controller2 = new AbortController();
+        const third = await waitUntil(async () => {
+            const r = await fetch(server.url, {
+                method: 'POST',
+                headers: { 'content-type': 'application/json', accept: ACCEPT, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen' },
+                body: JSON.stringify({ jsonrpc: '2.0', id: 'c', method: 'subscriptions/listen', params: { notifications: {}, _meta: modernMeta } }),
+                signal: controller2.signal,
+            });
+            return r.status === 200 ? r : null;
+        }, 3000, 'the listen slot to free up');
+        assert.equal(third.status, 200);
+        controller2.abort();
+    });
+
+    test('--max-subscriptions bounds the URIs of one listen', async () => {
+        const server = await startServer('--max-subscriptions', '2');
+        const res = await modern(server, 'subscriptions/listen', { notifications: { resourceSubscriptions: ['a://1', 'a://2', 'a://3'] } });
+        assert.equal(res.status, 400);
+        assert.equal((await res.json()).error.code, -32602);
+    });
+});
+
+describe('sessions and eras', () => {
+    test('session errors: missing 400, unknown 404, 2026 GET and DELETE 405', async () => {
+        const server = await startServer();
+        const post = (headers) =>
+            fetch(server.url, {
+                method: 'POST',
+                headers: { 'content-type': 'application/json', accept: ACCEPT, ...headers },
+                body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+            });
+        assert.equal((await post({})).status, 400);
+        assert.equal((await post({ 'mcp-session-id': 'no-such-session' })).status, 404);
+        assert.equal((await post({ 'mcp-protocol-version': '1999-01-01', 'mcp-session-id': 'x' })).status, 400);
+        const get = await fetch(server.url, { headers: { accept: 'text/event-stream', 'mcp-protocol-version': '2026-07-28' } });
+        assert.equal(get.status, 405);
+        const del = await fetch(server.url, { method: 'DELETE', headers: { 'mcp-protocol-version': '2026-07-28' } });
+        assert.equal(del.status, 405);
+        assert.equal((await fetch(server.url, { method: 'DELETE', headers: { 'mcp-session-id': 'nope', 'mcp-protocol-version': '2025-11-25' } })).status, 404);
+        assert.equal((await fetch(`http://127.0.0.1:${server.port}/other`)).status, 404);
+        assert.equal((await fetch(server.url, { method: 'PUT' })).status, 405);
+    });
+
+    test('an altered or foreign Last-Event-ID is refused and replays nothing', async () => {
+        const server = await startServer();
+        const sidA = (await initialize(server)).headers.get('mcp-session-id');
+        const sidB = (await initialize(server)).headers.get('mcp-session-id');
+        const res = await fetch(server.url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: ACCEPT, 'mcp-session-id': sidA },
+            body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'slow_count', arguments: { to: 2, step_ms: 10 }, _meta: { progressToken: 1 } } }),
+        });
+        const text = await res.text();
+        const ids = [...text.matchAll(/^id: (.+)$/gm)].map((m) => m[1]);
+        assert.ok(ids.length >= 2, text);
+        const resume = (sid, id) => fetch(server.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': sid, 'last-event-id': id } });
+        const foreign = await resume(sidB, ids[0]);
+        assert.equal(foreign.status, 400);
+        const altered = ids[0].slice(0, -2) + (ids[0].endsWith('AA') ? 'BB' : 'AA');
+        assert.equal((await resume(sidA, altered)).status, 400);
+        const own = await resume(sidA, ids[0]);
+        assert.equal(own.status, 200);
+        assert.match(await own.text(), /"id":2,"result"/);  // a finished stream replays to its end and closes
+    });
+
+    test('a client that closes a 2026 stream cancels the call', async () => {
+        const server = await startServer();
+        const stats = async () => JSON.parse((await (await modern(server, 'resources/read', { uri: 'demo://server/stats' })).json()).result.contents[0].text);
+        const before = (await stats()).cancellations_observed;
+        const controller = new AbortController();
+        const res = await fetch(server.url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: ACCEPT, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'slow_count' },
+            body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'slow_count', arguments: { to: 100, step_ms: 20 }, _meta: { ...modernMeta, progressToken: 't' } } }),
+            signal: controller.signal,
+        });
+        const reader = res.body.getReader();
+        await reader.read();  // the stream has started
+        controller.abort();
+        await waitUntil(async () => (await stats()).cancellations_observed === before + 1, 5000, 'the handler to see the cancellation');
+    });
+});
