@@ -33,4 +33,6 @@ if ((with_tests)); then
     echo "error: the end-to-end tests need node and npm (Node.js 20 or newer)" >&2; exit 1; }
   # Pinned by tests/e2e/package-lock.json.
   npm ci --prefix tests/e2e --no-audit --no-fund --loglevel=error
+  # The MCP conformance suite and the Node 22 it runs on, pinned by tests/conformance/package-lock.json.
+  npm ci --prefix tests/conformance --no-audit --no-fund --loglevel=error
 fi

@@ -69,6 +69,10 @@ ContextSnapshot ContextRegistry::capture() const {
     return snapshot;
 }
 
+void ContextRegistry::clear_current_thread() const {
+    for (const Accessor& accessor : *impl_->current()) guarded(accessor, "clear", [&] { accessor.clear(); });
+}
+
 std::size_t ContextRegistry::size() const { return impl_->current()->size(); }
 
 ContextSnapshot::Scope ContextSnapshot::restore() const {

@@ -86,6 +86,7 @@ struct ServerCore {
     HandlerPool& pool();
     bool started() const { return pool_started_.load(); }
     ContextRegistry* context_registry = &ContextRegistry::global();
+    Authenticator authenticator;
 
     ListenRegistry listens;
     // The configured key ring, or one generated (and logged) on first use.

@@ -1,6 +1,7 @@
 #include "server/dispatch.hpp"
 
 #include "server/era.hpp"
+#include "server/request_context_impl.hpp"
 #include "server/methods/methods.hpp"
 #include "server/routing_headers.hpp"
 #include "server/session_impl.hpp"
@@ -8,6 +9,8 @@
 
 #include <mcp/json/bind.hpp>
 #include <mcp/protocol/errors.hpp>
+
+#include <boost/json/serialize.hpp>
 
 #include <unordered_map>
 
@@ -86,7 +89,8 @@ const Method* admit_modern(CallState& call, const Inbound& inbound) {
     if (method == nullptr || !method->modern) {
         throw Error(error_code::method_not_found, "Method not found: " + std::string(msg.method));
     }
-    call.exchange.emplace(Era::modern, envelope.client, inbound.session, msg.id, progress_token_of(msg), envelope.log_level);
+    call.exchange.emplace(Era::modern, envelope.client, inbound.session, msg.id, progress_token_of(msg), envelope.log_level,
+                          inbound.principal);
     return method;
 }
 
@@ -101,8 +105,26 @@ const Method* admit_legacy(CallState& call, const Inbound& inbound) {
         throw Error(error_code::invalid_request, "Not initialized: send initialize first");
     }
     call.exchange.emplace(Era::legacy, session ? session->client() : nullptr, session, msg.id, progress_token_of(msg),
-                          std::nullopt);
+                          std::nullopt, inbound.principal);
     return method;
+}
+
+// The trace context: the transport's headers, else traceparent/tracestate in params._meta.
+TraceContext trace_of(const jsonrpc::Message& msg, const Inbound& inbound) {
+    if (!inbound.trace.traceparent.empty() || msg.params == nullptr) return inbound.trace;
+    TraceContext trace;
+    if (const auto* meta = msg.params->if_contains("_meta"); meta && meta->is_object()) {
+        if (const auto* p = meta->get_object().if_contains("traceparent"); p && p->is_string()) trace.traceparent = p->get_string();
+        if (const auto* s = meta->get_object().if_contains("tracestate"); s && s->is_string()) trace.tracestate = s->get_string();
+    }
+    return trace;
+}
+
+LogFields log_fields_of(const CallState& call) {
+    LogFields fields{{"mcp.request.id", boost::json::serialize(call.message.id)}, {"mcp.method", std::string(call.message.method)}};
+    if (call.session && !call.session->id().empty()) fields.emplace_back("mcp.session", call.session->id());
+    if (const auto& name = call.exchange->client_info().name; !name.empty()) fields.emplace_back("mcp.client", name);
+    return fields;
 }
 
 }  // namespace
@@ -146,9 +168,13 @@ void handle_request(ServerCore& core, const std::shared_ptr<CallState>& call, co
     if (inbound.cancel.stop_possible()) call->transport_cancel.emplace(inbound.cancel, CallState::RequestStop{&call->stop});
     if (listen) return start_listen(core, call);
 
-    auto snapshot = core.context_registry->capture();
+    std::optional<ContextSnapshot> snapshot;
+    {
+        RequestContextScope request_context(trace_of(call->message, inbound), log_fields_of(*call));
+        snapshot = core.context_registry->capture();
+    }
     core.call_started(call);
-    const bool queued = core.pool().try_submit([call, method, snapshot = std::move(snapshot)] {
+    const bool queued = core.pool().try_submit([call, method, snapshot = std::move(*snapshot)] {
         auto scope = snapshot.restore();
         run_call(*method, call);
         call->core.call_ended(*call);

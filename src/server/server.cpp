@@ -3,6 +3,7 @@
 #include "server/call.hpp"
 #include "server/core.hpp"
 #include "server/dispatch.hpp"
+#include "server/request_context_impl.hpp"
 #include "server/methods/methods.hpp"
 #include "server/session_impl.hpp"
 #include "util/log.hpp"
@@ -162,6 +163,7 @@ Completer Completers::find(std::string_view owner, std::string_view argument) co
 Server::Server(Implementation info, ServerOptions options)
     : core_(std::make_unique<detail::ServerCore>(std::move(info), std::move(options))) {
     if (core_->info.name.empty()) throw std::invalid_argument("the server needs a name");
+    detail::register_request_context_accessors();
     configure(core_->options);
 }
 
@@ -305,6 +307,13 @@ void Server::complete_prompt_argument(std::string prompt, std::string argument, 
 void Server::complete_template_variable(std::string uri_template, std::string variable, Completer completer) {
     core_->template_completers.set(std::move(uri_template), std::move(variable), std::move(completer));
 }
+
+void Server::set_authenticator(Authenticator authenticator) {
+    if (core_->started()) throw std::logic_error("Server::set_authenticator must be called before serving starts");
+    core_->authenticator = std::move(authenticator);
+}
+
+const Authenticator& Server::authenticator() const { return core_->authenticator; }
 
 std::shared_ptr<Session> Server::open_session(std::shared_ptr<MessageSink> channel, std::string id) {
     auto session = std::make_shared<Session>(std::move(channel), std::move(id));

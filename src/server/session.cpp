@@ -21,6 +21,8 @@ std::shared_ptr<const ClientState> Session::client() const {
     return impl_->client;
 }
 
+const std::string& Session::owner() const { return impl_->owner; }
+
 LogLevel Session::log_level() const { return impl_->log_level.load(std::memory_order_relaxed); }
 
 bool Session::subscribed(std::string_view uri) const {

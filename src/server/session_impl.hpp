@@ -13,6 +13,7 @@ namespace mcp {
 
 struct Session::Impl {
     std::string id;
+    std::string owner;  // set once, by initialize
 
     mutable std::mutex mutex;
     std::shared_ptr<MessageSink> channel;

@@ -41,6 +41,9 @@ public:
 
     // Captures every registered accessor on the calling thread.
     ContextSnapshot capture() const;
+    // Calls every accessor's clear() on the calling thread: a transport thread that set
+    // request values (in an authenticator) resets them before its next request.
+    void clear_current_thread() const;
 
     std::size_t size() const;
 

@@ -2,6 +2,7 @@
 // Everything a handler may ask about the request it serves. Immutable, passed explicitly.
 #include <mcp/protocol/revision.hpp>
 #include <mcp/protocol/types.hpp>
+#include <mcp/server/request_context.hpp>
 #include <mcp/server/session.hpp>
 
 #include <boost/json/value.hpp>
@@ -16,7 +17,7 @@ class Exchange {
 public:
     Exchange(Era era, std::shared_ptr<const ClientState> client, std::shared_ptr<Session> session,
              boost::json::value request_id, boost::json::value progress_token,
-             std::optional<LogLevel> request_log_level);
+             std::optional<LogLevel> request_log_level, std::shared_ptr<const Principal> principal = nullptr);
 
     Era era() const { return era_; }
     std::string_view protocol_version() const { return client_->protocol_version; }
@@ -32,6 +33,8 @@ public:
     std::optional<LogLevel> log_level() const;
     // The 2025-era session, if any.
     const std::shared_ptr<Session>& session() const { return session_; }
+    // Who is asking (an HTTP authenticator's verdict); null when anonymous.
+    const std::shared_ptr<const Principal>& principal() const { return principal_; }
 
 private:
     Era era_;
@@ -40,6 +43,7 @@ private:
     boost::json::value request_id_;
     boost::json::value progress_token_;
     std::optional<LogLevel> request_log_level_;
+    std::shared_ptr<const Principal> principal_;
 };
 
 }  // namespace mcp

@@ -84,6 +84,11 @@ public:
     void handle(std::string_view text, const Inbound& inbound, std::shared_ptr<CallSink> sink);
     void handle(boost::json::value message, const Inbound& inbound, std::shared_ptr<CallSink> sink);
 
+    // HTTP: decides who each request comes from (Bearer tokens, mTLS headers from a proxy...).
+    // Set before serving. Without one every request is anonymous.
+    void set_authenticator(Authenticator authenticator);
+    const Authenticator& authenticator() const;
+
     // A session for a new connection (stdio, in-process) or a new 2025-era HTTP session.
     std::shared_ptr<Session> open_session(std::shared_ptr<MessageSink> channel, std::string id = {});
 

@@ -33,6 +33,9 @@ public:
     bool initialized() const;
     std::shared_ptr<const ClientState> client() const;
     LogLevel log_level() const;
+    // The subject of the principal that initialized the session ("" when anonymous). Requests
+    // of another principal are refused the session.
+    const std::string& owner() const;
     bool subscribed(std::string_view uri) const;
 
     // Sends a message on the session's channel; false when there is no open channel.

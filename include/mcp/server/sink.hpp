@@ -2,6 +2,8 @@
 // The contract between the transport-agnostic core and a transport (or an embedding application).
 // For every inbound message a transport calls Server::handle with a CallSink; the core writes the
 // messages produced for that message to it, the response last.
+#include <mcp/server/request_context.hpp>
+
 #include <boost/json/value.hpp>
 
 #include <memory>
@@ -57,6 +59,10 @@ struct Inbound {
     std::stop_token cancel;
     // Streamable HTTP request metadata; nullptr on stdio and in-process.
     const RequestHeaders* headers = nullptr;
+    // Who is asking, as the transport's authenticator established it; null when anonymous.
+    std::shared_ptr<const Principal> principal;
+    // The traceparent/tracestate headers; when empty, params._meta may carry them.
+    TraceContext trace;
 };
 
 }  // namespace mcp

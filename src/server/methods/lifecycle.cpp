@@ -43,6 +43,7 @@ boost::json::value initialize(ServerCore& core, CallState& call) {
     if (const auto* caps = optional_object(params, "capabilities")) state->capabilities = *caps;
     state->info = read_client_info(params);
     const std::string negotiated = state->protocol_version;
+    if (const auto& principal = call.exchange->principal()) call.session->impl().owner = principal->subject;
     call.session->impl().set_client(std::move(state));
     core.track_session(call.session);
 

@@ -53,6 +53,29 @@ RequestHeaders routing_headers(const Request& request) {
     return h;
 }
 
+// What the endpoint learned about the request before the core sees it.
+struct Caller {
+    std::shared_ptr<const Principal> principal;
+    TraceContext trace;
+    const std::string& subject() const {
+        static const std::string anonymous;
+        return principal ? principal->subject : anonymous;
+    }
+};
+
+// A 2025 session belongs to the principal that initialized it; to anyone else it does not exist.
+std::shared_ptr<HttpSession> find_session(HttpContext& ctx, std::string_view id, const Caller& caller) {
+    auto session = ctx.sessions.find(id);
+    return session && session->session()->owner() == caller.subject() ? session : nullptr;
+}
+
+// Hands a message to the core. Thread-locals an authenticator set on this thread travel with it
+// (the core snapshots them) and are cleared here, before this thread serves anything else.
+void dispatch(HttpContext& ctx, boost::json::value document, Inbound inbound, std::shared_ptr<CallSink> sink) {
+    ctx.server.handle(std::move(document), inbound, std::move(sink));
+    ctx.server.context_registry().clear_current_thread();
+}
+
 bool modern_by_header(std::string_view version) { return !version.empty() && version >= revision::v2026_07_28; }
 
 // Collects what the core produces for a message handled inline (initialize).
@@ -64,24 +87,24 @@ public:
 };
 
 asio::awaitable<bool> post_modern(boost::beast::tcp_stream& stream, const Request& request, boost::json::value document,
-                                  bool is_request, HttpContext& ctx) {
+                                  bool is_request, const Caller& caller, HttpContext& ctx) {
     auto outbox = std::make_shared<Outbox>(co_await asio::this_coro::executor, ctx.options.max_pending_bytes);
     const RequestHeaders headers = routing_headers(request);
     std::stop_source cancel;
-    ctx.server.handle(std::move(document), Inbound{nullptr, cancel.get_token(), &headers},
-                      std::make_shared<ResponseStream>(Era::modern, outbox, nullptr));
+    dispatch(ctx, std::move(document), Inbound{nullptr, cancel.get_token(), &headers, caller.principal, caller.trace},
+             std::make_shared<ResponseStream>(Era::modern, outbox, nullptr));
     co_return co_await deliver(stream, request, outbox, is_request ? &cancel : nullptr, {}, ctx);
 }
 
 asio::awaitable<bool> post_initialize(boost::beast::tcp_stream& stream, const Request& request, boost::json::value document,
-                                      HttpContext& ctx) {
+                                      const Caller& caller, HttpContext& ctx) {
     if (ctx.sessions.full()) {
         co_return co_await write_error(stream, request, 503, kServerError, "Too many sessions, try again later", ctx,
                                        header_list("Retry-After", "5"));
     }
     auto session = ctx.sessions.create();
     auto sink = std::make_shared<InlineSink>();
-    ctx.server.handle(std::move(document), Inbound{session->session(), {}, nullptr}, sink);
+    dispatch(ctx, std::move(document), Inbound{session->session(), {}, nullptr, caller.principal, caller.trace}, sink);
     if (!sink->response) co_return co_await write_response(stream, request, 202, {}, {}, {}, ctx);
     const auto& response = *sink->response;
     if (!response.as_object().contains("result")) {
@@ -96,7 +119,7 @@ asio::awaitable<bool> post_initialize(boost::beast::tcp_stream& stream, const Re
                                       header_list("Mcp-Session-Id", session->id()), ctx);
 }
 
-asio::awaitable<bool> post(boost::beast::tcp_stream& stream, Request& request, HttpContext& ctx) {
+asio::awaitable<bool> post(boost::beast::tcp_stream& stream, Request& request, const Caller& caller, HttpContext& ctx) {
     if (!is_json_content_type(header(request, "Content-Type"))) {
         co_return co_await write_error(stream, request, 415, kServerError,
                                        "Unsupported Media Type: the body must be application/json", ctx);
@@ -128,7 +151,7 @@ asio::awaitable<bool> post(boost::beast::tcp_stream& stream, Request& request, H
             co_return co_await write_error(stream, request, 400, error_code::invalid_request,
                                            "Invalid Request: 2026-07-28 has no server-to-client requests to answer", ctx);
         }
-        co_return co_await post_modern(stream, request, std::move(document), is_request, ctx);
+        co_return co_await post_modern(stream, request, std::move(document), is_request, caller, ctx);
     }
 
     if (!version.empty() && !revision::is_legacy(version)) {
@@ -136,23 +159,23 @@ asio::awaitable<bool> post(boost::beast::tcp_stream& stream, Request& request, H
                                        "Bad Request: unsupported MCP-Protocol-Version " + std::string(version), ctx);
     }
     if (is_request && message.method == "initialize") {
-        co_return co_await post_initialize(stream, request, std::move(document), ctx);
+        co_return co_await post_initialize(stream, request, std::move(document), caller, ctx);
     }
     const auto session_id = header(request, "Mcp-Session-Id");
     if (session_id.empty()) {
         co_return co_await write_error(stream, request, 400, kServerError, "Bad Request: Mcp-Session-Id header is required", ctx);
     }
-    auto session = ctx.sessions.find(session_id);
+    auto session = find_session(ctx, session_id, caller);
     if (!session) co_return co_await write_error(stream, request, 404, kSessionNotFound, "Session not found", ctx);
 
     auto outbox = std::make_shared<Outbox>(co_await asio::this_coro::executor, ctx.options.max_pending_bytes);
-    ctx.server.handle(std::move(document), Inbound{session->session(), {}, nullptr},
-                      std::make_shared<ResponseStream>(Era::legacy, outbox, session));
+    dispatch(ctx, std::move(document), Inbound{session->session(), {}, nullptr, caller.principal, caller.trace},
+             std::make_shared<ResponseStream>(Era::legacy, outbox, session));
     // A 2025 client that disconnects has not cancelled: it may resume with Last-Event-ID.
     co_return co_await deliver(stream, request, outbox, nullptr, {}, ctx);
 }
 
-asio::awaitable<bool> get(boost::beast::tcp_stream& stream, const Request& request, HttpContext& ctx) {
+asio::awaitable<bool> get(boost::beast::tcp_stream& stream, const Request& request, const Caller& caller, HttpContext& ctx) {
     const auto version = header(request, "MCP-Protocol-Version");
     const auto session_id = header(request, "Mcp-Session-Id");
     if (modern_by_header(version) || (session_id.empty() && version.empty())) {
@@ -165,7 +188,7 @@ asio::awaitable<bool> get(boost::beast::tcp_stream& stream, const Request& reque
     if (!accepts(header(request, "Accept"), "text/event-stream")) {
         co_return co_await write_error(stream, request, 406, kServerError, "Not Acceptable: the client must accept text/event-stream", ctx);
     }
-    auto session = ctx.sessions.find(session_id);
+    auto session = find_session(ctx, session_id, caller);
     if (!session) co_return co_await write_error(stream, request, 404, kSessionNotFound, "Session not found", ctx);
 
     std::shared_ptr<SseStream> target;
@@ -192,7 +215,7 @@ asio::awaitable<bool> get(boost::beast::tcp_stream& stream, const Request& reque
     co_return co_await deliver(stream, request, outbox, nullptr, {}, ctx);
 }
 
-asio::awaitable<bool> remove(boost::beast::tcp_stream& stream, const Request& request, HttpContext& ctx) {
+asio::awaitable<bool> remove(boost::beast::tcp_stream& stream, const Request& request, const Caller& caller, HttpContext& ctx) {
     const auto version = header(request, "MCP-Protocol-Version");
     const auto session_id = header(request, "Mcp-Session-Id");
     if (modern_by_header(version) || (session_id.empty() && version.empty())) {
@@ -202,7 +225,9 @@ asio::awaitable<bool> remove(boost::beast::tcp_stream& stream, const Request& re
     if (session_id.empty()) {
         co_return co_await write_error(stream, request, 400, kServerError, "Bad Request: Mcp-Session-Id header is required", ctx);
     }
-    if (!ctx.sessions.remove(session_id)) co_return co_await write_error(stream, request, 404, kSessionNotFound, "Session not found", ctx);
+    if (!find_session(ctx, session_id, caller) || !ctx.sessions.remove(session_id)) {
+        co_return co_await write_error(stream, request, 404, kSessionNotFound, "Session not found", ctx);
+    }
     co_return co_await write_response(stream, request, 200, {}, {}, {}, ctx);
 }
 
@@ -219,10 +244,27 @@ asio::awaitable<bool> handle_request(boost::beast::tcp_stream& stream, Request& 
     if (!host_allowed(host, ctx.options.allowed_hosts) || !origin_allowed(header(request, "Origin"), ctx.options.allowed_hosts)) {
         co_return co_await write_error(stream, request, 403, kServerError, "Forbidden: Host or Origin not allowed", ctx);
     }
+    Caller caller;
+    caller.trace = {std::string(header(request, "traceparent")), std::string(header(request, "tracestate"))};
+    if (const auto& authenticate = ctx.server.authenticator()) {
+        std::optional<Unauthorized> refused;  // no co_await inside a catch block
+        try {
+            caller.principal = authenticate(HttpRequestView{
+                std::string_view(request.method_string().data(), request.method_string().size()), target,
+                [&request](std::string_view name) { return header(request, name); }});
+        } catch (const Unauthorized& e) {
+            refused = e;
+        }
+        if (refused) {
+            ctx.server.context_registry().clear_current_thread();
+            co_return co_await write_error(stream, request, 401, kServerError, std::string("Unauthorized: ") + refused->what(),
+                                           ctx, header_list("WWW-Authenticate", refused->challenge()));
+        }
+    }
     switch (request.method()) {
-        case http::verb::post: co_return co_await post(stream, request, ctx);
-        case http::verb::get: co_return co_await get(stream, request, ctx);
-        case http::verb::delete_: co_return co_await remove(stream, request, ctx);
+        case http::verb::post: co_return co_await post(stream, request, caller, ctx);
+        case http::verb::get: co_return co_await get(stream, request, caller, ctx);
+        case http::verb::delete_: co_return co_await remove(stream, request, caller, ctx);
         default:
             co_return co_await write_error(stream, request, 405, kServerError, "Method Not Allowed", ctx,
                                            header_list("Allow", "GET, POST, DELETE"));

@@ -1,0 +1,61 @@
+#pragma once
+// Who is asking and in which trace: what travels with a request from the transport thread to its
+// handler. The principal comes from an authenticator (HTTP); the trace context from the
+// traceparent/tracestate headers or params._meta; the log fields describe the request.
+#include <boost/json/object.hpp>
+
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace mcp {
+
+struct Principal {
+    std::string subject;              // e.g. a token's "sub"
+    std::vector<std::string> scopes;
+    boost::json::object claims;       // anything else the authenticator keeps
+};
+
+// What an authenticator sees of an HTTP request.
+struct HttpRequestView {
+    std::string_view method;
+    std::string_view target;
+    // A header's value (names compare case-insensitively), empty when absent.
+    std::function<std::string_view(std::string_view name)> header;
+};
+
+// Throw from an authenticator to answer 401 with this WWW-Authenticate challenge.
+class Unauthorized : public std::runtime_error {
+public:
+    explicit Unauthorized(std::string message, std::string challenge = "Bearer")
+        : std::runtime_error(std::move(message)), challenge_(std::move(challenge)) {}
+    const std::string& challenge() const noexcept { return challenge_; }
+
+private:
+    std::string challenge_;
+};
+
+// Runs on the transport thread before the request reaches the core. Returns the principal, or
+// nullptr for an anonymous request; throws Unauthorized to refuse it. Thread-locals it sets are
+// carried to the handler by the context snapshot, and cleared on the transport thread after.
+using Authenticator = std::function<std::shared_ptr<const Principal>(const HttpRequestView& request)>;
+
+// W3C trace context of the request being served.
+struct TraceContext {
+    std::string traceparent;
+    std::string tracestate;
+};
+
+using LogFields = std::vector<std::pair<std::string, std::string>>;
+
+// Valid on a handler thread while it serves a request (restored there by the context snapshot);
+// empty elsewhere.
+const TraceContext& current_trace();
+// mcp.request.id, mcp.method, mcp.session (2025 sessions), mcp.client, for the application's logs.
+const LogFields& current_log_fields();
+
+}  // namespace mcp

@@ -1,0 +1,39 @@
+#include <mcp/server/context_snapshot.hpp>
+#include <mcp/server/request_context.hpp>
+
+#include "server/request_context_impl.hpp"
+
+#include <mutex>
+
+namespace mcp {
+
+namespace {
+thread_local TraceContext current_trace_;
+thread_local LogFields current_fields_;
+}  // namespace
+
+const TraceContext& current_trace() { return current_trace_; }
+const LogFields& current_log_fields() { return current_fields_; }
+
+namespace detail {
+
+void register_request_context_accessors() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+        auto& registry = ContextRegistry::global();
+        registry.add_thread_local<TraceContext>("mcp.trace", [] () -> TraceContext& { return current_trace_; });
+        registry.add_thread_local<LogFields>("mcp.log_fields", [] () -> LogFields& { return current_fields_; });
+    });
+}
+
+RequestContextScope::RequestContextScope(TraceContext trace, LogFields fields)
+    : saved_trace_(std::exchange(current_trace_, std::move(trace))),
+      saved_fields_(std::exchange(current_fields_, std::move(fields))) {}
+
+RequestContextScope::~RequestContextScope() {
+    current_trace_ = std::move(saved_trace_);
+    current_fields_ = std::move(saved_fields_);
+}
+
+}  // namespace detail
+}  // namespace mcp
