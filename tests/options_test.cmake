@@ -55,3 +55,21 @@ execute_process(COMMAND ${CMAKE_COMMAND} -E env MCP_CONFIG=${WORK_DIR}/missing.t
 if(NOT rc EQUAL 2)
   message(FATAL_ERROR "MCP_CONFIG naming a missing file: expected exit 2, got ${rc}")
 endif()
+
+# Sealing keys: a malformed key is a startup error; a good one (file or variable) is accepted.
+file(WRITE "${WORK_DIR}/good.keys" "# rotation: the first key is active\nk2:AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=\nk1:ICEiIyQlJicoKSorLC0uLzAxMjM0NTY3ODk6Ozw9Pj8=\n")
+file(WRITE "${WORK_DIR}/bad.keys" "k1:c2hvcnQ=\n")
+foreach(env "MCP_SECRET=not-base64!" "MCP_SECRET_FILE=${WORK_DIR}/bad.keys")
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env ${env} "${BINARY}" INPUT_FILE "${WORK_DIR}/session.jsonl"
+                  RESULT_VARIABLE rc ERROR_VARIABLE stderr OUTPUT_QUIET)
+  if(NOT rc EQUAL 2 OR stderr MATCHES "c2hvcnQ")
+    message(FATAL_ERROR "${env}: expected exit 2 without echoing the key; got ${rc}: ${stderr}")
+  endif()
+endforeach()
+foreach(env "MCP_SECRET_FILE=${WORK_DIR}/good.keys" "MCP_SECRET=AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=")
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env ${env} "${BINARY}" --log-level off INPUT_FILE "${WORK_DIR}/session.jsonl"
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE stdout ERROR_VARIABLE stderr)
+  if(NOT rc EQUAL 0 OR NOT stdout MATCHES "\"id\":2,\"result\"")
+    message(FATAL_ERROR "${env}: expected a working server; got ${rc}: ${stderr}")
+  endif()
+endforeach()
