@@ -21,6 +21,13 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 
+void HttpContext::close_connections(bool idle_only) {
+    std::lock_guard lock(open_mutex);
+    for (auto& connection : open) {
+        if (!idle_only || connection.idle.load()) connection.close();
+    }
+}
+
 HttpContext::HttpContext(Server& s, const HttpOptions& o)
     : server(s),
       options(o),
@@ -29,29 +36,34 @@ HttpContext::HttpContext(Server& s, const HttpOptions& o)
 
 namespace {
 
-// Registers the connection as idle (waiting for a request) for as long as it lives.
-class IdleRegistration {
+// Registers the connection with the context for its whole life, so shutdown can close it.
+class Registration {
 public:
-    IdleRegistration(HttpContext& ctx, const std::shared_ptr<beast::tcp_stream>& stream) : ctx_(ctx) {
-        std::lock_guard lock(ctx_.idle_mutex);
+    Registration(HttpContext& ctx, const std::shared_ptr<beast::tcp_stream>& stream) : ctx_(ctx) {
         std::weak_ptr<beast::tcp_stream> weak = stream;
         auto executor = stream->get_executor();
-        it_ = ctx_.idle.insert(ctx_.idle.end(), {[executor, weak] {
-                                   asio::post(executor, [weak] {
-                                       if (auto s = weak.lock()) s->cancel();
-                                   });
-                               }});
+        std::lock_guard lock(ctx_.open_mutex);
+        it_ = ctx_.open.emplace(ctx_.open.end());
+        it_->close = [executor, weak] {
+            asio::post(executor, [weak] {
+                if (auto s = weak.lock()) {
+                    boost::system::error_code ignored;
+                    s->socket().close(ignored);
+                }
+            });
+        };
     }
-    ~IdleRegistration() {
-        std::lock_guard lock(ctx_.idle_mutex);
-        ctx_.idle.erase(it_);
+    ~Registration() {
+        std::lock_guard lock(ctx_.open_mutex);
+        ctx_.open.erase(it_);
     }
-    IdleRegistration(const IdleRegistration&) = delete;
-    IdleRegistration& operator=(const IdleRegistration&) = delete;
+    Registration(const Registration&) = delete;
+    Registration& operator=(const Registration&) = delete;
+    void idle(bool yes) { it_->idle.store(yes); }
 
 private:
     HttpContext& ctx_;
-    std::list<HttpContext::Idle>::iterator it_;
+    std::list<HttpContext::Open>::iterator it_;
 };
 
 // 413, then the connection closes: the rest of the body is not read.
@@ -77,6 +89,7 @@ asio::awaitable<void> serve_connection(asio::ip::tcp::socket socket, HttpContext
     // Shared so that a shutdown posted from elsewhere can tell whether the connection still exists.
     auto owner = std::make_shared<beast::tcp_stream>(std::move(socket));
     beast::tcp_stream& stream = *owner;
+    Registration registration(ctx, owner);
     beast::flat_buffer buffer;
     const std::size_t max_body = ctx.server.options().limits.max_message_bytes;
     bool first = true;
@@ -86,7 +99,7 @@ asio::awaitable<void> serve_connection(asio::ip::tcp::socket socket, HttpContext
         parser.header_limit(static_cast<std::uint32_t>(ctx.options.max_header_bytes));
         parser.body_limit(max_body);
         {
-            IdleRegistration idle(ctx, owner);
+            registration.idle(true);
             // The head must arrive in time: a client trickling bytes (slowloris) only holds its own
             // connection, and only until this expires.
             stream.expires_after(first ? ctx.options.header_timeout : ctx.options.idle_timeout);
@@ -100,6 +113,7 @@ asio::awaitable<void> serve_connection(asio::ip::tcp::socket socket, HttpContext
                 co_await reject_too_large(stream, parser, max_body, ctx);
                 break;
             }
+            registration.idle(false);
             if (ec) break;  // closed, timed out, or not HTTP
         }
         if (parser.get()[http::field::expect] == "100-continue") {

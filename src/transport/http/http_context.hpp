@@ -34,12 +34,15 @@ struct HttpContext {
     std::atomic<std::size_t> connections{0};
     std::atomic<bool> stopping{false};
 
-    // Connections waiting for a request: shutdown closes them at once.
-    struct Idle {
-        std::function<void()> close;  // posts a cancel to the connection's executor
+    // Every open connection, so shutdown can close them: the idle ones at once, the rest when
+    // the grace period is over. A connection's coroutine must end before the context does.
+    struct Open {
+        std::function<void()> close;  // posts a close of the socket to the connection's executor
+        std::atomic<bool> idle{false};
     };
-    std::mutex idle_mutex;
-    std::list<Idle> idle;
+    std::mutex open_mutex;
+    std::list<Open> open;
+    void close_connections(bool idle_only);
 };
 
 // One accepted connection: reads requests (with size and time limits) until it closes.

@@ -62,18 +62,23 @@ asio::awaitable<void> expire_sessions(detail::HttpContext& ctx) {
     }
 }
 
-// Waits for the connections to drain, then stops the I/O threads; past the grace period the
-// remaining calls are cancelled and the threads stopped anyway.
+// Waits for the connections to drain, then stops the I/O threads. Past the grace period the
+// remaining connections are closed (their calls see the stream go) and given a moment to unwind:
+// a connection's coroutine must not outlive the context it refers to.
 asio::awaitable<void> drain(asio::io_context& ioc, detail::HttpContext& ctx) {
     asio::steady_timer timer(ioc);
-    const auto deadline = std::chrono::steady_clock::now() + ctx.options.shutdown_grace;
-    while (ctx.connections.load() > 0 && std::chrono::steady_clock::now() < deadline) {
-        timer.expires_after(std::chrono::milliseconds(20));
-        co_await timer.async_wait(use_tuple);
-    }
+    auto wait_for_connections = [&](std::chrono::steady_clock::time_point deadline) -> asio::awaitable<void> {
+        while (ctx.connections.load() > 0 && std::chrono::steady_clock::now() < deadline) {
+            timer.expires_after(std::chrono::milliseconds(20));
+            co_await timer.async_wait(use_tuple);
+        }
+    };
+    co_await wait_for_connections(std::chrono::steady_clock::now() + ctx.options.shutdown_grace);
     if (ctx.connections.load() > 0) {
         detail::log().warn("{} connections still open after the shutdown grace period; closing them",
                            ctx.connections.load());
+        ctx.close_connections(false);
+        co_await wait_for_connections(std::chrono::steady_clock::now() + std::chrono::seconds(2));
     }
     ioc.stop();
 }
@@ -115,11 +120,8 @@ int serve_http(Server& server, const HttpOptions& options) {
         boost::system::error_code ignored;
         acceptor.close(ignored);
         server.begin_shutdown();   // no new calls; listen streams end
-        ctx.sessions.close_all();  // GET streams end
-        {
-            std::lock_guard lock(ctx.idle_mutex);
-            for (auto& idle : ctx.idle) idle.close();
-        }
+        ctx.sessions.close_standalone_streams();  // GET streams end; POST streams finish with their calls
+        ctx.close_connections(true);
         asio::co_spawn(ioc, drain(ioc, ctx), asio::detached);
     });
 

@@ -138,13 +138,13 @@ void HttpSessions::expire() {
     }
 }
 
-void HttpSessions::close_all() {
+void HttpSessions::close_standalone_streams() {
     std::map<std::string, std::shared_ptr<HttpSession>, std::less<>> all;
     {
         std::lock_guard lock(mutex_);
         all = live_;
     }
-    for (const auto& [id, session] : all) session->close();
+    for (const auto& [id, session] : all) session->close_standalone();
 }
 
 void HttpSessions::end(const std::shared_ptr<HttpSession>& session) {

@@ -29,8 +29,10 @@ public:
     SseStream& standalone() { return *standalone_; }
     // Streams with a connection attached now.
     std::size_t attached_streams();
-    // Ends every stream's connection (DELETE, expiry, shutdown).
+    // Ends every stream's connection (DELETE, expiry).
     void close();
+    // Ends the standalone GET stream's connection; POST streams finish with their calls (shutdown).
+    void close_standalone() { standalone_->detach_all(); }
 
 private:
     std::shared_ptr<Session> session_;
@@ -60,8 +62,8 @@ public:
     bool remove(std::string_view id);
     // Ends sessions idle past their time to live.
     void expire();
-    // Shutdown: ends every stream of every session.
-    void close_all();
+    // Shutdown: ends every session's GET stream; calls in flight keep their response streams.
+    void close_standalone_streams();
 
 private:
     void end(const std::shared_ptr<HttpSession>& session);
