@@ -1,11 +1,8 @@
 // mcp-cpp-conformance: the fixtures the official MCP conformance suite
 // (@modelcontextprotocol/conformance) calls by name, served for both protocol revisions on one
 // endpoint. tests/conformance/run.mjs starts it with `--http 127.0.0.1:<port>` and runs the suite.
-//
-// Not here yet: the fixtures that need elicitation, sampling, roots or multi-round-trip requests
-// (test_sampling, test_elicitation*, test_input_required_result_*); they come with that feature.
-// tests/conformance/expected-failures.yaml lists the scenarios that fail until then.
-#include <mcp/mcp.hpp>
+// The fixtures that ask the client (elicitation, sampling, roots) are in client_requests.cpp.
+#include "fixtures.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -280,5 +277,6 @@ int main(int argc, char** argv) {
     conformance::add_list_changing_tools(server);
     conformance::add_resources(server);
     conformance::add_prompts(server);
+    conformance::add_client_request_fixtures(server);
     return mcp::run(server, argc, argv);
 }

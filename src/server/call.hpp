@@ -4,6 +4,8 @@
 #include <mcp/server/exchange.hpp>
 #include <mcp/server/sink.hpp>
 
+#include "server/input/rounds.hpp"
+
 #include <boost/json/value.hpp>
 
 #include <atomic>
@@ -38,6 +40,8 @@ struct CallState {
     std::optional<std::stop_callback<RequestStop>> transport_cancel;
     // Set by notifications/cancelled: the response must not be sent.
     std::atomic<bool> cancelled_by_client{false};
+
+    InputRounds input;  // what the handler asked of the client
 
     std::mutex progress_mutex;
     std::optional<double> last_progress;

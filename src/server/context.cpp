@@ -31,6 +31,42 @@ void Context::progress(double progress, std::optional<double> total, std::string
 
 bool Context::close_sse_stream() { return state_->sink->release_stream(); }
 
+std::vector<InputAnswer> Context::ask(std::vector<InputRequest> requests) { return detail::ask(*state_, std::move(requests)); }
+
+ElicitResult Context::elicit(std::string message, FormSchema schema, std::string key) {
+    auto answers = ask({ElicitRequest{std::move(message), std::move(schema), std::move(key)}});
+    return std::get<ElicitResult>(std::move(answers.front()));
+}
+
+ElicitResult Context::elicit_url(std::string message, std::string url, std::string key) {
+    auto answers = ask({UrlElicitRequest{std::move(message), std::move(url), {}, std::move(key)}});
+    return std::get<ElicitResult>(std::move(answers.front()));
+}
+
+SamplingResult Context::sample(SamplingRequest request) {
+    auto answers = ask({std::move(request)});
+    return std::get<SamplingResult>(std::move(answers.front()));
+}
+
+std::string Context::sample_text(std::string prompt, int max_tokens, std::string key) {
+    SamplingRequest request;
+    request.messages.push_back({Role::user, text(std::move(prompt))});
+    request.max_tokens = max_tokens;
+    request.key = std::move(key);
+    return sample(std::move(request)).text();
+}
+
+std::vector<Root> Context::roots(std::string key) {
+    auto answers = ask({RootsRequest{std::move(key)}});
+    return std::get<std::vector<Root>>(std::move(answers.front()));
+}
+
+void Context::notify_elicitation_complete(std::string elicitation_id) {
+    if (exchange().era() != Era::legacy || !exchange().session()) return;  // removed in 2026-07-28
+    exchange().session()->notify(
+        jsonrpc::make_notification("notifications/elicitation/complete", {{"elicitationId", std::move(elicitation_id)}}));
+}
+
 void Context::log(LogLevel level, boost::json::value data, std::string_view logger) {
     const auto wanted = exchange().log_level();
     if (!wanted || level < *wanted) return;

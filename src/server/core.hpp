@@ -9,6 +9,7 @@
 #include <mcp/server/session.hpp>
 #include <mcp/server/tool.hpp>
 #include <mcp/server/uri_template.hpp>
+#include <mcp/store/mailbox.hpp>
 
 #include "server/cursor.hpp"
 #include "server/handler_pool.hpp"
@@ -82,6 +83,8 @@ struct ServerCore {
     Completers prompt_completers;
     Completers template_completers;
     CursorCodec cursors;
+    // Where 2025-era answers to server-to-client requests are delivered.
+    std::unique_ptr<Mailbox> mailbox = make_memory_mailbox();
     // Started by the first call, so options can still change before serving begins.
     HandlerPool& pool();
     bool started() const { return pool_started_.load(); }

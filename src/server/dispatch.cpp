@@ -1,6 +1,7 @@
 #include "server/dispatch.hpp"
 
 #include "server/era.hpp"
+#include "server/input/request_state.hpp"
 #include "server/request_context_impl.hpp"
 #include "server/methods/methods.hpp"
 #include "server/routing_headers.hpp"
@@ -18,7 +19,9 @@ namespace mcp::detail {
 
 namespace {
 
-Method method(MethodFn run, bool on_pool, Cache cache = Cache::none) { return Method{run, on_pool, false, true, true, cache}; }
+Method method(MethodFn run, bool on_pool, Cache cache = Cache::none, bool rounds = false) {
+    return Method{run, on_pool, false, true, true, cache, rounds};
+}
 Method legacy_only(MethodFn run, bool before_initialize = false) { return Method{run, false, before_initialize, true, false}; }
 Method modern_only(MethodFn run, Cache cache) { return Method{run, false, false, false, true, cache}; }
 
@@ -33,12 +36,12 @@ const std::unordered_map<std::string_view, Method>& method_table() {
         // Its run function is never called: a listen is a stream, not a call (start_listen).
         {"subscriptions/listen", modern_only(nullptr, Cache::none)},
         {"tools/list", method(list_tools, false, Cache::list)},
-        {"tools/call", method(call_tool, true)},
+        {"tools/call", method(call_tool, true, Cache::none, true)},
         {"prompts/list", method(list_prompts, false, Cache::list)},
-        {"prompts/get", method(get_prompt, true)},
+        {"prompts/get", method(get_prompt, true, Cache::none, true)},
         {"resources/list", method(list_resources, false, Cache::list)},
         {"resources/templates/list", method(list_resource_templates, false, Cache::list)},
-        {"resources/read", method(read_resource, true, Cache::read)},
+        {"resources/read", method(read_resource, true, Cache::read, true)},
         {"completion/complete", method(complete, true)},
     };
     return table;
@@ -70,6 +73,41 @@ void reject(const CallState& call, int code, std::string message, boost::json::v
     call.sink->complete(jsonrpc::make_error(call.message.id, code, message, data));
 }
 
+const std::string& subject_of(const CallState& call) {
+    static const std::string anonymous;
+    const auto& principal = call.exchange->principal();
+    return principal ? principal->subject : anonymous;
+}
+
+// The answers a 2026 retry carries: those sealed in requestState, and inputResponses.
+void read_inputs(CallState& call) {
+    const auto& params = call.params();
+    if (const auto* token = params.if_contains("requestState"); token && !token->is_null()) {
+        if (!token->is_string()) throw InvalidParams("requestState must be a string");
+        auto state = open_request_state(call.core.keys(), token->get_string(), call.core.options.client_requests.request_state_ttl);
+        if (state.method != call.message.method) throw InvalidParams("Invalid requestState: issued for another method");
+        if (state.params_digest != params_digest(params)) throw InvalidParams("Invalid requestState: issued for other params");
+        if (state.principal != subject_of(call)) throw InvalidParams("Invalid requestState: issued to another principal");
+        call.input.answers = std::move(state.answers);
+    }
+    if (const auto* responses = params.if_contains("inputResponses"); responses && !responses->is_null()) {
+        if (!responses->is_object()) throw InvalidParams("inputResponses must be an object");
+        for (const auto& kv : responses->get_object()) call.input.answers[kv.key()] = kv.value();
+    }
+}
+
+// The handler asked for input the request does not carry: the requests, and the state that lets
+// the retry pick up the answers gathered so far.
+boost::json::value input_required(const CallState& call) {
+    boost::json::object requests;
+    for (const auto& r : call.input.pending) requests[r.key] = boost::json::object{{"method", r.method}, {"params", r.params}};
+    RequestState state{std::string(call.message.method), params_digest(call.params()), subject_of(call), call.input.used,
+                       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count()};
+    return boost::json::object{{"resultType", "input_required"},
+                               {"inputRequests", std::move(requests)},
+                               {"requestState", seal_request_state(call.core.keys(), state)}};
+}
+
 // Era rules of 2026-07-28, in the order the spec gives: envelope, headers, version, method.
 const Method* admit_modern(CallState& call, const Inbound& inbound) {
     const auto& msg = call.message;
@@ -91,6 +129,7 @@ const Method* admit_modern(CallState& call, const Inbound& inbound) {
     }
     call.exchange.emplace(Era::modern, envelope.client, inbound.session, msg.id, progress_token_of(msg), envelope.log_level,
                           inbound.principal);
+    if (method->rounds) read_inputs(call);
     return method;
 }
 
@@ -135,11 +174,24 @@ const Method* find_method(std::string_view name) {
     return it == table.end() ? nullptr : &it->second;
 }
 
+void deliver_response(ServerCore& core, const boost::json::value& message, const jsonrpc::Message& response,
+                      const std::shared_ptr<Session>& session) {
+    if (!session || !response.id.is_string()) return;
+    const std::string_view id = response.id.get_string();
+    // Ids are sealed over the session they were sent to: another session's answer is dropped.
+    const auto plain = core.keys().open("server-request", id);
+    if (!plain || !plain->starts_with(session->id() + '\n') || !core.mailbox->deliver(id, message)) {
+        log().debug("dropping a response to a request this session is not waiting for");
+    }
+}
+
 void handle_notification(ServerCore& core, const jsonrpc::Message& message, const std::shared_ptr<Session>& session) {
     if (message.method == "notifications/initialized") {
         initialized(core, message, session);
     } else if (message.method == "notifications/cancelled") {
         cancelled(core, message, session);
+    } else if (message.method == "notifications/roots/list_changed") {
+        if (session) session->impl().forget_roots();
     } else {
         log().debug("ignoring notification {}", message.method);
     }
@@ -188,11 +240,22 @@ void handle_request(ServerCore& core, const std::shared_ptr<CallState>& call, co
 }
 
 void run_call(const Method& method, const std::shared_ptr<CallState>& call) {
+    const bool modern = call->exchange->era() == Era::modern;
     boost::json::value response;
     try {
         auto result = method.run(call->core, *call);
-        if (call->exchange->era() == Era::modern) stamp_modern_result(call->core, method.cache, result);
+        // A handler that swallowed InputRequired still asked: the pending requests decide.
+        if (modern && !call->input.pending.empty()) throw InputRequired{};
+        if (modern) stamp_modern_result(call->core, method.cache, result);
         response = jsonrpc::make_result(call->message.id, std::move(result));
+    } catch (const InputRequired&) {
+        auto result = input_required(*call);
+        stamp_modern_result(call->core, Cache::none, result);  // never cacheable
+        response = jsonrpc::make_result(call->message.id, std::move(result));
+    } catch (const CapabilityMissing& e) {
+        response = modern ? jsonrpc::make_error(call->message.id, error_code::missing_required_client_capability, e.what(),
+                                                boost::json::object{{"requiredCapabilities", capability_object(e.capability())}})
+                          : jsonrpc::make_error(call->message.id, error_code::internal_error, e.what());
     } catch (const Error& e) {
         response = error_response(*call, e);
     } catch (const json::BindError& e) {

@@ -25,12 +25,19 @@ struct Method {
     bool legacy = true;  // exists in 2025-11-25 and earlier
     bool modern = true;  // exists in 2026-07-28
     Cache cache = Cache::none;
+    // Takes inputResponses/requestState and may answer input_required (2026 multi-round trips).
+    bool rounds = false;
 };
 
 const Method* find_method(std::string_view name);
 
 // Client notifications: initialized, cancelled… Unknown ones are ignored.
 void handle_notification(ServerCore& core, const jsonrpc::Message& message, const std::shared_ptr<Session>& session);
+
+// A client's answer to a request this server sent (2025): to the mailbox of the handler waiting
+// for it, if it was sent to this session and is still awaited; otherwise dropped.
+void deliver_response(ServerCore& core, const boost::json::value& message, const jsonrpc::Message& response,
+                      const std::shared_ptr<Session>& session);
 
 // Serves a well-formed request.
 void handle_request(ServerCore& core, const std::shared_ptr<CallState>& call, const Inbound& inbound);

@@ -7,6 +7,7 @@
 #include "server/methods/methods.hpp"
 #include "server/session_impl.hpp"
 #include "util/log.hpp"
+#include "util/random.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -316,6 +317,9 @@ void Server::set_authenticator(Authenticator authenticator) {
 const Authenticator& Server::authenticator() const { return core_->authenticator; }
 
 std::shared_ptr<Session> Server::open_session(std::shared_ptr<MessageSink> channel, std::string id) {
+    // Connections without an id of their own (stdio, in-process) get a random one: it binds the
+    // ids of requests sent to that client.
+    if (id.empty()) id = detail::random_token();
     auto session = std::make_shared<Session>(std::move(channel), std::move(id));
     session->impl().log_level.store(core_->options.default_client_log_level);
     return session;
@@ -361,7 +365,7 @@ void Server::handle(boost::json::value message, const Inbound& inbound, std::sha
         return;
     }
     if (msg.kind == jsonrpc::Kind::response) {
-        detail::log().debug("dropping a response to an unknown request");
+        detail::deliver_response(*core_, call->document, msg, inbound.session);
         call->sink->complete(std::nullopt);
         return;
     }

@@ -47,6 +47,7 @@ void Session::set_channel(std::shared_ptr<MessageSink> channel) {
 
 void Session::close() {
     std::vector<std::shared_ptr<detail::CallState>> streams;
+    impl_->closed_source.request_stop();
     {
         std::lock_guard lock(impl_->mutex);
         impl_->closed = true;

@@ -1,4 +1,5 @@
 #pragma once
+#include <mcp/server/client_requests.hpp>
 #include <mcp/server/session.hpp>
 
 #include "server/call.hpp"
@@ -24,6 +25,23 @@ struct Session::Impl {
     bool closed = false;
 
     std::atomic<LogLevel> log_level{LogLevel::info};
+    // Tripped by close(): handlers waiting for this client's answers give up at once.
+    std::stop_source closed_source;
+    // roots/list answers are kept until notifications/roots/list_changed.
+    std::optional<std::vector<Root>> roots;
+
+    std::optional<std::vector<Root>> cached_roots() {
+        std::lock_guard lock(mutex);
+        return roots;
+    }
+    void cache_roots(std::vector<Root> value) {
+        std::lock_guard lock(mutex);
+        roots = std::move(value);
+    }
+    void forget_roots() {
+        std::lock_guard lock(mutex);
+        roots.reset();
+    }
 
     // False when a call with the same id is already in flight.
     bool track(const std::shared_ptr<detail::CallState>& call);

@@ -6,6 +6,7 @@
 //       for (int i = 0; i < 100 && !ctx.cancelled(); ++i) { work(); ctx.progress(i + 1, 100); }
 //   });
 #include <mcp/protocol/types.hpp>
+#include <mcp/server/client_requests.hpp>
 #include <mcp/server/detail/callable.hpp>
 #include <mcp/server/exchange.hpp>
 
@@ -45,6 +46,22 @@ public:
     void error(std::string_view message) { log(LogLevel::error, boost::json::string(message)); }
 
     bool client_supports(std::string_view capability) const { return exchange().client_supports(capability); }
+
+    // ---- Asking the client (docs/adr/0010-client-requests.md). Each throws CapabilityMissing when
+    // the client did not declare the capability, and on the 2025 wire InputTimeout, ClientGone or
+    // ClientError. On the 2026 wire a request without its answer ends this run of the handler;
+    // the client answers and retries, and the handler runs again from the top: code before the
+    // request runs once per round.
+    ElicitResult elicit(std::string message, FormSchema schema, std::string key = {});
+    ElicitResult elicit_url(std::string message, std::string url, std::string key = {});
+    SamplingResult sample(SamplingRequest request);
+    // One user message; the text of the reply.
+    std::string sample_text(std::string prompt, int max_tokens = 1024, std::string key = {});
+    std::vector<Root> roots(std::string key = {});
+    // Several requests in one round: on the 2026 wire the client gets them together.
+    std::vector<InputAnswer> ask(std::vector<InputRequest> requests);
+    // 2025-11-25: tells the client that the URL elicitation `elicitation_id` finished.
+    void notify_elicitation_complete(std::string elicitation_id);
 
     // 2025-11-25 over HTTP: closes this request's SSE response now, before the result; the
     // client reconnects with Last-Event-ID and receives everything after, result included (SEP-1699

@@ -28,11 +28,21 @@ struct CacheOptions {
     bool public_scope = false;              // "public" lets shared caches reuse results across users
 };
 
+// How long a handler waits for the client's answer on the 2025 wire (ADR 0010), and how long
+// a 2026 requestState stays valid.
+struct ClientRequestOptions {
+    std::chrono::milliseconds elicitation_timeout{5 * 60'000};  // a person fills in a form
+    std::chrono::milliseconds sampling_timeout{10 * 60'000};    // a person approves, then a model writes
+    std::chrono::milliseconds roots_timeout{30'000};            // the client answers by itself
+    std::chrono::milliseconds request_state_ttl{15 * 60'000};
+};
+
 struct ServerOptions {
     std::string instructions;  // sent in the initialize and server/discover results
     std::size_t page_size = 100;  // items per tools/prompts/resources list page
     jsonrpc::Limits limits;
     CacheOptions cache;
+    ClientRequestOptions client_requests;
     std::size_t max_listen_streams = 1000;   // open subscriptions/listen streams, all clients together
     std::size_t max_subscriptions = 1000;    // resource subscriptions per session or listen stream
     // The level a 2025-era session starts at before the client calls logging/setLevel.

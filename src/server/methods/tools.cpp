@@ -1,5 +1,6 @@
 // tools/list and tools/call.
 #include "server/methods/methods.hpp"
+#include "server/input/wire.hpp"
 #include "util/log.hpp"
 
 #include <mcp/json/bind.hpp>
@@ -16,6 +17,14 @@ boost::json::value error_result(std::string_view message) {
     return result;
 }
 
+void merge(boost::json::object& into, const boost::json::object& from) {
+    for (const auto& kv : from) {
+        auto& slot = into[kv.key()];
+        if (slot.is_object() && kv.value().is_object()) merge(slot.as_object(), kv.value().as_object());
+        else slot = kv.value();
+    }
+}
+
 // The required capabilities the client did not declare, as a ClientCapabilities object
 // ("elicitation.url" becomes {"elicitation": {"url": {}}}), or nothing when all are there.
 std::optional<boost::json::object> missing_capabilities(const std::vector<std::string>& required, const Exchange& exchange) {
@@ -23,16 +32,7 @@ std::optional<boost::json::object> missing_capabilities(const std::vector<std::s
     for (const auto& path : required) {
         if (exchange.client_supports(path)) continue;
         if (!missing) missing.emplace();
-        boost::json::object* node = &*missing;
-        std::string_view rest = path;
-        while (true) {
-            const auto dot = rest.find('.');
-            auto& child = (*node)[rest.substr(0, dot)];
-            if (!child.is_object()) child = boost::json::object();
-            node = &child.as_object();
-            if (dot == std::string_view::npos) break;
-            rest.remove_prefix(dot + 1);
-        }
+        merge(*missing, capability_object(path));
     }
     return missing;
 }
@@ -68,6 +68,11 @@ boost::json::value call_tool(ServerCore& core, CallState& call) {
     Context ctx(call);
     try {
         return entry->def.invoke(*arguments, ctx);
+    } catch (const InputRequired&) {
+        throw;  // 2026: the dispatcher answers input_required
+    } catch (const CapabilityMissing& e) {
+        if (call.exchange->era() == Era::modern) throw;  // -32021
+        return error_result(e.what());
     } catch (const Error&) {
         throw;
     } catch (const json::BindError& e) {

@@ -1,24 +1,12 @@
 #include "transport/http/http_session.hpp"
 
-#include "util/base64.hpp"
-
-#include <openssl/rand.h>
-
-#include <array>
-#include <stdexcept>
+#include "util/random.hpp"
 
 namespace mcp::detail {
 
 namespace {
 
 constexpr std::size_t kRecentStreams = 64;
-
-// 144 random bits, base64url: visible ASCII only, as the spec requires.
-std::string new_session_id() {
-    std::array<unsigned char, 18> bytes{};
-    if (RAND_bytes(bytes.data(), static_cast<int>(bytes.size())) != 1) throw std::runtime_error("RAND_bytes failed");
-    return base64url_encode(bytes);
-}
 
 // Messages not tied to a call go out on the standalone (GET) stream.
 class StandaloneChannel final : public MessageSink {
@@ -90,7 +78,8 @@ HttpSessions::HttpSessions(Server& server, const HttpOptions& options, EventJour
       store_(make_memory_session_store(options.max_sessions, options.session_idle_timeout)) {}
 
 std::shared_ptr<HttpSession> HttpSessions::create() {
-    return std::make_shared<HttpSession>(server_.open_session(nullptr, new_session_id()), journal_, server_.key_ring(),
+    // 144 random bits, visible ASCII, as the spec requires of session ids.
+    return std::make_shared<HttpSession>(server_.open_session(nullptr, random_token()), journal_, server_.key_ring(),
                                          options_);
 }
 

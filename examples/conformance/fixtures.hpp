@@ -1,0 +1,9 @@
+#pragma once
+#include <mcp/mcp.hpp>
+
+namespace conformance {
+
+// Elicitation, sampling and roots fixtures, both eras (client_requests.cpp).
+void add_client_request_fixtures(mcp::Server& server);
+
+}  // namespace conformance

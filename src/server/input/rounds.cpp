@@ -1,0 +1,143 @@
+#include "server/input/rounds.hpp"
+
+#include "server/call.hpp"
+#include "server/core.hpp"
+#include "server/session_impl.hpp"
+
+#include <mcp/protocol/errors.hpp>
+#include <mcp/server/blocking.hpp>
+
+#include <boost/json/serialize.hpp>
+#include "util/random.hpp"
+
+namespace mcp::detail {
+
+namespace {
+
+constexpr std::string_view kRequestIdPurpose = "server-request";
+
+std::chrono::milliseconds timeout_of(const ServerCore& core, InputKind kind) {
+    const auto& t = core.options.client_requests;
+    switch (kind) {
+        case InputKind::sampling: return t.sampling_timeout;
+        case InputKind::roots: return t.roots_timeout;
+        default: return t.elicitation_timeout;
+    }
+}
+
+// A request id the client cannot guess or reuse for another session: sealed over the session.
+std::string new_request_id(ServerCore& core, const Session& session) {
+    return core.keys().seal(kRequestIdPurpose, session.id() + '\n' + random_token(9));
+}
+
+InputAnswer answer_of(const WireRequest& request, const boost::json::value& message) {
+    const auto& o = message.as_object();
+    if (const auto* error = o.if_contains("error")) {
+        const auto* e = error->if_object();
+        const auto* code = e ? e->if_contains("code") : nullptr;
+        const auto* text = e ? e->if_contains("message") : nullptr;
+        throw ClientError(code && code->is_int64() ? static_cast<int>(code->get_int64()) : error_code::internal_error,
+                          text && text->is_string() ? std::string(text->get_string()) : "the client refused " + request.method);
+    }
+    try {
+        return parse_answer(request, o.at("result"));
+    } catch (const std::exception& e) {
+        throw ClientError(error_code::invalid_params, "malformed " + request.method + " result: " + e.what());
+    }
+}
+
+void cancel_on_client(CallState& call, const std::string& id, std::string_view reason) {
+    call.sink->send(jsonrpc::make_notification("notifications/cancelled", {{"requestId", id}, {"reason", reason}}));
+}
+
+std::vector<InputAnswer> ask_legacy(CallState& call, std::vector<WireRequest> requests) {
+    auto& core = call.core;
+    const auto& session = call.session;
+    if (!session) throw ClientGone("there is no session to ask the client through");
+    auto& state = session->impl();
+    std::vector<std::optional<InputAnswer>> answers(requests.size());
+
+    struct Waiting {
+        std::size_t index;
+        std::string id;
+        std::chrono::steady_clock::time_point deadline;
+    };
+    std::vector<Waiting> waiting;
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+        const auto& r = requests[i];
+        if (!call.exchange->client_supports(r.capability)) throw CapabilityMissing(r.capability);
+        if (r.kind == InputKind::roots) {
+            if (auto cached = state.cached_roots()) {
+                answers[i] = std::move(*cached);
+                continue;
+            }
+        }
+        if (session->closed()) throw ClientGone("the client is gone");
+        const auto timeout = timeout_of(core, r.kind);
+        Waiting w{i, new_request_id(core, *session), std::chrono::steady_clock::now() + timeout};
+        core.mailbox->open(w.id, timeout + std::chrono::minutes(1));
+        call.sink->send(jsonrpc::make_request(boost::json::value(w.id), r.method, r.params));
+        waiting.push_back(std::move(w));
+    }
+
+    // The wait ends early when the call is cancelled or the client goes away.
+    std::stop_source stop;
+    std::stop_callback on_cancel(call.stop.get_token(), [&] { stop.request_stop(); });
+    std::stop_callback on_close(state.closed_source.get_token(), [&] { stop.request_stop(); });
+    BlockingScope blocking;  // lets the handler pool add a thread while this one waits
+
+    for (std::size_t n = 0; n < waiting.size(); ++n) {
+        const auto& w = waiting[n];
+        auto message = core.mailbox->wait(w.id, w.deadline, stop.get_token());
+        if (!message) {
+            const bool timed_out = !stop.stop_requested();
+            for (std::size_t rest = n; rest < waiting.size(); ++rest) {
+                if (rest > n) core.mailbox->wait(waiting[rest].id, std::chrono::steady_clock::now(), {});  // close the slot
+                if (timed_out) cancel_on_client(call, waiting[rest].id, "timed out waiting for the client");
+            }
+            if (timed_out) throw InputTimeout("no answer to " + requests[w.index].method + " in time");
+            throw ClientGone(session->closed() ? "the client is gone" : "the request was cancelled");
+        }
+        answers[w.index] = answer_of(requests[w.index], *message);
+        if (requests[w.index].kind == InputKind::roots) state.cache_roots(std::get<std::vector<Root>>(*answers[w.index]));
+    }
+    std::vector<InputAnswer> out;
+    for (auto& a : answers) out.push_back(std::move(*a));
+    return out;
+}
+
+std::vector<InputAnswer> ask_modern(CallState& call, std::vector<WireRequest> requests) {
+    auto& rounds = call.input;
+    std::vector<InputAnswer> out;
+    bool missing = false;
+    for (auto& r : requests) {
+        if (!call.exchange->client_supports(r.capability)) throw CapabilityMissing(r.capability);
+        const auto* answer = rounds.answers.if_contains(r.key);
+        if (answer == nullptr) {
+            missing = true;
+            rounds.pending.push_back(std::move(r));
+            continue;
+        }
+        try {
+            out.push_back(parse_answer(r, *answer));
+        } catch (const std::exception& e) {
+            throw InvalidParams("inputResponses." + r.key + ": " + e.what());
+        }
+        rounds.used[r.key] = *answer;
+    }
+    // Every unanswered request of this call goes out in one InputRequiredResult.
+    if (missing) throw InputRequired{};
+    return out;
+}
+
+}  // namespace
+
+std::vector<InputAnswer> ask(CallState& call, std::vector<InputRequest> requests) {
+    std::vector<WireRequest> wire;
+    wire.reserve(requests.size());
+    for (const auto& r : requests) wire.push_back(to_wire(r, call.input.keys));
+    if (call.exchange->era() == Era::modern) return ask_modern(call, std::move(wire));
+    return ask_legacy(call, std::move(wire));
+}
+
+}  // namespace mcp::detail
