@@ -58,6 +58,7 @@ struct Settings {
     std::string list_ttl;
     std::string read_ttl;
     std::string header_timeout, body_timeout, idle_timeout, write_timeout, session_timeout, shutdown_grace;
+    std::string elicitation_timeout, sampling_timeout, roots_timeout, request_state_ttl;
     std::string log_level = "info";
     std::string log_format = "text";
     std::string client_log_level;
@@ -95,6 +96,10 @@ int run(Server& server, int argc, char** argv) {
     s.write_timeout = detail::format_duration(http.write_timeout);
     s.session_timeout = detail::format_duration(http.session_idle_timeout);
     s.shutdown_grace = detail::format_duration(http.shutdown_grace);
+    s.elicitation_timeout = detail::format_duration(options.client_requests.elicitation_timeout);
+    s.sampling_timeout = detail::format_duration(options.client_requests.sampling_timeout);
+    s.roots_timeout = detail::format_duration(options.client_requests.roots_timeout);
+    s.request_state_ttl = detail::format_duration(options.client_requests.request_state_ttl);
 
     auto* stdio_flag = app.add_flag("--stdio", s.stdio, "Serve newline-delimited JSON-RPC on stdin/stdout (the default)");
     app.add_option("--http", s.http, "Serve Streamable HTTP on HOST:PORT instead of stdio (both protocol eras)")
@@ -145,6 +150,18 @@ int run(Server& server, int argc, char** argv) {
         ->check(CLI::Range(1, 1000000));
     app.add_option("--shutdown-grace", s.shutdown_grace, "Time calls in flight get to finish on SIGTERM")
         ->envname("MCP_SHUTDOWN_GRACE")
+        ->check(kDuration);
+    app.add_option("--elicitation-timeout", s.elicitation_timeout, "How long a 2025-era handler waits for a form answer")
+        ->envname("MCP_ELICITATION_TIMEOUT")
+        ->check(kDuration);
+    app.add_option("--sampling-timeout", s.sampling_timeout, "How long a 2025-era handler waits for a sampling answer")
+        ->envname("MCP_SAMPLING_TIMEOUT")
+        ->check(kDuration);
+    app.add_option("--roots-timeout", s.roots_timeout, "How long a 2025-era handler waits for roots/list")
+        ->envname("MCP_ROOTS_TIMEOUT")
+        ->check(kDuration);
+    app.add_option("--request-state-ttl", s.request_state_ttl, "How long a 2026 requestState stays valid")
+        ->envname("MCP_REQUEST_STATE_TTL")
         ->check(kDuration);
     app.add_option("--secret-file", s.secret_file,
                    "Sealing keys: one base64 32-byte key, or lines kid:base64 (first active); env MCP_SECRET holds the same text")
@@ -226,6 +243,10 @@ int run(Server& server, int argc, char** argv) {
         http.write_timeout = duration_of(s.write_timeout);
         http.session_idle_timeout = duration_of(s.session_timeout);
         http.shutdown_grace = duration_of(s.shutdown_grace);
+        options.client_requests.elicitation_timeout = duration_of(s.elicitation_timeout);
+        options.client_requests.sampling_timeout = duration_of(s.sampling_timeout);
+        options.client_requests.roots_timeout = duration_of(s.roots_timeout);
+        options.client_requests.request_state_ttl = duration_of(s.request_state_ttl);
         if (!s.http.empty()) parse_listen_address(s.http, http);
         if (!s.secret_file.empty()) {
             options.keys = KeyRing::from_file(s.secret_file);

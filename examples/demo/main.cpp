@@ -1,6 +1,9 @@
 // mcp-cpp-demo: a small notes assistant showing every kind of handler mcp-cpp serves.
 //   tools      echo, word_stats (structured output), slow_count (progress + cancellation),
-//              color_swatch (an image), add_note (changes a resource and tells subscribers)
+//              color_swatch (an image), add_note (changes a resource and tells subscribers),
+//              delete_note (asks the user to confirm: elicitation), draft_note (a title from the
+//              user and a body from the client's model in one round), project_roots (the
+//              client's roots), connect_account (a URL elicitation)
 //   resources  demo://server/stats, template demo://notes/{slug}
 //   prompts    summarize (enum argument, completes by itself), review_note (completes note slugs)
 #include <mcp/mcp.hpp>
@@ -93,6 +96,17 @@ inline void mcp_schema(mcp::json::SchemaHints<SummarizeInput>& h) {
     h.field(&SummarizeInput::style).description("brief, detailed or bullets");
 }
 
+struct SlugInput {
+    std::string slug;
+};
+BOOST_DESCRIBE_STRUCT(SlugInput, (), (slug))
+
+struct DraftInput {
+    std::string topic;
+};
+BOOST_DESCRIBE_STRUCT(DraftInput, (), (topic))
+inline void mcp_schema(mcp::json::SchemaHints<DraftInput>& h) { h.field(&DraftInput::topic).description("What the note is about"); }
+
 struct ReviewInput {
     std::string slug;
 };
@@ -115,6 +129,10 @@ public:
     void put(const std::string& slug, std::string body) {
         std::lock_guard lock(mutex_);
         notes_[slug] = std::move(body);
+    }
+    bool remove(const std::string& slug) {
+        std::lock_guard lock(mutex_);
+        return notes_.erase(slug) > 0;
     }
     std::vector<std::string> slugs() const {
         std::lock_guard lock(mutex_);
@@ -220,6 +238,61 @@ int main(int argc, char** argv) {
                     notes->put(in.slug, in.body);
                     server.notify_resource_updated("demo://notes/" + in.slug);
                     return mcp::resource_link("demo://notes/" + in.slug, in.slug);
+                });
+
+    server.tool({.name = "delete_note",
+                 .description = "Deletes a note after the user confirms",
+                 .annotations = {.destructive_hint = true}},
+                [&server, notes, calls](const SlugInput& in, mcp::ToolContext& ctx) {
+                    ++*calls;
+                    if (!notes->get(in.slug)) throw mcp::ToolError("No note named " + in.slug);
+                    mcp::FormSchema form;
+                    form.boolean("confirm").title("Delete it?").default_value(false);
+                    form.text("reason").title("Why (optional)").optional();
+                    auto answer = ctx.elicit("Delete the note \"" + in.slug + "\"?", form, "confirm_delete");
+                    if (!answer.accepted() || !answer.content.contains("confirm") || answer.content.at("confirm") != true) {
+                        return "Kept " + in.slug;
+                    }
+                    notes->remove(in.slug);
+                    server.notify_resource_updated("demo://notes/" + in.slug);
+                    return "Deleted " + in.slug;
+                });
+
+    server.tool("draft_note", "Drafts a note: the user names it and the client's model writes it",
+                [&server, notes, calls](const DraftInput& in, mcp::ToolContext& ctx) {
+                    ++*calls;
+                    mcp::FormSchema form;
+                    form.text("slug").title("Short name for the note").min_length(1).max_length(40);
+                    mcp::SamplingRequest body;
+                    body.messages.push_back({mcp::Role::user, mcp::text("Write a short Markdown note about: " + in.topic)});
+                    body.system_prompt = "You write concise notes.";
+                    body.max_tokens = 400;
+                    body.key = "body";
+                    // One round: on the 2026 wire the client gets both requests together.
+                    auto answers = ctx.ask({mcp::ElicitRequest{"Name the note about " + in.topic, std::move(form), "name"},
+                                            std::move(body)});
+                    const auto& name = std::get<mcp::ElicitResult>(answers[0]);
+                    if (!name.accepted() || !name.content.contains("slug")) return mcp::CallToolResult{{mcp::text("Not saved")}, {}, false, {}};
+                    const std::string slug(name.content.at("slug").as_string());
+                    notes->put(slug, std::get<mcp::SamplingResult>(answers[1]).text());
+                    server.notify_resource_updated("demo://notes/" + slug);
+                    return mcp::CallToolResult{{mcp::resource_link("demo://notes/" + slug, slug)}, {}, false, {}};
+                });
+
+    server.tool({.name = "project_roots", .description = "Lists the roots the client shares", .annotations = {.read_only_hint = true}},
+                [calls](mcp::ToolContext& ctx) {
+                    ++*calls;
+                    std::string out;
+                    for (const auto& root : ctx.roots()) out += root.uri + (root.name.empty() ? "" : " (" + root.name + ")") + "\n";
+                    return out.empty() ? std::string("The client shares no roots") : out;
+                });
+
+    server.tool("connect_account", "Asks the user to sign in to the notes cloud in their browser",
+                [calls](mcp::ToolContext& ctx) {
+                    ++*calls;
+                    if (!ctx.client_supports("elicitation.url")) throw mcp::ToolError("This client cannot open a sign-in page");
+                    auto answer = ctx.elicit_url("Sign in to the notes cloud", "https://notes.example.com/connect");
+                    return answer.accepted() ? std::string("Sign-in page opened") : std::string("Sign-in declined");
                 });
 
     server.resource("demo://server/stats",

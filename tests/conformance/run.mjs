@@ -2,17 +2,16 @@
 // Runs the official MCP conformance suite against the mcp-cpp conformance server and judges every
 // check it records.
 //
-//   node tests/conformance/run.mjs <path/to/mcp-cpp-conformance> [--out DIR] [--runs 1,3] [--expected FILE]
+//   node tests/conformance/run.mjs <path/to/mcp-cpp-conformance> [--out DIR] [--runs 1,3]
 //   (or MCP_CPP_CONFORMANCE=<path> node tests/conformance/run.mjs)
 //
 // It builds nothing. It starts the server on a free loopback port, runs the five runs below with
 // the pinned suite versions (package.json: conformance-v01, conformance-v02) under the Node 22
 // binary that package.json pins (the suite needs Node >= 22; this script also runs under Node 20),
 // reads every checks.json, and exits 1 when:
-//   - a check has status FAILURE, except in the scenarios of extensions mcp-cpp declares not
-//     supported (tasks-*, sep-2640-skills-*: docs/adr/0002-declared-not-supported.md) and the
-//     entries of expected-failures.yaml;
-//   - an entry of expected-failures.yaml no longer fails (no FAILURE and no WARNING): it is stale;
+//   - a check has status FAILURE or WARNING, except in the scenarios of extensions mcp-cpp
+//     declares not supported (tasks-*, sep-2640-skills-*: docs/adr/0002-declared-not-supported.md),
+//     which are not judged. There are no waivers: every other scenario must pass without warnings;
 //   - a run crashes, times out, or its summary and its checks.json files disagree.
 // Environment: MCP_CONFORMANCE_RUN_TIMEOUT (s, per run, default 300), MCP_CONFORMANCE_TIMEOUT
 // (s, everything, default 1100).
@@ -43,22 +42,18 @@ const NOT_SUPPORTED = [
   { pattern: /^tasks-/, why: 'tasks extension, declared not supported (ADR 0002)' },
   { pattern: /^sep-2640-skills-/, why: 'skills extension, declared not supported (ADR 0002)' },
 ];
-// The only features expected-failures.yaml may excuse: they are not implemented yet.
-const MAY_BE_EXPECTED = /^(tools-call-(sampling|elicitation)|elicitation-.+|input-required-result-.+|.*roots.*)$/;
 
 // ---------------------------------------------------------------------------------------------
 // Arguments.
 function parseArgs(argv) {
-  const opts = { server: process.env.MCP_CPP_CONFORMANCE || '', out: '', runs: null,
-                 expected: path.join(here, 'expected-failures.yaml') };
+  const opts = { server: process.env.MCP_CPP_CONFORMANCE || '', out: '', runs: null };
   for (let i = 0; i < argv.length; ++i) {
     const a = argv[i];
     if (a === '--out') opts.out = argv[++i];
-    else if (a === '--expected') opts.expected = path.resolve(argv[++i]);
     else if (a === '--runs') opts.runs = argv[++i].split(',').map((s) => Number(s.trim()));
     else if (a === '-h' || a === '--help') {
-      console.log('usage: run.mjs <server-binary> [--out DIR] [--runs 1,2,...] [--expected FILE]\n' +
-                  '       (or MCP_CPP_CONFORMANCE=<binary>); --expected replaces expected-failures.yaml');
+      console.log('usage: run.mjs <server-binary> [--out DIR] [--runs 1,2,...]\n' +
+                  '       (or MCP_CPP_CONFORMANCE=<binary>)');
       process.exit(0);
     } else if (a.startsWith('-')) throw new Error(`unknown option ${a}`);
     else opts.server = a;
@@ -72,43 +67,6 @@ function parseArgs(argv) {
     for (const n of opts.runs) if (!(n >= 1 && n <= RUNS.length)) throw new Error(`--runs: no run ${n}`);
   }
   return opts;
-}
-
-// ---------------------------------------------------------------------------------------------
-// expected-failures.yaml: a `server:` list of `scenario` or `scenario:check-id`, each with a reason
-// in a comment (on its line, or on the comment lines right above it). Parsed strictly here, so the
-// runner needs no YAML package of its own.
-export function parseExpectedFailures(text, file = 'expected-failures.yaml') {
-  const entries = [];
-  let inServer = false;
-  let pendingComment = [];
-  text.split('\n').forEach((raw, i) => {
-    const where = `${file}:${i + 1}`;
-    const line = raw.replace(/\s+$/, '');
-    if (line.trim() === '') { pendingComment = []; return; }
-    const comment = line.match(/^\s*#\s?(.*)$/);
-    if (comment) { pendingComment.push(comment[1].trim()); return; }
-    if (/^server:\s*(#.*)?$/.test(line)) { inServer = true; pendingComment = []; return; }
-    if (/^server:\s*\[\s*\]\s*(#.*)?$/.test(line)) { inServer = false; pendingComment = []; return; }
-    const item = line.match(/^\s+-\s+([A-Za-z0-9._-]+(?::[A-Za-z0-9._-]+)?)\s*(?:#\s*(.*))?$/);
-    if (!item || !inServer) throw new Error(`${where}: expected "  - scenario[:check-id]  # reason", got: ${raw}`);
-    const reason = (item[2] || '').trim() || pendingComment.join(' ').trim();
-    if (!reason) throw new Error(`${where}: ${item[1]} has no comment giving the reason`);
-    const [scenario, check] = item[1].split(':');
-    if (!MAY_BE_EXPECTED.test(scenario)) {
-      throw new Error(`${where}: ${scenario} may not be listed: only elicitation, sampling, roots and ` +
-                      'input-required scenarios (features not implemented yet) may be expected to fail');
-    }
-    if (entries.some((e) => e.key === item[1])) throw new Error(`${where}: ${item[1]} is listed twice`);
-    entries.push({ key: item[1], scenario, check: check || null, reason, line: i + 1 });
-    pendingComment = [];
-  });
-  for (const e of entries) {
-    if (e.check === null && entries.some((o) => o.scenario === e.scenario && o.check !== null)) {
-      throw new Error(`${file}:${e.line}: ${e.scenario} is listed both whole and per check`);
-    }
-  }
-  return entries;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -237,7 +195,7 @@ function summaryScenarios(output) {
 
 const bad = (c) => c.status === 'FAILURE' || c.status === 'WARNING';
 
-function judgeRun(run, scenarios, expected, seen) {
+function judgeRun(run, scenarios) {
   const rows = [];
   const problems = [];
   for (const [scenario, checks] of [...scenarios].sort((a, b) => a[0].localeCompare(b[0]))) {
@@ -245,35 +203,16 @@ function judgeRun(run, scenarios, expected, seen) {
     const row = { scenario, passed: count('SUCCESS'), failed: count('FAILURE'), warnings: count('WARNING'),
                   verdict: 'ok', notes: [] };
     const excluded = NOT_SUPPORTED.find((n) => n.pattern.test(scenario));
-    const whole = expected.find((e) => e.scenario === scenario && e.check === null);
-    const perCheck = expected.filter((e) => e.scenario === scenario && e.check !== null);
-    if (whole) {
-      const s = seen.get(whole.key);
-      s.ran = true;
-      if (checks.some(bad)) s.failed = true;
-    }
-    for (const e of perCheck) {
-      const s = seen.get(e.key);
-      const hits = checks.filter((c) => c.id === e.check);
-      if (hits.length) s.ran = true;
-      if (hits.some(bad)) s.failed = true;
-    }
     for (const c of checks) {
       if (!bad(c)) continue;
-      const line = `${c.status} ${c.id}: ${c.errorMessage || c.description || ''}`.trim();
       if (excluded) {
-        row.verdict = 'not supported';  // its checks are not listed one by one
-      } else if (whole || perCheck.some((e) => e.check === c.id)) {
-        if (row.verdict !== 'FAIL') row.verdict = 'expected';
-        row.notes.push(line);
-      } else if (c.status === 'FAILURE') {
-        row.verdict = 'FAIL';
-        row.notes.push(line);
-        problems.push(`run ${run.index} (${run.name}): ${scenario}: ${line}`);
-      } else {
-        if (row.verdict === 'ok') row.verdict = 'warning';  // reported, not judged
-        row.notes.push(line);
+        row.verdict = 'not supported';  // not judged; its checks are not listed one by one
+        continue;
       }
+      const line = `${c.status} ${c.id}: ${c.errorMessage || c.description || ''}`.trim();
+      row.verdict = 'FAIL';  // a WARNING fails a judged scenario as a FAILURE does
+      row.notes.push(line);
+      problems.push(`run ${run.index} (${run.name}): ${scenario}: ${line}`);
     }
     if (excluded) row.notes.unshift(`(${excluded.why})`);
     rows.push(row);
@@ -287,8 +226,7 @@ function printRun(index, run, rows, code) {
   const failing = (r) => r.failed > 0 || r.warnings > 0;
   const scenarioFailed = rows.filter(failing).length;
   const failedAs = (v) => rows.filter((r) => failing(r) && r.verdict === v).length;
-  const why = [['expected', 'expected'], ['not supported', 'not supported'], ['FAIL', 'unexpected'],
-               ['warning', 'warnings only']]
+  const why = [['FAIL', 'judged'], ['not supported', 'not supported, not judged']]
     .map(([v, label]) => [failedAs(v), label]).filter(([n]) => n > 0).map(([n, label]) => `${n} ${label}`);
   console.log(`\n=== run ${index}: ${run.name} (exit ${code}) ===`);
   const width = Math.max(...rows.map((r) => r.scenario.length), 8);
@@ -324,10 +262,6 @@ async function main() {
     throw new Error(`not installed: ${missing.join(', ')}\n` +
                     'run `npm ci --prefix tests/conformance` (scripts/install-deps.sh --test)');
   }
-
-  const expectedFile = opts.expected;
-  const expected = parseExpectedFailures(fs.readFileSync(expectedFile, 'utf8'), expectedFile);
-  const seen = new Map(expected.map((e) => [e.key, { ran: false, failed: false }]));
 
   fs.mkdirSync(opts.out, { recursive: true });
   console.log(`server: ${opts.server}\nresults: ${opts.out}`);
@@ -367,7 +301,7 @@ async function main() {
         }
       }
       if (scenarios.size === 0) problems.push(`run ${index} (${run.name}): no scenario results in ${dir}`);
-      const { rows, problems: runProblems } = judgeRun({ index, ...run }, scenarios, expected, seen);
+      const { rows, problems: runProblems } = judgeRun({ index, ...run }, scenarios);
       problems.push(...runProblems);
       const anyFailure = [...scenarios.values()].some((cs) => cs.some((c) => c.status === 'FAILURE'));
       if (res.code === 1 && !anyFailure) {
@@ -377,17 +311,6 @@ async function main() {
     }
   } finally {
     await stopServer(server.child);
-  }
-
-  // Stale entries: they no longer fail anywhere they ran. Entries that never ran are typos (or
-  // scenarios the pinned suite dropped), judged only when all five runs ran.
-  for (const e of expected) {
-    const s = seen.get(e.key);
-    if (s.ran && !s.failed) {
-      problems.push(`stale entry in expected-failures.yaml:${e.line}: ${e.key} passes now; remove it`);
-    } else if (!s.ran && !opts.runs) {
-      problems.push(`expected-failures.yaml:${e.line}: ${e.key} never ran in any run (a typo, or the suite changed)`);
-    }
   }
 
   console.log('\n=== summary ===');
@@ -403,8 +326,8 @@ async function main() {
     console.log(`server log: ${path.join(opts.out, 'server.log')}`);
     return 1;
   }
-  console.log('\nconformance: every judged check passed (failures only in declared-unsupported extensions ' +
-              'and expected-failures.yaml)');
+  console.log('\nconformance: every judged check passed, with no warnings (no waivers; only the ' +
+              'declared-not-supported extensions tasks-* and sep-2640-skills-* are not judged)');
   return 0;
 }
 

@@ -214,4 +214,17 @@ private:
     int code_;
 };
 
+// Thrown by a tool that cannot go on until the user completes URL elicitations (2025-11-25):
+// a client that declared elicitation.url gets -32042 listing them; any other client an isError
+// result with the message.
+class UrlElicitationRequired : public std::runtime_error {
+public:
+    UrlElicitationRequired(std::string message, std::vector<UrlElicitRequest> elicitations)
+        : std::runtime_error(std::move(message)), elicitations_(std::move(elicitations)) {}
+    const std::vector<UrlElicitRequest>& elicitations() const noexcept { return elicitations_; }
+
+private:
+    std::vector<UrlElicitRequest> elicitations_;
+};
+
 }  // namespace mcp

@@ -17,12 +17,16 @@ boost::json::object elicitation_params(const ElicitRequest& r) {
     return {{"message", r.message}, {"requestedSchema", r.schema.to_json()}};
 }
 
-boost::json::object url_params(const UrlElicitRequest& r) {
+}  // namespace
+
+boost::json::object url_elicitation_params(const UrlElicitRequest& r) {
     return {{"mode", "url"},
             {"message", r.message},
             {"url", r.url},
             {"elicitationId", r.elicitation_id.empty() ? random_token(12) : r.elicitation_id}};
 }
+
+namespace {
 
 boost::json::object sampling_params(const SamplingRequest& r) {
     boost::json::array messages;
@@ -139,7 +143,7 @@ WireRequest to_wire(const InputRequest& request, KeyCounter& keys) {
             if constexpr (std::is_same_v<R, ElicitRequest>) {
                 w = {InputKind::elicitation, r.key, "elicitation/create", elicitation_params(r), "elicitation"};
             } else if constexpr (std::is_same_v<R, UrlElicitRequest>) {
-                w = {InputKind::url_elicitation, r.key, "elicitation/create", url_params(r), "elicitation.url"};
+                w = {InputKind::url_elicitation, r.key, "elicitation/create", url_elicitation_params(r), "elicitation.url"};
             } else if constexpr (std::is_same_v<R, SamplingRequest>) {
                 w = {InputKind::sampling, r.key, "sampling/createMessage", sampling_params(r),
                      r.tools.empty() ? "sampling" : "sampling.tools"};

@@ -36,6 +36,9 @@ WireRequest to_wire(const InputRequest& request, KeyCounter& keys);
 // wrong with it.
 InputAnswer parse_answer(const WireRequest& request, const boost::json::value& result);
 
+// elicitation/create params of a URL elicitation (an id is generated when it has none).
+boost::json::object url_elicitation_params(const UrlElicitRequest& request);
+
 // The capability object a missing dotted path stands for: "elicitation.url" is
 // {"elicitation": {"url": {}}}.
 boost::json::object capability_object(std::string_view path);

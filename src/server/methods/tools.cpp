@@ -73,6 +73,11 @@ boost::json::value call_tool(ServerCore& core, CallState& call) {
     } catch (const CapabilityMissing& e) {
         if (call.exchange->era() == Era::modern) throw;  // -32021
         return error_result(e.what());
+    } catch (const UrlElicitationRequired& e) {
+        if (call.exchange->era() != Era::legacy || !call.exchange->client_supports("elicitation.url")) return error_result(e.what());
+        boost::json::array elicitations;
+        for (const auto& r : e.elicitations()) elicitations.push_back(url_elicitation_params(r));
+        throw Error(error_code::url_elicitation_required, e.what(), boost::json::object{{"elicitations", std::move(elicitations)}});
     } catch (const Error&) {
         throw;
     } catch (const json::BindError& e) {

@@ -151,6 +151,10 @@ asio::awaitable<bool> post(boost::beast::tcp_stream& stream, Request& request, c
             co_return co_await write_error(stream, request, 400, error_code::invalid_request,
                                            "Invalid Request: 2026-07-28 has no server-to-client requests to answer", ctx);
         }
+        if (message.method == "notifications/roots/list_changed" || message.method == "notifications/initialized") {
+            co_return co_await write_error(stream, request, 404, error_code::method_not_found,
+                                           "Method not found: " + std::string(message.method) + " is not part of 2026-07-28", ctx);
+        }
         co_return co_await post_modern(stream, request, std::move(document), is_request, caller, ctx);
     }
 

@@ -31,8 +31,12 @@ public:
     std::size_t attached_streams();
     // Ends every stream's connection (DELETE, expiry).
     void close();
-    // Ends the standalone GET stream's connection; POST streams finish with their calls (shutdown).
-    void close_standalone() { standalone_->detach_all(); }
+    // Shutdown: nothing more can be asked of the client (waits for its answers fail at once) and
+    // the GET stream ends; POST streams finish with their calls.
+    void close_standalone() {
+        session_->close();
+        standalone_->detach_all();
+    }
 
 private:
     std::shared_ptr<Session> session_;
