@@ -15,6 +15,11 @@ struct WhoAmI {
 };
 BOOST_DESCRIBE_STRUCT(WhoAmI, (), (delay_ms))
 
+struct ConfirmInput {
+    std::string what;
+};
+BOOST_DESCRIBE_STRUCT(ConfirmInput, (), (what))
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -41,5 +46,18 @@ int main(int argc, char** argv) {
                                    {"tracestate", mcp::current_trace().tracestate},
                                    {"fields", fields}};
     });
+
+    // A form elicitation under an authenticator: on the 2026 wire its requestState is bound to the
+    // principal that started the call (tests/e2e/client_requests_v2.test.mjs).
+    server.tool("confirm", "Asks the user to confirm something (form elicitation); reports the answer and the principal",
+                [](const ConfirmInput& in, mcp::ToolContext& ctx) {
+                    mcp::FormSchema form;
+                    form.boolean("ok").title("Confirm?");
+                    auto answer = ctx.elicit("Confirm " + in.what + "?", form, "confirm");
+                    const bool ok = answer.accepted() && answer.content.contains("ok") && answer.content.at("ok") == true;
+                    const auto& principal = ctx.exchange().principal();
+                    return std::string(ok ? "confirmed " : "not confirmed ") + in.what + " for " +
+                           (principal ? principal->subject : std::string("anonymous"));
+                });
     return mcp::run(server, argc, argv);
 }

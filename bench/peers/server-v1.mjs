@@ -1,0 +1,68 @@
+// Peer for bench/run.sh: @modelcontextprotocol/sdk 1.32.2 (the v1 line, 2025-era wire only) serving
+// the same `echo` tool as mcp-cpp-demo over Streamable HTTP on node:http, JSON responses.
+//   node server-v1.mjs --port P --mode stateless   sessionIdGenerator undefined: a fresh server and
+//                                                   transport per request (the SDK's stateless idiom)
+//   node server-v1.mjs --port P --mode session     one server and transport per session, kept in a map;
+//                                                   DELETE ends a session
+import { randomUUID } from 'node:crypto';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { ECHO_DESCRIPTION, listen, parseArgs, parseJson, readBody } from './common.mjs';
+
+const args = parseArgs(process.argv.slice(2));
+
+function makeServer() {
+    const server = new McpServer({ name: 'sdk-v1-peer', version: '1.32.2' });
+    server.registerTool(
+        'echo',
+        { description: ECHO_DESCRIPTION, inputSchema: { text: z.string() } },
+        async ({ text }) => ({ content: [{ type: 'text', text }] })
+    );
+    return server;
+}
+
+function jsonError(res, status, message) {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message } }));
+}
+
+async function stateless(req, res) {
+    if (req.method !== 'POST') return jsonError(res, 405, 'Method not allowed.');
+    const body = parseJson(await readBody(req));
+    const server = makeServer();
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => {
+        transport.close();
+        server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+}
+
+const sessions = new Map(); // session id -> transport
+async function sessionful(req, res) {
+    const sid = req.headers['mcp-session-id'];
+    const body = req.method === 'POST' ? parseJson(await readBody(req)) : undefined;
+    if (typeof sid === 'string') {
+        const transport = sessions.get(sid);
+        if (!transport) return jsonError(res, 404, 'Session not found');
+        return transport.handleRequest(req, res, body);
+    }
+    if (req.method !== 'POST' || !isInitializeRequest(body)) {
+        return jsonError(res, 400, 'Bad Request: Mcp-Session-Id header is required');
+    }
+    const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        enableJsonResponse: true,
+        onsessioninitialized: (id) => sessions.set(id, transport),
+    });
+    transport.onclose = () => {
+        if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    await makeServer().connect(transport);
+    await transport.handleRequest(req, res, body);
+}
+
+listen(args.mode === 'stateless' ? stateless : sessionful, args, `sdk-v1 ${args.mode}`);

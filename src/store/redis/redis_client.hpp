@@ -1,0 +1,67 @@
+#pragma once
+// A Redis client on Asio for the shared-state backends: one pipelined command connection and one
+// pub/sub connection, on a thread of its own, reconnecting by itself. Calls block the caller (a
+// handler or store thread) for at most the command timeout; while Redis is unreachable they fail
+// at once with StoreUnavailable, so callers can answer 503 instead of piling up.
+#include "store/redis/resp.hpp"
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mcp::detail {
+
+class StoreUnavailable : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// redis://[:password@]host[:port][/db]
+struct RedisUrl {
+    std::string host = "127.0.0.1";
+    std::uint16_t port = 6379;
+    int db = 0;
+    std::string password;
+
+    // Throws std::invalid_argument naming what is wrong (never echoing the password).
+    static RedisUrl parse(std::string_view url);
+};
+
+class RedisClient {
+public:
+    struct Options {
+        std::chrono::milliseconds connect_timeout{1000};
+        std::chrono::milliseconds command_timeout{1000};
+    };
+    using Callback = std::function<void(std::string_view channel, std::string_view message)>;
+
+    RedisClient(RedisUrl url, Options options);
+    ~RedisClient();
+    RedisClient(const RedisClient&) = delete;
+    RedisClient& operator=(const RedisClient&) = delete;
+
+    // One command; error replies come back as RespValue::Type::error.
+    RespValue command(std::vector<std::string> args);
+    // Several commands in one round trip, replies in order.
+    std::vector<RespValue> pipeline(std::vector<std::vector<std::string>> commands);
+    bool connected() const;
+    // Waits up to `timeout` for the command connection (startup).
+    bool wait_connected(std::chrono::milliseconds timeout) const;
+
+    // Pattern subscriptions, kept across reconnections. Callbacks run on the client's thread and
+    // must not block. `on_resubscribe` runs after every (re)established subscription, so callers
+    // can catch up on what they missed while it was down.
+    void psubscribe(std::string pattern, Callback callback);
+    void on_resubscribe(std::function<void()> callback);
+
+    struct Impl;
+
+private:
+    std::shared_ptr<Impl> impl_;
+};
+
+}  // namespace mcp::detail

@@ -1,0 +1,91 @@
+#include "redis_server.hpp"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <stdexcept>
+#include <thread>
+
+namespace testing_support {
+
+namespace {
+
+std::uint16_t free_port() {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+    socklen_t len = sizeof addr;
+    ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+    ::close(fd);
+    return ntohs(addr.sin_port);
+}
+
+bool answers(std::uint16_t port) {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(port);
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    const bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+    ::close(fd);
+    return ok;
+}
+
+}  // namespace
+
+RedisServer::RedisServer() : port_(free_port()) {
+    char pattern[] = "/tmp/mcp-redis-XXXXXX";
+    if (::mkdtemp(pattern) == nullptr) throw std::runtime_error("mkdtemp failed");
+    dir_ = pattern;
+    start();
+}
+
+RedisServer::~RedisServer() {
+    stop();
+    std::error_code ignored;
+    std::filesystem::remove_all(dir_, ignored);
+}
+
+void RedisServer::start() {
+    if (pid_ > 0) return;
+    pid_ = ::fork();
+    if (pid_ == 0) {
+        const std::string port = std::to_string(port_);
+        ::execlp("redis-server", "redis-server", "--port", port.c_str(), "--bind", "127.0.0.1", "--save", "",
+                 "--appendonly", "no", "--dir", dir_.c_str(), "--loglevel", "warning", static_cast<char*>(nullptr));
+        std::perror("redis-server");
+        ::_exit(127);
+    }
+    for (int i = 0; i < 200 && !answers(port_); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (!answers(port_)) throw std::runtime_error("redis-server did not start (is it installed?)");
+}
+
+void RedisServer::stop() {
+    if (pid_ <= 0) return;
+    ::kill(pid_, SIGKILL);
+    ::waitpid(pid_, nullptr, 0);
+    pid_ = -1;
+}
+
+std::string RedisServer::cli(const std::string& args) const {
+    const std::string command = "redis-cli -p " + std::to_string(port_) + " " + args;
+    std::string out;
+    if (FILE* p = ::popen(command.c_str(), "r")) {
+        std::array<char, 4096> buffer;
+        while (std::size_t n = std::fread(buffer.data(), 1, buffer.size(), p)) out.append(buffer.data(), n);
+        ::pclose(p);
+    }
+    while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+    return out;
+}
+
+}  // namespace testing_support

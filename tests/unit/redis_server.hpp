@@ -1,0 +1,30 @@
+#pragma once
+// A real redis-server for a test: started on a free loopback port in a scratch directory, with no
+// persistence, stopped (and restartable) by the test.
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+namespace testing_support {
+
+class RedisServer {
+public:
+    RedisServer();
+    ~RedisServer();
+    RedisServer(const RedisServer&) = delete;
+    RedisServer& operator=(const RedisServer&) = delete;
+
+    void start();
+    void stop();
+    std::uint16_t port() const { return port_; }
+    std::string url(int db = 0) const { return "redis://127.0.0.1:" + std::to_string(port_) + "/" + std::to_string(db); }
+    // Runs redis-cli against it and returns its output (for checks such as DBSIZE).
+    std::string cli(const std::string& args) const;
+
+private:
+    std::uint16_t port_ = 0;
+    int pid_ = -1;
+    std::string dir_;
+};
+
+}  // namespace testing_support

@@ -1,0 +1,159 @@
+// The RESP parser against hostile bytes, and the Redis client against a real redis-server:
+// commands, pipelines, pub/sub, failing fast while Redis is down, reconnecting when it is back.
+#include "redis_server.hpp"
+#include "store/redis/redis_client.hpp"
+#include "store/redis/resp.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <thread>
+
+using namespace mcp::detail;
+using testing_support::RedisServer;
+
+TEST(Resp, EncodesCommandsAsBulkArrays) {
+    EXPECT_EQ(resp_command({"SET", "k", "a b"}), "*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$3\r\na b\r\n");
+}
+
+TEST(Resp, ParsesEveryTypeAcrossArbitrarySplits) {
+    const std::string wire = "+OK\r\n-ERR bad\r\n:42\r\n$5\r\nhe\r\no\r\n$-1\r\n*2\r\n$1\r\na\r\n*1\r\n:7\r\n*-1\r\n";
+    for (std::size_t split = 0; split <= wire.size(); ++split) {
+        RespParser p;
+        p.feed(wire.substr(0, split));
+        std::vector<RespValue> got;
+        while (auto v = p.next()) got.push_back(*v);
+        p.feed(wire.substr(split));
+        while (auto v = p.next()) got.push_back(*v);
+        ASSERT_EQ(got.size(), 7u) << split;
+        EXPECT_EQ(got[0].text, "OK");
+        EXPECT_TRUE(got[1].is_error());
+        EXPECT_EQ(got[2].integer, 42);
+        EXPECT_EQ(got[3].text, "he\r\no");
+        EXPECT_TRUE(got[4].is_nil());
+        EXPECT_EQ(got[5].elements[1].elements[0].integer, 7);
+        EXPECT_TRUE(got[6].is_nil());
+    }
+}
+
+TEST(Resp, RefusesHostileReplies) {
+    auto fails = [](std::string wire, RespParser::Limits limits = {}) {
+        RespParser p(limits);
+        p.feed(wire);
+        try {
+            while (p.next()) {
+            }
+        } catch (const std::runtime_error&) {
+            return true;
+        }
+        return false;
+    };
+    EXPECT_TRUE(fails("?what\r\n"));
+    EXPECT_TRUE(fails(":12x\r\n"));
+    EXPECT_TRUE(fails("$99999999999\r\n"));
+    EXPECT_TRUE(fails("$-5\r\n"));
+    EXPECT_TRUE(fails("$3\r\nabcXY"));
+    EXPECT_TRUE(fails("*99999999\r\n"));
+    EXPECT_FALSE(fails("*3\r\n$1\r\na\r\n"));  // incomplete, not invalid
+    std::string deep;
+    for (int i = 0; i < 20; ++i) deep += "*1\r\n";
+    EXPECT_TRUE(fails(deep + ":1\r\n"));
+    EXPECT_TRUE(fails(std::string(70 * 1024, 'a').insert(0, "+")));  // a line that never ends
+}
+
+TEST(RedisUrl, Parses) {
+    auto u = RedisUrl::parse("redis://:s3cret@db.internal:6380/2");
+    EXPECT_EQ(u.host, "db.internal");
+    EXPECT_EQ(u.port, 6380);
+    EXPECT_EQ(u.db, 2);
+    EXPECT_EQ(u.password, "s3cret");
+    EXPECT_EQ(RedisUrl::parse("redis://127.0.0.1").port, 6379);
+    EXPECT_EQ(RedisUrl::parse("redis://[::1]:7000/0").host, "::1");
+    for (const char* bad : {"http://x", "redis://h:0", "redis://h:99999", "redis://h/x", "redis://h:12a"}) {
+        EXPECT_THROW(RedisUrl::parse(bad), std::invalid_argument) << bad;
+    }
+    try {
+        RedisUrl::parse("redis://:hunter2@h:bad");
+    } catch (const std::invalid_argument& e) {
+        EXPECT_EQ(std::string(e.what()).find("hunter2"), std::string::npos);
+    }
+}
+
+TEST(RedisClient, CommandsPipelinesAndConcurrency) {
+    RedisServer redis;
+    RedisClient client(RedisUrl::parse(redis.url(3)), {});
+    ASSERT_TRUE(client.wait_connected(std::chrono::seconds(5)));
+    EXPECT_EQ(client.command({"SET", "k", "v"}).text, "OK");
+    EXPECT_EQ(client.command({"GET", "k"}).text, "v");
+    EXPECT_TRUE(client.command({"GET", "missing"}).is_nil());
+    EXPECT_TRUE(client.command({"NOSUCHCOMMAND"}).is_error());
+    auto replies = client.pipeline({{"INCR", "n"}, {"INCR", "n"}, {"GET", "n"}});
+    EXPECT_EQ(replies[2].text, "2");
+    EXPECT_EQ(redis.cli("-n 3 GET k"), "v");  // SELECT 3 took effect
+
+    std::vector<std::thread> threads;
+    std::atomic<int> ok{0};
+    for (int t = 0; t < 8; ++t) {
+        threads.emplace_back([&, t] {
+            for (int i = 0; i < 200; ++i) {
+                std::string key = "list-";
+                key += std::to_string(t);
+                client.command({"RPUSH", key, std::to_string(i)});
+                if (client.command({"LLEN", key}).integer == i + 1) ++ok;
+            }
+        });
+    }
+    for (auto& th : threads) th.join();
+    EXPECT_EQ(ok.load(), 1600);  // replies matched to their callers in order
+}
+
+TEST(RedisClient, PubSubAndReconnection) {
+    RedisServer redis;
+    RedisClient client(RedisUrl::parse(redis.url()), {std::chrono::milliseconds(500), std::chrono::milliseconds(500)});
+    ASSERT_TRUE(client.wait_connected(std::chrono::seconds(5)));
+    std::mutex m;
+    std::vector<std::string> got;
+    std::atomic<int> resubscribed{0};
+    client.on_resubscribe([&] { ++resubscribed; });
+    client.psubscribe("events:*", [&](std::string_view channel, std::string_view message) {
+        std::lock_guard lock(m);
+        got.push_back(std::string(channel) + "=" + std::string(message));
+    });
+    for (int i = 0; i < 300 && resubscribed.load() == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    ASSERT_GT(resubscribed.load(), 0);
+    client.command({"PUBLISH", "events:a", "1"});
+    client.command({"PUBLISH", "other", "x"});
+    for (int i = 0; i < 300; ++i) {
+        std::lock_guard lock(m);
+        if (!got.empty()) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    {
+        std::lock_guard lock(m);
+        EXPECT_EQ(got, (std::vector<std::string>{"events:a=1"}));
+    }
+
+    // Down: calls fail at once instead of waiting.
+    redis.stop();
+    for (int i = 0; i < 300 && client.connected(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    const auto started = std::chrono::steady_clock::now();
+    EXPECT_THROW(client.command({"PING"}), StoreUnavailable);
+    EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::milliseconds(100));
+
+    // Back: the client reconnects and resubscribes by itself.
+    const int before = resubscribed.load();
+    redis.start();
+    ASSERT_TRUE(client.wait_connected(std::chrono::seconds(10)));
+    EXPECT_EQ(client.command({"PING"}).text, "PONG");
+    for (int i = 0; i < 500 && resubscribed.load() == before; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    EXPECT_GT(resubscribed.load(), before);
+    client.command({"PUBLISH", "events:b", "2"});
+    for (int i = 0; i < 300; ++i) {
+        std::lock_guard lock(m);
+        if (got.size() == 2) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    std::lock_guard lock(m);
+    ASSERT_EQ(got.size(), 2u);
+    EXPECT_EQ(got[1], "events:b=2");
+}
