@@ -25,7 +25,7 @@ function(expect what actual expected)
 endfunction()
 
 page_size(n)
-expect("code default" ${n} 5)
+expect("code default" ${n} 9)  # every demo tool fits the default page
 page_size(n MCP_PAGE_SIZE=3)
 expect("environment" ${n} 3)
 page_size(n MCP_PAGE_SIZE=3 MCP_CONFIG=${WORK_DIR}/two.toml)

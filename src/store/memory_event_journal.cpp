@@ -1,5 +1,8 @@
 #include <mcp/store/event_journal.hpp>
 
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
 #include <deque>
 #include <list>
 #include <mutex>
@@ -14,30 +17,51 @@ public:
     MemoryEventJournal(std::size_t max_events, std::size_t max_bytes, std::size_t max_streams)
         : max_events_(max_events), max_bytes_(max_bytes), max_streams_(max_streams) {}
 
-    void append(std::string_view stream, std::uint64_t seq, std::string data) override {
+    std::string append(std::string_view stream, std::string data) override {
         std::lock_guard lock(mutex_);
         Stream& s = touch(stream);
+        const std::uint64_t seq = ++s.last;
         s.bytes += data.size();
-        s.events.push_back(Event{seq, std::move(data)});
+        s.events.push_back(Stored{seq, std::move(data)});
         while (!s.events.empty() && (s.events.size() > max_events_ || s.bytes > max_bytes_)) {
             s.bytes -= s.events.front().data.size();
             s.dropped_up_to = s.events.front().seq;
             s.events.pop_front();
         }
+        return std::to_string(seq);
     }
 
-    std::vector<Event> after(std::string_view stream, std::uint64_t seq, bool& complete) override {
+    std::vector<Event> after(std::string_view stream, std::string_view after_id, bool& complete) override {
+        std::uint64_t after_seq = 0;
+        if (!after_id.empty()) {
+            auto [end, ec] = std::from_chars(after_id.data(), after_id.data() + after_id.size(), after_seq);
+            if (ec != std::errc() || end != after_id.data() + after_id.size()) {
+                complete = false;
+                return {};
+            }
+        }
         std::lock_guard lock(mutex_);
         std::vector<Event> out;
         auto it = streams_.find(std::string(stream));
         complete = true;
         if (it == streams_.end()) return out;
         const Stream& s = it->second;
-        complete = s.dropped_up_to <= seq;
-        for (const auto& e : s.events) {
-            if (e.seq > seq) out.push_back(e);
-        }
+        complete = s.dropped_up_to <= after_seq;
+        auto first = std::upper_bound(s.events.begin(), s.events.end(), after_seq,
+                                      [](std::uint64_t seq, const Stored& e) { return seq < e.seq; });
+        for (; first != s.events.end(); ++first) out.push_back(Event{std::to_string(first->seq), first->data});
         return out;
+    }
+
+    std::string last_id(std::string_view stream) override {
+        std::lock_guard lock(mutex_);
+        auto it = streams_.find(std::string(stream));
+        return it == streams_.end() || it->second.last == 0 ? std::string() : std::to_string(it->second.last);
+    }
+
+    bool exists(std::string_view stream) override {
+        std::lock_guard lock(mutex_);
+        return streams_.contains(std::string(stream));
     }
 
     void drop(std::string_view stream) override {
@@ -49,8 +73,13 @@ public:
     }
 
 private:
+    struct Stored {
+        std::uint64_t seq;
+        std::string data;
+    };
     struct Stream {
-        std::deque<Event> events;
+        std::deque<Stored> events;
+        std::uint64_t last = 0;
         std::size_t bytes = 0;
         std::uint64_t dropped_up_to = 0;  // highest sequence number no longer retained
         std::list<std::string>::iterator position;

@@ -28,7 +28,9 @@ import {
 
 const REQUEST = { timeout: 15_000 };  // every SDK request fails after this instead of hanging
 const TEST = { timeout: 30_000 };     // every test
-const TOOL_NAMES = ['add_note', 'color_swatch', 'echo', 'slow_count', 'word_stats'];
+// The demo's tools, sorted.
+const TOOL_NAMES = ['add_note', 'color_swatch', 'connect_account', 'delete_note', 'draft_note', 'echo', 'project_roots',
+    'slow_count', 'word_stats'];
 const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
 
 // A connected v1 client over Streamable HTTP. `recorder` sees every HTTP exchange (raw bodies),
@@ -165,7 +167,7 @@ describe('mcp-cpp-demo through the SDK v1 client over Streamable HTTP', { timeou
         }
     });
 
-    test('tools/list lists the five tools; every tool is callable', TEST, async () => {
+    test('tools/list lists every tool; every tool is callable', TEST, async () => {
         const { tools, nextCursor } = await s.client.listTools({}, REQUEST);
         assert.equal(nextCursor, undefined);
         assert.deepEqual(tools.map((t) => t.name).sort(), TOOL_NAMES);
@@ -564,7 +566,7 @@ describe('tools/list pagination with --page-size 2 over HTTP', { timeout: 60_000
         await srv?.close();
     });
 
-    test('three pages of 2, 2 and 1 tools; a forged cursor is -32602', TEST, async () => {
+    test('five pages of 2, 2, 2, 2 and 1 tools; a forged cursor is -32602', TEST, async () => {
         const pages = [];
         let cursor;
         do {
@@ -573,7 +575,7 @@ describe('tools/list pagination with --page-size 2 over HTTP', { timeout: 60_000
             pages.push(page.tools.map((t) => t.name));
             cursor = page.nextCursor;
         } while (cursor !== undefined);
-        assert.deepEqual(pages.map((p) => p.length), [2, 2, 1]);
+        assert.deepEqual(pages.map((p) => p.length), [2, 2, 2, 2, 1]);
         assert.deepEqual(pages.flat().sort(), TOOL_NAMES);
         await rejectsWithCode(c.client.listTools({ cursor: 'Zm9yZ2VkIGN1cnNvcg' }, REQUEST), -32602);
     });

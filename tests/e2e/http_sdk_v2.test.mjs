@@ -27,7 +27,9 @@ import {
 
 const REQUEST = { timeout: 15_000 };
 const TEST = { timeout: 30_000 };
-const TOOL_NAMES = ['add_note', 'color_swatch', 'echo', 'slow_count', 'word_stats'];
+// The demo's tools, sorted.
+const TOOL_NAMES = ['add_note', 'color_swatch', 'connect_account', 'delete_note', 'draft_note', 'echo', 'project_roots',
+    'slow_count', 'word_stats'];
 const LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
 const CACHEABLE = new Set(['server/discover', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read']);
 

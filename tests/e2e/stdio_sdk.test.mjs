@@ -18,7 +18,9 @@ const DEMO = demoBinary();
 const REQUEST = { timeout: 15_000 };  // every SDK request fails after this instead of hanging
 const TEST = { timeout: 30_000 };     // every test
 
-const TOOL_NAMES = ['add_note', 'color_swatch', 'echo', 'slow_count', 'word_stats'];
+// The demo's tools, sorted.
+const TOOL_NAMES = ['add_note', 'color_swatch', 'connect_account', 'delete_note', 'draft_note', 'echo', 'project_roots',
+    'slow_count', 'word_stats'];
 
 // A connected SDK client on a fresh server process, with every JSON-RPC message it received and
 // sent recorded in `wire` (the SDK does not expose the raw protocol otherwise).
@@ -114,7 +116,7 @@ describe('mcp-cpp-demo through the MCP SDK client over stdio', { timeout: 170_00
         assert.deepEqual(await s.client.ping(REQUEST), {});
     });
 
-    test('tools/list lists the five tools with their schemas', TEST, async () => {
+    test('tools/list lists every tool with their schemas', TEST, async () => {
         const { tools, nextCursor } = await s.client.listTools({}, REQUEST);
         assert.equal(nextCursor, undefined);
         assert.deepEqual(tools.map((t) => t.name).sort(), TOOL_NAMES);
@@ -504,7 +506,7 @@ describe('tools/list pagination with --page-size 2', { timeout: 60_000 }, () => 
             cursor = page.nextCursor;
             if (cursor !== undefined) assert.equal(typeof cursor, 'string');
         } while (cursor !== undefined);
-        assert.deepEqual(pages.map((p) => p.length), [2, 2, 1]);
+        assert.deepEqual(pages.map((p) => p.length), [2, 2, 2, 2, 1]);
         const { tools } = await full.client.listTools({}, REQUEST);
         assert.deepEqual(pages.flat(), tools);
         assert.deepEqual(pages.flat().map((t) => t.name).sort(), TOOL_NAMES);

@@ -65,12 +65,12 @@ TEST(HeaderValues, Base64SentinelIsDecodedStrictly) {
 
 TEST(EventIds, SealedAndBoundToTheirPosition) {
     const auto keys = mcp::KeyRing::generate();
-    const auto id = seal_event_id(keys, {"session-a", "3", 42});
+    const auto id = seal_event_id(keys, {"session-a", "3", "42"});
     auto pos = open_event_id(keys, id);
     ASSERT_TRUE(pos);
     EXPECT_EQ(pos->session_id, "session-a");
     EXPECT_EQ(pos->stream_id, "3");
-    EXPECT_EQ(pos->seq, 42u);
+    EXPECT_EQ(pos->event_id, "42");
     std::string altered = id;
     altered[altered.size() / 2] = altered[altered.size() / 2] == 'A' ? 'B' : 'A';
     EXPECT_FALSE(open_event_id(keys, altered));
@@ -87,23 +87,29 @@ TEST(Sse, Framing) {
 
 TEST(EventJournal, BoundedPerStreamAndAcrossStreams) {
     auto journal = mcp::make_memory_event_journal(3, 1 << 20, 2);
-    for (std::uint64_t i = 1; i <= 5; ++i) journal->append("s1", i, std::to_string(i));
+    for (int i = 1; i <= 5; ++i) EXPECT_EQ(journal->append("s1", std::to_string(i * 10)), std::to_string(i));
+    EXPECT_EQ(journal->last_id("s1"), "5");
+    EXPECT_EQ(journal->last_id("none"), "");
     bool complete = true;
-    auto events = journal->after("s1", 0, complete);
+    auto events = journal->after("s1", "", complete);
     ASSERT_EQ(events.size(), 3u);
-    EXPECT_EQ(events.front().seq, 3u);
+    EXPECT_EQ(events.front().id, "3");
+    EXPECT_EQ(events.front().data, "30");
     EXPECT_FALSE(complete);  // 1 and 2 were dropped
-    events = journal->after("s1", 3, complete);
+    events = journal->after("s1", "3", complete);
     EXPECT_EQ(events.size(), 2u);
     EXPECT_TRUE(complete);
-    journal->append("s2", 1, "x");
-    journal->append("s3", 1, "y");  // the least recently written stream goes
-    EXPECT_TRUE(journal->after("s1", 0, complete).empty());
-    EXPECT_EQ(journal->after("s3", 0, complete).size(), 1u);
+    EXPECT_TRUE(journal->after("s1", "not-a-number", complete).empty());
+    EXPECT_FALSE(complete);
+    journal->append("s2", "x");
+    journal->append("s3", "y");  // the least recently written stream goes
+    EXPECT_FALSE(journal->exists("s1"));
+    EXPECT_TRUE(journal->after("s1", "", complete).empty());
+    EXPECT_EQ(journal->after("s3", "", complete).size(), 1u);
     auto bytes = mcp::make_memory_event_journal(100, 10, 10);
-    bytes->append("b", 1, std::string(6, 'a'));
-    bytes->append("b", 2, std::string(6, 'b'));
-    EXPECT_EQ(bytes->after("b", 0, complete).size(), 1u);
+    bytes->append("b", std::string(6, 'a'));
+    bytes->append("b", std::string(6, 'b'));
+    EXPECT_EQ(bytes->after("b", "", complete).size(), 1u);
 }
 
 TEST(SessionStore, CapacityAndIdleExpiry) {

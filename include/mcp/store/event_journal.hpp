@@ -1,7 +1,6 @@
 #pragma once
 // The events of 2025-era SSE streams, kept so a client that lost its connection can resume with
-// Last-Event-ID (on this node or, with a shared journal, on another).
-#include <cstdint>
+// Last-Event-ID, on this node or, with a shared journal, on another.
 #include <memory>
 #include <string>
 #include <string_view>
@@ -12,16 +11,19 @@ namespace mcp {
 class EventJournal {
 public:
     struct Event {
-        std::uint64_t seq;
-        std::string data;  // the JSON-RPC message, serialized
+        std::string id;    // assigned by the journal; increases within a stream
+        std::string data;  // the JSON-RPC message, serialized; empty marks the end of the stream
     };
 
     virtual ~EventJournal() = default;
-    // Appends an event to a stream; sequence numbers of one stream increase.
-    virtual void append(std::string_view stream, std::uint64_t seq, std::string data) = 0;
-    // The stream's retained events after `seq`, in order. `complete` is false when events after
-    // `seq` were already dropped (the bound), so the replay has a gap.
-    virtual std::vector<Event> after(std::string_view stream, std::uint64_t seq, bool& complete) = 0;
+    // Appends an event and returns its id.
+    virtual std::string append(std::string_view stream, std::string data) = 0;
+    // The stream's retained events after the one with id `after` ("" for all), in order.
+    // `complete` is false when some of them were already dropped (the bound): a gap.
+    virtual std::vector<Event> after(std::string_view stream, std::string_view after, bool& complete) = 0;
+    virtual bool exists(std::string_view stream) = 0;
+    // The id of the stream's newest event, "" when it has none.
+    virtual std::string last_id(std::string_view stream) = 0;
     virtual void drop(std::string_view stream) = 0;
 };
 

@@ -196,7 +196,7 @@ asio::awaitable<bool> get(boost::beast::tcp_stream& stream, const Request& reque
     if (!session) co_return co_await write_error(stream, request, 404, kSessionNotFound, "Session not found", ctx);
 
     std::shared_ptr<SseStream> target;
-    std::uint64_t after = 0;
+    std::string after;
     const auto last_event = header(request, "Last-Event-ID");
     if (!last_event.empty()) {
         // Sealed ids cannot be forged, and one session cannot resume another's stream.
@@ -204,7 +204,7 @@ asio::awaitable<bool> get(boost::beast::tcp_stream& stream, const Request& reque
         if (!position || position->session_id != session->id() || !(target = session->find_stream(position->stream_id))) {
             co_return co_await write_error(stream, request, 400, kServerError, "Bad Request: invalid Last-Event-ID", ctx);
         }
-        after = position->seq;
+        after = position->event_id;
     }
     if (session->attached_streams() >= ctx.options.max_streams_per_session) {
         co_return co_await write_error(stream, request, 429, kServerError, "Too many open streams for this session", ctx);

@@ -31,18 +31,23 @@ HttpSession::HttpSession(std::shared_ptr<Session> session, EventJournal& journal
       journal_(journal),
       keys_(keys),
       options_(options),
-      standalone_(std::make_shared<SseStream>(session_->id(), "get", journal, keys, options.sse_retry.count())) {
+      standalone_(std::make_shared<SseStream>(session_->id(), "get", journal, keys, options.sse_retry.count(), nullptr)) {
     session_->set_channel(std::make_shared<StandaloneChannel>(standalone_));
 }
 
 std::shared_ptr<SseStream> HttpSession::open_stream() {
     std::lock_guard lock(mutex_);
     const std::uint64_t n = next_stream_++;
-    auto stream = std::make_shared<SseStream>(session_->id(), std::to_string(n), journal_, keys_, options_.sse_retry.count());
+    auto stream = std::make_shared<SseStream>(session_->id(), std::to_string(n), journal_, keys_, options_.sse_retry.count(), nullptr);
     streams_.emplace(n, stream);
     // Forget the oldest finished streams; a client has had its chance to resume them.
     for (auto it = streams_.begin(); streams_.size() > kRecentStreams && it != streams_.end();) {
-        it = it->second->finished() ? streams_.erase(it) : std::next(it);
+        if (!it->second->finished()) {
+            ++it;
+            continue;
+        }
+        it->second->discard();
+        it = streams_.erase(it);
     }
     return stream;
 }
@@ -66,8 +71,12 @@ std::size_t HttpSession::attached_streams() {
 void HttpSession::close() {
     session_->close();
     standalone_->detach_all();
+    standalone_->discard();
     std::lock_guard lock(mutex_);
-    for (const auto& [id, stream] : streams_) stream->detach_all();
+    for (const auto& [id, stream] : streams_) {
+        stream->detach_all();
+        stream->discard();
+    }
     streams_.clear();
 }
 

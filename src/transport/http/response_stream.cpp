@@ -33,7 +33,7 @@ void ResponseStream::begin_stream() {
     outbox_->start({ResponseHead::Kind::event_stream, 200, {}});
     if (session_) {
         sse_ = session_->open_stream();
-        sse_->attach(outbox_, 0);
+        sse_->attach(outbox_, {});
         sse_->prime();
     }
 }

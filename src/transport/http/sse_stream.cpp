@@ -4,8 +4,6 @@
 
 #include <boost/json/serialize.hpp>
 
-#include <charconv>
-
 namespace mcp::detail {
 
 namespace {
@@ -13,7 +11,7 @@ constexpr std::string_view kPurpose = "sse-event";
 }
 
 std::string seal_event_id(const KeyRing& keys, const EventPosition& p) {
-    return keys.seal(kPurpose, p.session_id + '\n' + p.stream_id + '\n' + std::to_string(p.seq));
+    return keys.seal(kPurpose, p.session_id + '\n' + p.stream_id + '\n' + p.event_id);
 }
 
 std::optional<EventPosition> open_event_id(const KeyRing& keys, std::string_view id) {
@@ -22,48 +20,73 @@ std::optional<EventPosition> open_event_id(const KeyRing& keys, std::string_view
     const auto first = plain->find('\n');
     const auto second = first == std::string::npos ? std::string::npos : plain->find('\n', first + 1);
     if (second == std::string::npos) return std::nullopt;
-    EventPosition p{plain->substr(0, first), plain->substr(first + 1, second - first - 1), 0};
-    const char* begin = plain->data() + second + 1;
-    const char* end = plain->data() + plain->size();
-    auto [ptr, ec] = std::from_chars(begin, end, p.seq);
-    if (ec != std::errc() || ptr != end) return std::nullopt;
-    return p;
+    return EventPosition{plain->substr(0, first), plain->substr(first + 1, second - first - 1), plain->substr(second + 1)};
 }
 
 SseStream::SseStream(std::string session_id, std::string stream_id, EventJournal& journal, const KeyRing& keys,
-                     long retry_ms)
+                     long retry_ms, StreamWaker* waker)
     : session_id_(std::move(session_id)),
       stream_id_(std::move(stream_id)),
       journal_key_(session_id_ + '/' + stream_id_),
       journal_(journal),
       keys_(keys),
-      retry_ms_(retry_ms) {}
+      retry_ms_(retry_ms),
+      waker_(waker) {}
 
-SseStream::~SseStream() { journal_.drop(journal_key_); }
-
-std::string SseStream::event(std::string_view data, std::uint64_t seq) const {
-    return sse_event(data, seal_event_id(keys_, {session_id_, stream_id_, seq}));
+std::string SseStream::frame(std::string_view data, const std::string& event_id) const {
+    return sse_event(data, seal_event_id(keys_, {session_id_, stream_id_, event_id}));
 }
 
 void SseStream::prime() {
     std::lock_guard lock(mutex_);
-    if (live_) live_->push(sse_priming(seal_event_id(keys_, {session_id_, stream_id_, 0}), retry_ms_));
+    if (live_) live_->push(sse_priming(seal_event_id(keys_, {session_id_, stream_id_, last_delivered_}), retry_ms_));
+}
+
+void SseStream::deliver_new() {
+    if (!live_) return;
+    bool complete = true;
+    for (auto& e : journal_.after(journal_key_, last_delivered_, complete)) {
+        last_delivered_ = e.id;
+        if (e.data.empty()) {  // the end marker
+            finished_ = true;
+            live_->finish();
+            live_.reset();
+            return;
+        }
+        if (!live_->push(frame(e.data, e.id))) {
+            live_.reset();  // gone: the journal keeps the rest for a resume
+            return;
+        }
+    }
 }
 
 void SseStream::publish(const boost::json::value& message) {
     std::string data = boost::json::serialize(message);
-    std::lock_guard lock(mutex_);
-    if (finished_) return;
-    const std::uint64_t seq = next_seq_++;
-    if (live_ && !live_->push(event(data, seq))) live_.reset();  // gone: the journal still has it
-    journal_.append(journal_key_, seq, std::move(data));
+    {
+        std::lock_guard lock(mutex_);
+        if (finished_) return;
+        const std::string id = journal_.append(journal_key_, data);
+        if (live_ && !waker_) {
+            // One node: this stream's ids are consecutive, nothing can have come in between.
+            if (live_->push(frame(data, id))) last_delivered_ = id;
+            else live_.reset();
+        } else {
+            deliver_new();
+        }
+    }
+    if (waker_) waker_->wake(session_id_, stream_id_);
 }
 
 void SseStream::finish() {
-    std::lock_guard lock(mutex_);
-    finished_ = true;
-    if (live_) live_->finish();
-    live_.reset();
+    {
+        std::lock_guard lock(mutex_);
+        if (finished_) return;
+        journal_.append(journal_key_, {});  // the end marker, for connections resumed elsewhere
+        finished_ = true;
+        if (live_) live_->finish();
+        live_.reset();
+    }
+    if (waker_) waker_->wake(session_id_, stream_id_);
 }
 
 bool SseStream::finished() {
@@ -71,24 +94,23 @@ bool SseStream::finished() {
     return finished_;
 }
 
-bool SseStream::attach(const std::shared_ptr<Outbox>& outbox, std::uint64_t after_seq) {
+void SseStream::attach(const std::shared_ptr<Outbox>& outbox, const std::string& after_event) {
     std::lock_guard lock(mutex_);
     if (live_) live_->finish();
-    bool complete = true;
-    for (auto& e : journal_.after(journal_key_, after_seq, complete)) outbox->push(event(e.data, e.seq));
-    if (finished_) {
-        outbox->finish();
+    live_ = outbox;
+    last_delivered_ = after_event;
+    deliver_new();
+    if (finished_ && live_) {  // ended before any end marker was seen here (a local finish)
+        live_->finish();
         live_.reset();
-    } else {
-        live_ = outbox;
     }
-    return complete;
 }
 
 void SseStream::attach_live(const std::shared_ptr<Outbox>& outbox) {
     std::lock_guard lock(mutex_);
     if (live_) live_->finish();
-    outbox->push(sse_priming(seal_event_id(keys_, {session_id_, stream_id_, next_seq_ - 1}), retry_ms_));
+    last_delivered_ = journal_.last_id(journal_key_);
+    outbox->push(sse_priming(seal_event_id(keys_, {session_id_, stream_id_, last_delivered_}), retry_ms_));
     live_ = outbox;
 }
 
@@ -102,5 +124,12 @@ bool SseStream::attached() {
     std::lock_guard lock(mutex_);
     return live_ && !live_->detached();
 }
+
+void SseStream::catch_up() {
+    std::lock_guard lock(mutex_);
+    deliver_new();
+}
+
+void SseStream::discard() { journal_.drop(journal_key_); }
 
 }  // namespace mcp::detail

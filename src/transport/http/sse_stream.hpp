@@ -1,7 +1,9 @@
 #pragma once
 // A resumable SSE stream of a 2025-era session: a POST's response stream, or the session's
 // standalone (GET) stream. Every event is journaled under a sealed id; a client that lost the
-// connection reconnects with Last-Event-ID and gets what it missed, then the rest live.
+// connection reconnects with Last-Event-ID (to this node or, with a shared journal, another) and
+// gets what it missed, then the rest live. With a shared journal, events published on one node
+// reach the connection held by another through a wake-up (StreamWaker).
 #include "transport/http/outbox.hpp"
 
 #include <mcp/security/key_ring.hpp>
@@ -9,7 +11,6 @@
 
 #include <boost/json/value.hpp>
 
-#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -17,45 +18,54 @@
 
 namespace mcp::detail {
 
-// What a sealed event id says.
+// What a sealed event id says: the stream, and the journal id of the event ("" before the first).
 struct EventPosition {
     std::string session_id;
     std::string stream_id;
-    std::uint64_t seq = 0;
+    std::string event_id;
 };
 
 std::string seal_event_id(const KeyRing& keys, const EventPosition& position);
 // Nothing for an id that is malformed, altered, or sealed by a key this ring lacks.
 std::optional<EventPosition> open_event_id(const KeyRing& keys, std::string_view id);
 
+// Tells the nodes holding a stream's connection that it has new events (cluster mode).
+class StreamWaker {
+public:
+    virtual ~StreamWaker() = default;
+    virtual void wake(const std::string& session_id, const std::string& stream_id) = 0;
+};
+
 class SseStream {
 public:
-    SseStream(std::string session_id, std::string stream_id, EventJournal& journal, const KeyRing& keys, long retry_ms);
-    ~SseStream();
+    SseStream(std::string session_id, std::string stream_id, EventJournal& journal, const KeyRing& keys, long retry_ms,
+              StreamWaker* waker);
 
     const std::string& id() const { return stream_id_; }
 
-    // Sends the priming event (its id lets a client resume from the very start).
+    // The priming event: an id for the current position, so a client can resume from here.
     void prime();
-    // Journals the message under the next id and writes it to the attached connection, if any.
+    // Journals the message and delivers it to the attached connection (here or on another node).
     void publish(const boost::json::value& message);
-    // The last event was published (a POST stream's response): attached connections end.
+    // The last event was published (a POST stream's response): the connection ends.
     void finish();
     bool finished();
 
-    // Makes `outbox` the stream's connection: replays the events after `after_seq` (the whole
-    // journal for 0), then streams live. A connection already attached is ended; a stream never
-    // goes to two connections. Returns false when the replay has a gap (events were dropped).
-    bool attach(const std::shared_ptr<Outbox>& outbox, std::uint64_t after_seq);
-    // Makes `outbox` the stream's connection from now on, without replay, after a priming event
-    // that marks the current position (a fresh GET of the standalone stream).
+    // Makes `outbox` the stream's connection: replays the events after `after_event` ("" for all),
+    // then streams live. A connection already attached is ended: one stream, one connection.
+    void attach(const std::shared_ptr<Outbox>& outbox, const std::string& after_event);
+    // Makes `outbox` the connection from now on, without replay (a fresh GET).
     void attach_live(const std::shared_ptr<Outbox>& outbox);
-    // Ends the attached connection, if any (session deleted, server stopping).
     void detach_all();
     bool attached();
+    // Delivers what other nodes published since the last delivery.
+    void catch_up();
+    // Drops the stream's events from the journal.
+    void discard();
 
 private:
-    std::string event(std::string_view data, std::uint64_t seq) const;
+    void deliver_new();  // mutex_ held
+    std::string frame(std::string_view data, const std::string& event_id) const;
 
     const std::string session_id_;
     const std::string stream_id_;
@@ -63,11 +73,12 @@ private:
     EventJournal& journal_;
     const KeyRing& keys_;
     const long retry_ms_;
+    StreamWaker* waker_;
 
-    std::mutex mutex_;  // keeps journal order and live order the same
-    std::uint64_t next_seq_ = 1;
+    std::mutex mutex_;  // keeps the order of the journal and of the connection the same
     bool finished_ = false;
     std::shared_ptr<Outbox> live_;
+    std::string last_delivered_;  // journal id of the last event written to `live_`
 };
 
 }  // namespace mcp::detail
