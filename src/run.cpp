@@ -163,6 +163,10 @@ int run(Server& server, int argc, char** argv) {
     app.add_option("--request-state-ttl", s.request_state_ttl, "How long a 2026 requestState stays valid")
         ->envname("MCP_REQUEST_STATE_TTL")
         ->check(kDuration);
+    app.add_option("--store", options.store,
+                   "Where 2025-era HTTP sessions, SSE journals and pending client answers live: memory, or "
+                   "redis://[:password@]host[:port][/db] shared by several nodes")
+        ->envname("MCP_STORE");
     app.add_option("--secret-file", s.secret_file,
                    "Sealing keys: one base64 32-byte key, or lines kid:base64 (first active); env MCP_SECRET holds the same text")
         ->envname("MCP_SECRET_FILE")

@@ -9,13 +9,13 @@
 #include <mcp/server/session.hpp>
 #include <mcp/server/tool.hpp>
 #include <mcp/server/uri_template.hpp>
-#include <mcp/store/mailbox.hpp>
 
 #include "server/cursor.hpp"
 #include "server/handler_pool.hpp"
 #include "server/listen_registry.hpp"
 #include "server/registry.hpp"
 #include "server/routing_headers.hpp"
+#include "store/backend.hpp"
 
 #include <atomic>
 #include <condition_variable>
@@ -67,6 +67,9 @@ private:
 
 struct ServerCore {
     ServerCore(Implementation info, ServerOptions options);
+    ~ServerCore();
+    ServerCore(const ServerCore&) = delete;
+    ServerCore& operator=(const ServerCore&) = delete;
 
     Implementation info;
     boost::json::value server_info;  // {name, version}, stamped into 2026-07-28 results
@@ -83,8 +86,10 @@ struct ServerCore {
     Completers prompt_completers;
     Completers template_completers;
     CursorCodec cursors;
-    // Where 2025-era answers to server-to-client requests are delivered.
-    std::unique_ptr<Mailbox> mailbox = make_memory_mailbox();
+    // The store named by options.store, made on first use; with a shared one, this node also
+    // listens to the others (forwarded cancellations, resource updates).
+    Backend& backend();
+    Mailbox& mailbox() { return backend().mailbox(); }
     // Started by the first call, so options can still change before serving begins.
     HandlerPool& pool();
     bool started() const { return pool_started_.load(); }
@@ -100,6 +105,12 @@ struct ServerCore {
     void list_changed(std::string_view list);
     void resource_updated(std::string_view uri);
     void track_session(const std::shared_ptr<Session>& session);
+    std::shared_ptr<Session> local_session(std::string_view id);
+    // With a shared store, how this node reaches a session another node created (set by the HTTP
+    // transport while it serves).
+    void set_session_resolver(std::function<std::shared_ptr<Session>(std::string_view id)> resolve);
+    // A notifications/cancelled for a call that is not running here: another node may run it.
+    void forward_cancel(const Session& session, const boost::json::value& request_id);
 
     std::atomic<bool> shutting_down{false};
 
@@ -121,7 +132,14 @@ private:
     std::atomic<bool> pool_started_{false};
     std::unique_ptr<HandlerPool> pool_;
     std::mutex sessions_mutex_;
-    std::vector<std::weak_ptr<Session>> sessions_;
+    std::unordered_map<std::string, std::weak_ptr<Session>> sessions_;
+    std::function<std::shared_ptr<Session>(std::string_view)> resolve_session_;
+
+    void join_cluster(Cluster& cluster);
+    std::once_flag backend_once_;
+    std::shared_ptr<Backend> backend_;
+    const std::string node_id_;  // tells this node's own signals apart
+    std::vector<std::uint64_t> cluster_subscriptions_;
 };
 
 }  // namespace mcp::detail

@@ -10,6 +10,7 @@
 
 #include <mcp/json/bind.hpp>
 #include <mcp/protocol/errors.hpp>
+#include <mcp/store/store_errors.hpp>
 
 #include <boost/json/serialize.hpp>
 
@@ -180,7 +181,7 @@ void deliver_response(ServerCore& core, const boost::json::value& message, const
     const std::string_view id = response.id.get_string();
     // Ids are sealed over the session they were sent to: another session's answer is dropped.
     const auto plain = core.keys().open("server-request", id);
-    if (!plain || !plain->starts_with(session->id() + '\n') || !core.mailbox->deliver(id, message)) {
+    if (!plain || !plain->starts_with(session->id() + '\n') || !core.mailbox().deliver(id, message)) {
         log().debug("dropping a response to a request this session is not waiting for");
     }
 }
@@ -242,6 +243,7 @@ void handle_request(ServerCore& core, const std::shared_ptr<CallState>& call, co
 void run_call(const Method& method, const std::shared_ptr<CallState>& call) {
     const bool modern = call->exchange->era() == Era::modern;
     boost::json::value response;
+    bool unavailable = false;  // the shared store is away: HTTP 503, the client retries
     try {
         auto result = method.run(call->core, *call);
         // A handler that swallowed InputRequired still asked: the pending requests decide.
@@ -260,6 +262,9 @@ void run_call(const Method& method, const std::shared_ptr<CallState>& call) {
         response = error_response(*call, e);
     } catch (const json::BindError& e) {
         response = jsonrpc::make_error(call->message.id, error_code::invalid_params, std::string("Invalid params: ") + e.what());
+    } catch (const StoreUnavailable& e) {
+        unavailable = true;
+        response = jsonrpc::make_error(call->message.id, error_code::internal_error, std::string("Store unavailable: ") + e.what());
     } catch (const std::exception& e) {
         log().warn("{} failed: {}", call->message.method, e.what());
         response = jsonrpc::make_error(call->message.id, error_code::internal_error, std::string("Internal error: ") + e.what());
@@ -269,6 +274,8 @@ void run_call(const Method& method, const std::shared_ptr<CallState>& call) {
     if (call->session && !call->key.empty()) call->session->impl().untrack(*call);
     if (call->cancelled_by_client.load() || (call->exchange->era() == Era::modern && call->stop.stop_requested())) {
         call->sink->complete(std::nullopt);  // a cancelled request gets no response
+    } else if (unavailable) {
+        call->sink->complete_overloaded(std::move(response));
     } else {
         call->sink->complete(std::move(response));
     }

@@ -9,6 +9,9 @@
 #include "util/log.hpp"
 #include "util/random.hpp"
 
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
 #include <algorithm>
 #include <stdexcept>
 #include <thread>
@@ -67,7 +70,71 @@ boost::json::value resource_wire(std::string_view key, const std::string& id, co
 ServerCore::ServerCore(Implementation i, ServerOptions o)
     : info(std::move(i)),
       server_info(boost::json::object{{"name", info.name}, {"version", info.version}}),
-      options(std::move(o)) {}
+      options(std::move(o)),
+      node_id_(random_token(9)) {}
+
+ServerCore::~ServerCore() {
+    if (backend_ && backend_->cluster()) {
+        for (const auto id : cluster_subscriptions_) backend_->cluster()->unsubscribe(id);
+    }
+}
+
+ServerCore& core_of(Server& server) { return *server.core_; }
+
+Backend& ServerCore::backend() {
+    std::call_once(backend_once_, [this] {
+        backend_ = make_backend(options.store);
+        if (auto* cluster = backend_->cluster()) join_cluster(*cluster);
+    });
+    return *backend_;
+}
+
+// Signals carry "<node>\n<payload>"; a node has already acted on its own.
+void ServerCore::join_cluster(Cluster& cluster) {
+    auto from_elsewhere = [this](std::string_view signal, std::string_view& payload) {
+        const auto cut = signal.find('\n');
+        if (cut == std::string_view::npos || signal.substr(0, cut) == node_id_) return false;
+        payload = signal.substr(cut + 1);
+        return true;
+    };
+    // A resource changed on another node: this node's 2026 listen streams hear of it. (2025
+    // sessions were told by the node where it changed, through the store.)
+    cluster_subscriptions_.push_back(cluster.subscribe("resource", [this, from_elsewhere](std::string_view signal) {
+        std::string_view uri;
+        if (from_elsewhere(signal, uri)) listens.resource_updated(uri);
+    }));
+    // A client cancelled, on another node, a call running here.
+    cluster_subscriptions_.push_back(cluster.subscribe("cancel", [this, from_elsewhere](std::string_view signal) {
+        std::string_view payload;
+        if (!from_elsewhere(signal, payload)) return;
+        const auto cut = payload.find('\n');
+        if (cut == std::string_view::npos) return;
+        boost::system::error_code ec;
+        const auto request_id = boost::json::parse(payload.substr(cut + 1), ec);
+        if (auto session = local_session(payload.substr(0, cut)); session && !ec) session->impl().cancel(request_id);
+    }));
+}
+
+void ServerCore::forward_cancel(const Session& session, const boost::json::value& request_id) {
+    auto* cluster = backend().cluster();
+    if (cluster == nullptr) return;
+    try {
+        cluster->publish("cancel", node_id_ + '\n' + session.id() + '\n' + boost::json::serialize(request_id));
+    } catch (const StoreUnavailable& e) {
+        log().warn("cancellation not forwarded to the other nodes: {}", e.what());
+    }
+}
+
+void ServerCore::set_session_resolver(std::function<std::shared_ptr<Session>(std::string_view)> resolve) {
+    std::lock_guard lock(sessions_mutex_);
+    resolve_session_ = std::move(resolve);
+}
+
+std::shared_ptr<Session> ServerCore::local_session(std::string_view id) {
+    std::lock_guard lock(sessions_mutex_);
+    auto it = sessions_.find(std::string(id));
+    return it == sessions_.end() ? nullptr : it->second.lock();
+}
 
 void ServerCore::list_changed(std::string_view list) {
     broadcast(jsonrpc::make_notification("notifications/" + std::string(list) + "/list_changed", {}), {});
@@ -75,9 +142,28 @@ void ServerCore::list_changed(std::string_view list) {
 }
 
 void ServerCore::resource_updated(std::string_view uri) {
-    broadcast(jsonrpc::make_notification("notifications/resources/updated", {{"uri", uri}}),
-              [&](Session& s) { return s.subscribed(uri); });
+    const auto message = jsonrpc::make_notification("notifications/resources/updated", {{"uri", uri}});
     listens.resource_updated(uri);
+    if (auto* cluster = backend().cluster()) {
+        // The store knows every subscribed session, on any node; each is told once, through its
+        // standalone stream's shared journal.
+        try {
+            cluster->publish("resource", node_id_ + '\n' + std::string(uri));
+            std::function<std::shared_ptr<Session>(std::string_view)> resolve;
+            {
+                std::lock_guard lock(sessions_mutex_);
+                resolve = resolve_session_;
+            }
+            for (const auto& id : cluster->subscribers(uri)) {
+                auto session = resolve ? resolve(id) : local_session(id);
+                if (session && session->initialized() && !session->closed()) session->notify(message);
+            }
+            return;
+        } catch (const StoreUnavailable& e) {
+            log().warn("resource update sent to this node's sessions only: {}", e.what());
+        }
+    }
+    broadcast(message, [&](Session& s) { return s.subscribed(uri); });
 }
 
 const KeyRing& ServerCore::keys() {
@@ -102,8 +188,8 @@ void ServerCore::broadcast(const boost::json::value& message, const std::functio
     std::vector<std::shared_ptr<Session>> targets;
     {
         std::lock_guard lock(sessions_mutex_);
-        std::erase_if(sessions_, [](const std::weak_ptr<Session>& w) { return w.expired(); });
-        for (const auto& weak : sessions_) {
+        std::erase_if(sessions_, [](const auto& entry) { return entry.second.expired(); });
+        for (const auto& [id, weak] : sessions_) {
             if (auto s = weak.lock()) targets.push_back(std::move(s));
         }
     }
@@ -144,7 +230,7 @@ void ServerCore::cancel_all() {
 
 void ServerCore::track_session(const std::shared_ptr<Session>& session) {
     std::lock_guard lock(sessions_mutex_);
-    sessions_.push_back(session);
+    sessions_[session->id()] = session;
 }
 
 void Completers::set(std::string owner, std::string argument, Completer completer) {
@@ -174,6 +260,7 @@ void Server::configure(ServerOptions options) {
     if (options.limits.max_message_bytes == 0) throw std::invalid_argument("max_message_bytes must be at least 1");
     if (options.limits.max_depth == 0) throw std::invalid_argument("max_depth must be at least 1");
     if (options.execution.max_threads == 0) throw std::invalid_argument("max_threads must be at least 1");
+    detail::check_store_url(options.store);
     core_->options = std::move(options);
 }
 
@@ -365,7 +452,14 @@ void Server::handle(boost::json::value message, const Inbound& inbound, std::sha
         return;
     }
     if (msg.kind == jsonrpc::Kind::response) {
-        detail::deliver_response(*core_, call->document, msg, inbound.session);
+        try {
+            detail::deliver_response(*core_, call->document, msg, inbound.session);
+        } catch (const StoreUnavailable& e) {
+            // Not acknowledged: the client sends its answer again.
+            call->sink->complete_overloaded(
+                jsonrpc::make_error(nullptr, error_code::internal_error, std::string("Store unavailable: ") + e.what()));
+            return;
+        }
         call->sink->complete(std::nullopt);
         return;
     }

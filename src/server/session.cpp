@@ -96,17 +96,18 @@ void Session::Impl::untrack(const detail::CallState& call) {
     if (in_flight.empty()) idle.notify_all();
 }
 
-void Session::Impl::cancel(const boost::json::value& request_id) {
+bool Session::Impl::cancel(const boost::json::value& request_id) {
     std::shared_ptr<detail::CallState> call;
     {
         std::lock_guard lock(mutex);
         auto it = in_flight.find(detail::request_key(request_id));
-        if (it == in_flight.end()) return;  // finished already, or never existed
+        if (it == in_flight.end()) return false;  // finished already, never existed, or elsewhere
         call = it->second.lock();
     }
-    if (!call) return;
+    if (!call) return false;
     call->cancelled_by_client.store(true);
     call->stop.request_stop();
+    return true;
 }
 
 void Session::Impl::set_client(std::shared_ptr<const ClientState> state) {

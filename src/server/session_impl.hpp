@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <functional>
 #include <mutex>
 #include <set>
 #include <unordered_map>
@@ -43,11 +44,19 @@ struct Session::Impl {
         roots.reset();
     }
 
+    // Called after the core changed the session's state (initialize, log level, subscriptions),
+    // so a shared store can write it through; throws mcp::StoreUnavailable when it cannot.
+    std::function<void()> on_change;
+    void changed() {
+        if (on_change) on_change();
+    }
+
     // False when a call with the same id is already in flight.
     bool track(const std::shared_ptr<detail::CallState>& call);
     void untrack(const detail::CallState& call);
     // notifications/cancelled: stops the call and suppresses its response.
-    void cancel(const boost::json::value& request_id);
+    // False when no such call runs here.
+    bool cancel(const boost::json::value& request_id);
     void set_client(std::shared_ptr<const ClientState> state);
     void subscribe(std::string uri);
     void unsubscribe(std::string_view uri);

@@ -47,6 +47,8 @@ public:
         return expire_locked(Clock::now());
     }
 
+    void save(const Session&) override {}
+
     std::size_t size() const override {
         std::lock_guard lock(mutex_);
         return sessions_.size();

@@ -545,6 +545,35 @@ describe('client requests over Streamable HTTP (SDK v1, 2025-11-25)', { timeout:
         assert.equal(textOf(await callTool(a, 'echo', { text: 'ok' })), 'ok');
     });
 
+    test('the call stream cut after the elicitation: the client answers, resumes with Last-Event-ID, gets the result', TEST, async () => {
+        const slug = freshSlug('resumed');
+        const recorder = new HttpRecorder({
+            intercept: (x, text) => x.message?.params?.name === 'delete_note' && text.includes('elicitation/create'),
+        });
+        const transport = new StreamableHTTPClientTransport(new URL(servers.default.url), {
+            fetch: recorder.fetch,
+            reconnectionOptions: { initialReconnectionDelay: 50, maxReconnectionDelay: 200, reconnectionDelayGrowFactor: 1, maxRetries: 5 },
+        });
+        const wire = tapTransport(transport);
+        const client = new Client({ name: 'mcp-cpp-e2e-resume', version: '1.0.0' }, { capabilities: CAPS });
+        const c = { kind: 'http', client, transport, wire, recorder, errors: [], ...installHandlers(client, CAPS) };
+        client.onerror = (e) => c.errors.push(e);
+        await client.connect(transport, REQUEST);
+        connections.push(c);
+        await addNote(client, slug, 'resumed');
+        c.on.elicit = () => ({ action: 'accept', content: { confirm: true } });
+        const result = await callTool(c, 'delete_note', { slug });
+        assert.equal(textOf(result), `Deleted ${slug}`);
+        assert.equal(c.seen.elicit.length, 1, 'the elicitation reached the handler once');
+        const [post] = recorder.find((m) => m.method === 'tools/call' && m.params?.name === 'delete_note');
+        assert.ok(post.cut, 'the POST stream was cut after the elicitation request');
+        const resumed = recorder.exchanges.filter((x) => x.method === 'GET' && x.requestHeaders['last-event-id']);
+        assert.ok(resumed.some((x) => x.status === 200 && x.body.includes(`Deleted ${slug}`)),
+            `the result came on a GET resumed with Last-Event-ID: ${JSON.stringify(resumed.map((x) => [x.status, x.body.slice(0, 200)]))}`);
+        assert.ok(!resumed.some((x) => x.body.includes('elicitation/create')), 'the resumed stream does not replay the request already delivered');
+        await noteIsGone(client, slug);
+    });
+
     test('DELETE of the session ends a waiting handler at once (not at the 60 s timeout)', TEST, async () => {
         const c = await open('long');
         const slug = freshSlug('orphan');

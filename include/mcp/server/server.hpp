@@ -19,8 +19,10 @@
 
 namespace mcp {
 
+class Server;
 namespace detail {
 struct ServerCore;
+ServerCore& core_of(Server& server);  // for the library's transports
 }
 
 class Server {
@@ -118,6 +120,7 @@ private:
     void add_resource(detail::ResourceDefinition def);
     void add_template(detail::TemplateDefinition def);
 
+    friend detail::ServerCore& detail::core_of(Server& server);
     std::unique_ptr<detail::ServerCore> core_;
 };
 

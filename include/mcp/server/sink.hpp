@@ -33,8 +33,9 @@ public:
     // The response, or nothing when there is none to send (the inbound message was a
     // notification or a client's response, or the request was cancelled).
     virtual void complete(std::optional<boost::json::value> response) = 0;
-    // An error response because the server is at a limit (handler pool, open streams). HTTP
-    // answers these with 503; by default they are ordinary responses.
+    // An error response because the server cannot take the request now: it is at a limit (handler
+    // pool, open streams) or its shared store is away. HTTP answers these with 503; by default they
+    // are ordinary responses.
     virtual void complete_overloaded(boost::json::value response) { complete(std::move(response)); }
     // Ends the response stream now while the call goes on; the client resumes it with
     // Last-Event-ID (2025-11-25 HTTP, SEP-1699 polling). False where streams cannot be resumed.

@@ -2,6 +2,7 @@
 // Where 2025-era HTTP sessions live between requests. The memory store is the default for one
 // node; a shared store (Redis) lets several nodes serve one session.
 #include <mcp/server/session.hpp>
+#include <mcp/store/store_errors.hpp>
 
 #include <chrono>
 #include <functional>
@@ -23,6 +24,9 @@ public:
     // Drops sessions idle for longer than their time to live; returns them.
     virtual std::vector<std::shared_ptr<Session>> expire() = 0;
     virtual std::size_t size() const = 0;
+    // Writes through what the core changed in a session (its client state, log level,
+    // subscriptions). The memory store holds the objects themselves and has nothing to do.
+    virtual void save(const Session& session) = 0;
 };
 
 // Sessions in this process. At capacity a new session is refused (HTTP 503) rather than evicting

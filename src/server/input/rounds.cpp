@@ -75,7 +75,7 @@ std::vector<InputAnswer> ask_legacy(CallState& call, std::vector<WireRequest> re
         if (session->closed()) throw ClientGone("the client is gone");
         const auto timeout = timeout_of(core, r.kind);
         Waiting w{i, new_request_id(core, *session), std::chrono::steady_clock::now() + timeout};
-        core.mailbox->open(w.id, timeout + std::chrono::minutes(1));
+        core.mailbox().open(w.id, timeout + std::chrono::minutes(1));
         call.sink->send(jsonrpc::make_request(boost::json::value(w.id), r.method, r.params));
         waiting.push_back(std::move(w));
     }
@@ -88,11 +88,11 @@ std::vector<InputAnswer> ask_legacy(CallState& call, std::vector<WireRequest> re
 
     for (std::size_t n = 0; n < waiting.size(); ++n) {
         const auto& w = waiting[n];
-        auto message = core.mailbox->wait(w.id, w.deadline, stop.get_token());
+        auto message = core.mailbox().wait(w.id, w.deadline, stop.get_token());
         if (!message) {
             const bool timed_out = !stop.stop_requested();
             for (std::size_t rest = n; rest < waiting.size(); ++rest) {
-                if (rest > n) core.mailbox->wait(waiting[rest].id, std::chrono::steady_clock::now(), {});  // close the slot
+                if (rest > n) core.mailbox().wait(waiting[rest].id, std::chrono::steady_clock::now(), {});  // close the slot
                 if (timed_out) cancel_on_client(call, waiting[rest].id, "timed out waiting for the client");
             }
             if (timed_out) throw InputTimeout("no answer to " + requests[w.index].method + " in time");

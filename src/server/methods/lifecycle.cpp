@@ -61,6 +61,7 @@ boost::json::value set_log_level(ServerCore&, CallState& call) {
     const auto level = parse_log_level(require_string(call.params(), "level"));
     if (!level) throw InvalidParams("Unknown log level");
     call.session->impl().log_level.store(*level, std::memory_order_relaxed);
+    call.session->impl().changed();  // acknowledged only once stored
     return boost::json::object();
 }
 
@@ -69,11 +70,11 @@ void initialized(ServerCore&, const jsonrpc::Message&, const std::shared_ptr<Ses
     // reordering transports (HTTP/2) may race their first request with this notification.
 }
 
-void cancelled(ServerCore&, const jsonrpc::Message& message, const std::shared_ptr<Session>& session) {
+void cancelled(ServerCore& core, const jsonrpc::Message& message, const std::shared_ptr<Session>& session) {
     if (!session || message.params == nullptr) return;
     const auto* id = message.params->if_contains("requestId");
     if (id == nullptr) return;
-    session->impl().cancel(*id);
+    if (!session->impl().cancel(*id)) core.forward_cancel(*session, *id);
 }
 
 }  // namespace mcp::detail

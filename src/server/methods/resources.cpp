@@ -28,13 +28,22 @@ boost::json::value read_resource(ServerCore& core, CallState& call) {
     throw ResourceNotFound(uri);
 }
 
-boost::json::value subscribe(ServerCore&, CallState& call) {
-    call.session->impl().subscribe(std::string(require_string(call.params(), "uri")));
+boost::json::value subscribe(ServerCore& core, CallState& call) {
+    auto& session = call.session->impl();
+    {
+        std::lock_guard lock(session.mutex);
+        if (session.subscriptions.size() >= core.options.max_subscriptions) {
+            throw InvalidParams("Too many subscriptions (limit " + std::to_string(core.options.max_subscriptions) + ")");
+        }
+    }
+    session.subscribe(std::string(require_string(call.params(), "uri")));
+    session.changed();  // acknowledged only once stored
     return boost::json::object();
 }
 
 boost::json::value unsubscribe(ServerCore&, CallState& call) {
     call.session->impl().unsubscribe(require_string(call.params(), "uri"));
+    call.session->impl().changed();
     return boost::json::object();
 }
 

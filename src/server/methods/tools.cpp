@@ -4,6 +4,7 @@
 #include "util/log.hpp"
 
 #include <mcp/json/bind.hpp>
+#include <mcp/store/store_errors.hpp>
 
 #include <boost/json/serialize.hpp>
 
@@ -80,6 +81,8 @@ boost::json::value call_tool(ServerCore& core, CallState& call) {
         throw Error(error_code::url_elicitation_required, e.what(), boost::json::object{{"elicitations", std::move(elicitations)}});
     } catch (const Error&) {
         throw;
+    } catch (const StoreUnavailable&) {
+        throw;  // not the tool's failure: the client is told to retry (HTTP 503)
     } catch (const json::BindError& e) {
         return error_result(std::string("Invalid arguments: ") + e.what());
     } catch (const std::exception& e) {

@@ -5,6 +5,8 @@
 // at once with StoreUnavailable, so callers can answer 503 instead of piling up.
 #include "store/redis/resp.hpp"
 
+#include <mcp/store/store_errors.hpp>
+
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -15,10 +17,7 @@
 
 namespace mcp::detail {
 
-class StoreUnavailable : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
+using mcp::StoreUnavailable;
 
 // redis://[:password@]host[:port][/db]
 struct RedisUrl {

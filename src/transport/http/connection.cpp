@@ -3,6 +3,7 @@
 
 #include <mcp/protocol/errors.hpp>
 
+#include "server/core.hpp"
 #include "util/log.hpp"
 
 #include <boost/asio/as_tuple.hpp>
@@ -28,11 +29,20 @@ void HttpContext::close_connections(bool idle_only) {
     }
 }
 
+namespace {
+JournalLimits journal_limits(const HttpOptions& o) {
+    return {o.journal_events_per_stream, o.journal_bytes_per_stream, o.max_sessions * 4, o.session_idle_timeout};
+}
+}  // namespace
+
 HttpContext::HttpContext(Server& s, const HttpOptions& o)
     : server(s),
       options(o),
-      journal(make_memory_event_journal(o.journal_events_per_stream, o.journal_bytes_per_stream, o.max_sessions * 4)),
-      sessions(s, o, *journal) {}
+      backend(core_of(s).backend()),
+      journal(backend.make_journal(journal_limits(o))),
+      sessions(s, o, backend, *journal) {
+    if (backend.cluster() != nullptr) store_threads = std::make_unique<boost::asio::thread_pool>(kStoreThreads);
+}
 
 namespace {
 

@@ -6,11 +6,15 @@
 #include "transport/http/response_writer.hpp"
 
 #include "server/era.hpp"
+#include "util/log.hpp"
 
 #include <mcp/protocol/errors.hpp>
 #include <mcp/protocol/jsonrpc.hpp>
+#include <mcp/store/store_errors.hpp>
 
+#include <boost/asio/co_spawn.hpp>
 #include <boost/asio/this_coro.hpp>
+#include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/http/field.hpp>
 #include <boost/json/serialize.hpp>
 
@@ -76,6 +80,24 @@ void dispatch(HttpContext& ctx, boost::json::value document, Inbound inbound, st
     ctx.server.context_registry().clear_current_thread();
 }
 
+// Runs `work`, which may wait for the session store: right here with the memory store, on the
+// store threads with a shared one. Thread-locals set by the authenticator go along. Exceptions
+// (StoreUnavailable) come back to the caller.
+template <class Work>
+asio::awaitable<std::invoke_result_t<Work&>> near_store(HttpContext& ctx, Work work) {
+    using Result = std::invoke_result_t<Work&>;
+    if (!ctx.store_threads) co_return work();
+    auto snapshot = ctx.server.context_registry().capture();
+    ctx.server.context_registry().clear_current_thread();
+    co_return co_await asio::co_spawn(
+        *ctx.store_threads,
+        [&work, &snapshot]() -> asio::awaitable<Result> {
+            auto scope = snapshot.restore();
+            co_return work();
+        },
+        asio::use_awaitable);
+}
+
 bool modern_by_header(std::string_view version) { return !version.empty() && version >= revision::v2026_07_28; }
 
 // Collects what the core produces for a message handled inline (initialize).
@@ -111,7 +133,7 @@ asio::awaitable<bool> post_initialize(boost::beast::tcp_stream& stream, const Re
         co_return co_await write_response(stream, request, status_of(response, Era::legacy), boost::json::serialize(response),
                                           "application/json", {}, ctx);
     }
-    if (!ctx.sessions.admit(session)) {
+    if (!co_await near_store(ctx, [&] { return ctx.sessions.admit(session); })) {
         co_return co_await write_error(stream, request, 503, kServerError, "Too many sessions, try again later", ctx,
                                        header_list("Retry-After", "5"));
     }
@@ -169,12 +191,15 @@ asio::awaitable<bool> post(boost::beast::tcp_stream& stream, Request& request, c
     if (session_id.empty()) {
         co_return co_await write_error(stream, request, 400, kServerError, "Bad Request: Mcp-Session-Id header is required", ctx);
     }
-    auto session = find_session(ctx, session_id, caller);
-    if (!session) co_return co_await write_error(stream, request, 404, kSessionNotFound, "Session not found", ctx);
-
     auto outbox = std::make_shared<Outbox>(co_await asio::this_coro::executor, ctx.options.max_pending_bytes);
-    dispatch(ctx, std::move(document), Inbound{session->session(), {}, nullptr, caller.principal, caller.trace},
-             std::make_shared<ResponseStream>(Era::legacy, outbox, session));
+    const bool found = co_await near_store(ctx, [&] {
+        auto session = find_session(ctx, session_id, caller);
+        if (!session) return false;
+        dispatch(ctx, std::move(document), Inbound{session->session(), {}, nullptr, caller.principal, caller.trace},
+                 std::make_shared<ResponseStream>(Era::legacy, outbox, session));
+        return true;
+    });
+    if (!found) co_return co_await write_error(stream, request, 404, kSessionNotFound, "Session not found", ctx);
     // A 2025 client that disconnects has not cancelled: it may resume with Last-Event-ID.
     co_return co_await deliver(stream, request, outbox, nullptr, {}, ctx);
 }
@@ -192,29 +217,38 @@ asio::awaitable<bool> get(boost::beast::tcp_stream& stream, const Request& reque
     if (!accepts(header(request, "Accept"), "text/event-stream")) {
         co_return co_await write_error(stream, request, 406, kServerError, "Not Acceptable: the client must accept text/event-stream", ctx);
     }
-    auto session = find_session(ctx, session_id, caller);
-    if (!session) co_return co_await write_error(stream, request, 404, kSessionNotFound, "Session not found", ctx);
-
-    std::shared_ptr<SseStream> target;
-    std::string after;
-    const auto last_event = header(request, "Last-Event-ID");
-    if (!last_event.empty()) {
-        // Sealed ids cannot be forged, and one session cannot resume another's stream.
-        auto position = open_event_id(ctx.server.key_ring(), last_event);
-        if (!position || position->session_id != session->id() || !(target = session->find_stream(position->stream_id))) {
-            co_return co_await write_error(stream, request, 400, kServerError, "Bad Request: invalid Last-Event-ID", ctx);
-        }
-        after = position->event_id;
-    }
-    if (session->attached_streams() >= ctx.options.max_streams_per_session) {
-        co_return co_await write_error(stream, request, 429, kServerError, "Too many open streams for this session", ctx);
-    }
+    enum class Outcome { attached, no_session, bad_event_id, too_many_streams };
     auto outbox = std::make_shared<Outbox>(co_await asio::this_coro::executor, ctx.options.max_pending_bytes);
-    outbox->start({ResponseHead::Kind::event_stream, 200, {}});
-    if (target) {
-        target->attach(outbox, after);
-    } else {
-        session->standalone().attach_live(outbox);
+    const auto last_event = header(request, "Last-Event-ID");
+    const auto outcome = co_await near_store(ctx, [&] {
+        auto session = find_session(ctx, session_id, caller);
+        if (!session) return Outcome::no_session;
+        std::shared_ptr<SseStream> target;
+        std::string after;
+        if (!last_event.empty()) {
+            // Sealed ids cannot be forged, and one session cannot resume another's stream.
+            auto position = open_event_id(ctx.server.key_ring(), last_event);
+            if (!position || position->session_id != session->id() || !(target = session->find_stream(position->stream_id))) {
+                return Outcome::bad_event_id;
+            }
+            after = position->event_id;
+        }
+        if (session->attached_streams() >= ctx.options.max_streams_per_session) return Outcome::too_many_streams;
+        outbox->start({ResponseHead::Kind::event_stream, 200, {}});
+        if (target) {
+            target->attach(outbox, after);
+        } else {
+            session->standalone().attach_live(outbox);
+        }
+        return Outcome::attached;
+    });
+    switch (outcome) {
+        case Outcome::no_session: co_return co_await write_error(stream, request, 404, kSessionNotFound, "Session not found", ctx);
+        case Outcome::bad_event_id:
+            co_return co_await write_error(stream, request, 400, kServerError, "Bad Request: invalid Last-Event-ID", ctx);
+        case Outcome::too_many_streams:
+            co_return co_await write_error(stream, request, 429, kServerError, "Too many open streams for this session", ctx);
+        case Outcome::attached: break;
     }
     co_return co_await deliver(stream, request, outbox, nullptr, {}, ctx);
 }
@@ -229,7 +263,7 @@ asio::awaitable<bool> remove(boost::beast::tcp_stream& stream, const Request& re
     if (session_id.empty()) {
         co_return co_await write_error(stream, request, 400, kServerError, "Bad Request: Mcp-Session-Id header is required", ctx);
     }
-    if (!find_session(ctx, session_id, caller) || !ctx.sessions.remove(session_id)) {
+    if (!co_await near_store(ctx, [&] { return find_session(ctx, session_id, caller) && ctx.sessions.remove(session_id); })) {
         co_return co_await write_error(stream, request, 404, kSessionNotFound, "Session not found", ctx);
     }
     co_return co_await write_response(stream, request, 200, {}, {}, {}, ctx);
@@ -265,14 +299,26 @@ asio::awaitable<bool> handle_request(boost::beast::tcp_stream& stream, Request& 
                                            ctx, header_list("WWW-Authenticate", refused->challenge()));
         }
     }
-    switch (request.method()) {
-        case http::verb::post: co_return co_await post(stream, request, caller, ctx);
-        case http::verb::get: co_return co_await get(stream, request, caller, ctx);
-        case http::verb::delete_: co_return co_await remove(stream, request, caller, ctx);
-        default:
-            co_return co_await write_error(stream, request, 405, kServerError, "Method Not Allowed", ctx,
-                                           header_list("Allow", "GET, POST, DELETE"));
+    // The store is consulted before anything is written: a failure can still be answered.
+    std::optional<std::string> store_failure;
+    try {
+        switch (request.method()) {
+            case http::verb::post: co_return co_await post(stream, request, caller, ctx);
+            case http::verb::get: co_return co_await get(stream, request, caller, ctx);
+            case http::verb::delete_: co_return co_await remove(stream, request, caller, ctx);
+            default: break;
+        }
+    } catch (const StoreUnavailable& e) {
+        store_failure = e.what();
     }
+    if (store_failure) {
+        log().warn("session store unavailable: {}", *store_failure);
+        co_return co_await write_error(stream, request, 503, kServerError,
+                                       "Service Unavailable: the session store cannot be reached, try again later", ctx,
+                                       header_list("Retry-After", "1"));
+    }
+    co_return co_await write_error(stream, request, 405, kServerError, "Method Not Allowed", ctx,
+                                   header_list("Allow", "GET, POST, DELETE"));
 }
 
 }  // namespace mcp::detail

@@ -8,6 +8,7 @@
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/thread_pool.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http/message.hpp>
@@ -23,13 +24,21 @@ namespace mcp::detail {
 
 using Request = boost::beast::http::request<boost::beast::http::string_body>;
 
+// Threads for the steps that wait on a shared store: each wait is short (a Redis round trip, at
+// most the command timeout), so a few threads carry many requests.
+constexpr std::size_t kStoreThreads = 8;
+
 struct HttpContext {
     HttpContext(Server& server, const HttpOptions& options);
 
     Server& server;
     const HttpOptions& options;
+    Backend& backend;
     std::unique_ptr<EventJournal> journal;
     HttpSessions sessions;
+    // With a shared store, the request steps that wait for it run here rather than on the I/O
+    // threads, which keep serving 2026 requests and SSE while Redis is slow or away.
+    std::unique_ptr<boost::asio::thread_pool> store_threads;
 
     std::atomic<std::size_t> connections{0};
     std::atomic<bool> stopping{false};

@@ -2,6 +2,8 @@
 
 #include "transport/http/sse.hpp"
 
+#include <mcp/store/store_errors.hpp>
+
 #include <boost/json/serialize.hpp>
 
 namespace mcp::detail {
@@ -23,11 +25,15 @@ std::optional<EventPosition> open_event_id(const KeyRing& keys, std::string_view
     return EventPosition{plain->substr(0, first), plain->substr(first + 1, second - first - 1), plain->substr(second + 1)};
 }
 
+std::string SseStream::journal_key(std::string_view session_id, std::string_view stream_id) {
+    return std::string(session_id) + '/' + std::string(stream_id);
+}
+
 SseStream::SseStream(std::string session_id, std::string stream_id, EventJournal& journal, const KeyRing& keys,
                      long retry_ms, StreamWaker* waker)
     : session_id_(std::move(session_id)),
       stream_id_(std::move(stream_id)),
-      journal_key_(session_id_ + '/' + stream_id_),
+      journal_key_(journal_key(session_id_, stream_id_)),
       journal_(journal),
       keys_(keys),
       retry_ms_(retry_ms),
@@ -62,31 +68,52 @@ void SseStream::deliver_new() {
 
 void SseStream::publish(const boost::json::value& message) {
     std::string data = boost::json::serialize(message);
+    bool wake_others = false;
     {
         std::lock_guard lock(mutex_);
         if (finished_) return;
-        const std::string id = journal_.append(journal_key_, data);
-        if (live_ && !waker_) {
+        std::string id;
+        try {
+            id = journal_.append(journal_key_, data);
+        } catch (const StoreUnavailable&) {
+            if (live_ && !live_->push(frame(data, last_delivered_))) live_.reset();
+            return;
+        }
+        if (!waker_) {
             // One node: this stream's ids are consecutive, nothing can have come in between.
-            if (live_->push(frame(data, id))) last_delivered_ = id;
+            if (live_ && live_->push(frame(data, id))) last_delivered_ = id;
             else live_.reset();
+        } else if (live_here()) {
+            // Other nodes may have added events too: deliver in journal order.
+            try {
+                deliver_new();
+            } catch (const StoreUnavailable&) {
+                // Journaled: the next event or a catch-up delivers it.
+            }
         } else {
-            deliver_new();
+            live_.reset();
+            wake_others = true;  // the connection, if any, is on another node
         }
     }
-    if (waker_) waker_->wake(session_id_, stream_id_);
+    if (wake_others) waker_->wake(session_id_, stream_id_);
 }
 
 void SseStream::finish() {
+    bool wake_others = false;
     {
         std::lock_guard lock(mutex_);
         if (finished_) return;
-        journal_.append(journal_key_, {});  // the end marker, for connections resumed elsewhere
         finished_ = true;
+        try {
+            journal_.append(journal_key_, {});  // the end marker, for connections resumed elsewhere
+        } catch (const StoreUnavailable&) {
+            // A connection resumed elsewhere ends when the journal expires.
+        }
+        wake_others = waker_ != nullptr && !live_here();
         if (live_) live_->finish();
         live_.reset();
     }
-    if (waker_) waker_->wake(session_id_, stream_id_);
+    if (wake_others) waker_->wake(session_id_, stream_id_);
 }
 
 bool SseStream::finished() {
@@ -99,7 +126,12 @@ void SseStream::attach(const std::shared_ptr<Outbox>& outbox, const std::string&
     if (live_) live_->finish();
     live_ = outbox;
     last_delivered_ = after_event;
-    deliver_new();
+    try {
+        deliver_new();
+    } catch (const StoreUnavailable&) {
+        live_.reset();
+        throw;
+    }
     if (finished_ && live_) {  // ended before any end marker was seen here (a local finish)
         live_->finish();
         live_.reset();
@@ -108,8 +140,9 @@ void SseStream::attach(const std::shared_ptr<Outbox>& outbox, const std::string&
 
 void SseStream::attach_live(const std::shared_ptr<Outbox>& outbox) {
     std::lock_guard lock(mutex_);
+    auto last = journal_.last_id(journal_key_);  // may throw StoreUnavailable: nothing changed yet
     if (live_) live_->finish();
-    last_delivered_ = journal_.last_id(journal_key_);
+    last_delivered_ = std::move(last);
     outbox->push(sse_priming(seal_event_id(keys_, {session_id_, stream_id_, last_delivered_}), retry_ms_));
     live_ = outbox;
 }

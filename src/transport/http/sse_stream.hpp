@@ -42,10 +42,12 @@ public:
               StreamWaker* waker);
 
     const std::string& id() const { return stream_id_; }
+    static std::string journal_key(std::string_view session_id, std::string_view stream_id);
 
     // The priming event: an id for the current position, so a client can resume from here.
     void prime();
     // Journals the message and delivers it to the attached connection (here or on another node).
+    // While a shared journal is away the connection here still gets it; a resume would not.
     void publish(const boost::json::value& message);
     // The last event was published (a POST stream's response): the connection ends.
     void finish();
@@ -53,6 +55,7 @@ public:
 
     // Makes `outbox` the stream's connection: replays the events after `after_event` ("" for all),
     // then streams live. A connection already attached is ended: one stream, one connection.
+    // Throws StoreUnavailable when a shared journal cannot be read (then nothing is attached).
     void attach(const std::shared_ptr<Outbox>& outbox, const std::string& after_event);
     // Makes `outbox` the connection from now on, without replay (a fresh GET).
     void attach_live(const std::shared_ptr<Outbox>& outbox);
@@ -65,6 +68,7 @@ public:
 
 private:
     void deliver_new();  // mutex_ held
+    bool live_here() const { return live_ && !live_->detached(); }  // mutex_ held
     std::string frame(std::string_view data, const std::string& event_id) const;
 
     const std::string session_id_;

@@ -1,0 +1,48 @@
+#include "store/backend.hpp"
+#include "store/redis/redis_client.hpp"
+
+#include <stdexcept>
+
+namespace mcp::detail {
+
+std::shared_ptr<Backend> make_redis_backend(std::string_view url);  // store/redis/redis_backend.cpp
+
+namespace {
+
+// One node: everything in this process, no signals to send.
+class MemoryBackend final : public Backend {
+public:
+    std::unique_ptr<SessionStore> make_session_store(std::size_t max, std::chrono::milliseconds ttl, SessionFactory) override {
+        return make_memory_session_store(max, ttl);
+    }
+    std::unique_ptr<EventJournal> make_journal(const JournalLimits& limits) override {
+        return make_memory_event_journal(limits.events_per_stream, limits.bytes_per_stream, limits.streams);
+    }
+    Mailbox& mailbox() override { return *mailbox_; }
+    Cluster* cluster() override { return nullptr; }
+
+private:
+    std::unique_ptr<Mailbox> mailbox_ = make_memory_mailbox();
+};
+
+}  // namespace
+
+void check_store_url(std::string_view url) {
+    if (url.empty() || url == "memory") return;
+    if (url.starts_with("redis://")) {
+        RedisUrl::parse(url);
+        return;
+    }
+    // Never echo what may hold a password.
+    const bool has_credentials = url.find('@') != std::string_view::npos;
+    throw std::invalid_argument("store: expected memory or redis://[:password@]host[:port][/db], got \"" +
+                                std::string(has_credentials ? "..." : url) + "\"");
+}
+
+std::shared_ptr<Backend> make_backend(std::string_view url) {
+    check_store_url(url);
+    if (url.starts_with("redis://")) return make_redis_backend(url);
+    return std::make_shared<MemoryBackend>();
+}
+
+}  // namespace mcp::detail
