@@ -91,9 +91,13 @@ std::vector<InputAnswer> ask_legacy(CallState& call, std::vector<WireRequest> re
         auto message = core.mailbox().wait(w.id, w.deadline, stop.get_token());
         if (!message) {
             const bool timed_out = !stop.stop_requested();
+            // A client still there is told to drop what nobody waits for (a form left open).
+            const bool client_there = !session->closed();
             for (std::size_t rest = n; rest < waiting.size(); ++rest) {
                 if (rest > n) core.mailbox().wait(waiting[rest].id, std::chrono::steady_clock::now(), {});  // close the slot
-                if (timed_out) cancel_on_client(call, waiting[rest].id, "timed out waiting for the client");
+                if (client_there) {
+                    cancel_on_client(call, waiting[rest].id, timed_out ? "timed out waiting for the client" : "the request was cancelled");
+                }
             }
             if (timed_out) throw InputTimeout("no answer to " + requests[w.index].method + " in time");
             throw ClientGone(session->closed() ? "the client is gone" : "the request was cancelled");
