@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what mcp-cpp needs on Debian 12, skipping what is already there.
 #   scripts/install-deps.sh            build dependencies
-#   scripts/install-deps.sh --test     plus what the tests need (JSON-Schema-Test-Suite, npm packages)
+#   scripts/install-deps.sh --test     plus what the tests need (JSON-Schema-Test-Suite, Redis and nginx
+#                                      for the several-node tests, wrk for the benchmark smoke run,
+#                                      npm packages)
 # Node.js and npm come from NodeSource on our machines: never apt-get nodejs or npm here, that
 # would replace them.
 set -euo pipefail
@@ -13,7 +15,7 @@ packages=(build-essential cmake ninja-build ccache pkg-config
 with_tests=0
 if [[ "${1:-}" == "--test" ]]; then
   with_tests=1
-  packages+=(libgtest-dev libgmock-dev json-schema-test-suite)
+  packages+=(libgtest-dev libgmock-dev json-schema-test-suite redis-server nginx wrk)
 fi
 
 missing=()
@@ -25,6 +27,14 @@ if ((${#missing[@]})); then
   sudo_cmd=()
   [[ $(id -u) -eq 0 ]] || sudo_cmd=(sudo)
   "${sudo_cmd[@]}" apt-get update -qq
+  # The tests start redis-server and nginx themselves, on loopback ports of their own: keep the
+  # packages' system services from starting (policy-rc.d 101 = "not now"), unless one is set up.
+  policy=/usr/sbin/policy-rc.d
+  if [[ ! -e $policy ]]; then
+    printf '#!/bin/sh\nexit 101\n' | "${sudo_cmd[@]}" tee "$policy" >/dev/null
+    "${sudo_cmd[@]}" chmod +x "$policy"
+    trap '"${sudo_cmd[@]}" rm -f "$policy"' EXIT
+  fi
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 

@@ -85,7 +85,6 @@ struct ServerCore {
 
     Completers prompt_completers;
     Completers template_completers;
-    CursorCodec cursors;
     // The store named by options.store, made on first use; with a shared one, this node also
     // listens to the others (forwarded cancellations, resource updates).
     Backend& backend();

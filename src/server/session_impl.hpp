@@ -50,6 +50,9 @@ struct Session::Impl {
     void changed() {
         if (on_change) on_change();
     }
+    // The revision of the shared record this object last loaded or wrote (-1: never), so an older
+    // record read concurrently does not undo a change being written through. Guarded by `mutex`.
+    std::int64_t store_revision = -1;
 
     // False when a call with the same id is already in flight.
     bool track(const std::shared_ptr<detail::CallState>& call);

@@ -7,9 +7,9 @@
 
 namespace mcp::detail {
 
-std::string session_record(const Session& session) {
-    auto& impl = const_cast<Session&>(session).impl();
-    boost::json::object record{{"owner", impl.owner}, {"level", to_string(session.log_level())}};
+std::string session_record(Session& session, std::int64_t revision) {
+    auto& impl = session.impl();
+    boost::json::object record{{"rev", revision}, {"owner", impl.owner}, {"level", to_string(session.log_level())}};
     if (auto client = session.client()) {
         record["v"] = client->protocol_version;
         record["caps"] = client->capabilities;
@@ -18,6 +18,7 @@ std::string session_record(const Session& session) {
     boost::json::array subscriptions;
     {
         std::lock_guard lock(impl.mutex);
+        impl.store_revision = revision;
         for (const auto& uri : impl.subscriptions) subscriptions.emplace_back(uri);
     }
     record["subs"] = std::move(subscriptions);
@@ -36,6 +37,8 @@ bool apply_session_record(Session& session, std::string_view text) {
     if (!owner || !owner->is_string() || !level || !level->is_string() || !subs || !subs->is_array()) return false;
     const auto parsed_level = parse_log_level(level->get_string());
     if (!parsed_level) return false;
+    const auto* rev = record->if_contains("rev");
+    if (!rev || !rev->is_int64()) return false;
     std::shared_ptr<ClientState> client;
     if (const auto* v = record->if_contains("v"); v && v->is_string()) {
         client = std::make_shared<ClientState>();
@@ -53,6 +56,8 @@ bool apply_session_record(Session& session, std::string_view text) {
         }
     }
     std::lock_guard lock(impl.mutex);
+    if (rev->get_int64() <= impl.store_revision) return true;  // nothing newer than what is here
+    impl.store_revision = rev->get_int64();
     impl.owner = owner->get_string();
     impl.log_level.store(*parsed_level);
     impl.client = std::move(client);
@@ -61,6 +66,14 @@ bool apply_session_record(Session& session, std::string_view text) {
         if (uri.is_string()) impl.subscriptions.emplace(uri.get_string());
     }
     return true;
+}
+
+std::int64_t session_record_revision(std::string_view text) {
+    boost::system::error_code ec;
+    auto parsed = boost::json::parse(text, ec);
+    const auto* record = ec ? nullptr : parsed.if_object();
+    const auto* rev = record ? record->if_contains("rev") : nullptr;
+    return rev && rev->is_int64() ? rev->get_int64() : -1;
 }
 
 }  // namespace mcp::detail

@@ -26,7 +26,7 @@ public:
     virtual std::size_t size() const = 0;
     // Writes through what the core changed in a session (its client state, log level,
     // subscriptions). The memory store holds the objects themselves and has nothing to do.
-    virtual void save(const Session& session) = 0;
+    virtual void save(Session& session) = 0;
 };
 
 // Sessions in this process. At capacity a new session is refused (HTTP 503) rather than evicting

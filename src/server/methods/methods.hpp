@@ -44,14 +44,14 @@ boost::json::object server_capabilities(const ServerCore& core);
 template <class Entry>
 boost::json::value list_page(ServerCore& core, CallState& call, const Registry<Entry>& registry, std::string_view list) {
     const auto cursor = optional_string(call.params(), "cursor");
-    const std::string after = cursor.empty() ? std::string() : core.cursors.decode(list, cursor);
+    const std::string after = cursor.empty() ? std::string() : decode_cursor(core.keys(), list, cursor);
     auto page = registry.page(after, core.options.page_size);
     boost::json::array items;
     items.reserve(page.items.size());
     for (const auto& entry : page.items) items.push_back(entry->wire);
     boost::json::object result;
     result[list] = std::move(items);
-    if (page.more && !page.items.empty()) result["nextCursor"] = core.cursors.encode(list, key_of(*page.items.back()));
+    if (page.more && !page.items.empty()) result["nextCursor"] = encode_cursor(core.keys(), list, key_of(*page.items.back()));
     return result;
 }
 

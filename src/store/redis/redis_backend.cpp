@@ -151,7 +151,7 @@ public:
             std::lock_guard lock(mutex_);
             if (local_.size() >= max_) return false;
         }
-        auto reply = checked(client_.command({"SET", key(session->id()), session_record(*session), "NX", "PX", ms(ttl_)}));
+        auto reply = checked(client_.command({"SET", key(session->id()), session_record(*session, 0), "NX", "PX", ms(ttl_)}));
         if (reply.is_nil()) return false;  // taken: cannot happen with random ids
         write_subscriptions(*session, {});
         std::lock_guard lock(mutex_);
@@ -162,7 +162,7 @@ public:
     std::shared_ptr<Session> find(std::string_view id) override {
         auto replies = client_.pipeline({{"GET", key(id)}, {"PEXPIRE", key(id), ms(ttl_)}});
         const auto& record = checked(replies[0]);
-        std::lock_guard lock(mutex_);
+        std::unique_lock lock(mutex_);
         if (record.is_nil()) {
             local_.erase(std::string(id));
             return nullptr;
@@ -170,7 +170,13 @@ public:
         auto& session = local_[std::string(id)];
         if (!session) session = adopt_(std::string(id));  // first seen on this node
         if (!apply_session_record(*session, record.text)) return nullptr;
-        return session;
+        auto found = session;
+        lock.unlock();
+        // The session's subscriptions live as long as the session.
+        std::vector<std::vector<std::string>> refresh;
+        for (const auto& uri : subscriptions_of(*found)) refresh.push_back({"PEXPIRE", "mcp:sub:" + uri, ms(ttl_)});
+        if (!refresh.empty()) client_.pipeline(std::move(refresh));
+        return found;
     }
 
     std::shared_ptr<Session> remove(std::string_view id) override {
@@ -216,15 +222,19 @@ public:
         return local_.size();
     }
 
-    void save(const Session& session) override {
+    void save(Session& session) override {
         auto previous = checked(client_.command({"GET", key(session.id())}));
+        if (previous.is_nil()) return;  // deleted or expired meanwhile: it stays gone
         std::vector<std::string> before;
-        if (!previous.is_nil()) {
-            Session old(nullptr, session.id());
-            if (apply_session_record(old, previous.text)) before = subscriptions_of(old);
+        Session old(nullptr, session.id());
+        if (apply_session_record(old, previous.text)) before = subscriptions_of(old);
+        std::int64_t revision = session_record_revision(previous.text);
+        {
+            std::lock_guard lock(session.impl().mutex);
+            revision = std::max(revision, session.impl().store_revision) + 1;
         }
         // XX: a session deleted meanwhile stays deleted.
-        checked(client_.command({"SET", key(session.id()), session_record(session), "XX", "KEEPTTL"}));
+        checked(client_.command({"SET", key(session.id()), session_record(session, revision), "XX", "KEEPTTL"}));
         write_subscriptions(session, before);
         cluster_.publish("changed", session.id());
     }
@@ -241,13 +251,13 @@ public:
 private:
     static std::string key(std::string_view id) { return "mcp:s:" + std::string(id); }
 
-    static std::vector<std::string> subscriptions_of(const Session& session) {
-        auto& impl = const_cast<Session&>(session).impl();
+    static std::vector<std::string> subscriptions_of(Session& session) {
+        auto& impl = session.impl();
         std::lock_guard lock(impl.mutex);
         return {impl.subscriptions.begin(), impl.subscriptions.end()};
     }
 
-    void write_subscriptions(const Session& session, const std::vector<std::string>& before) {
+    void write_subscriptions(Session& session, const std::vector<std::string>& before) {
         const auto now = subscriptions_of(session);
         std::vector<std::vector<std::string>> commands;
         for (const auto& uri : now) {
