@@ -194,22 +194,53 @@ void add_protocol_tools(mcp::Server& server) {
 
 // ---- Tools that change the lists: each call adds the dynamic tool or prompt, or removes it if
 // present, so every call fires notifications/*/list_changed (2025) or reaches the
-// subscriptions/listen streams (2026).
+// subscriptions/listen streams (2026). The change is broadcast, so behind a load balancer every
+// node makes it (README "Running several nodes").
 
 void add_list_changing_tools(mcp::Server& server) {
-    auto mutex = std::make_shared<std::mutex>();
-    server.tool("test_trigger_tool_change", "Adds or removes the tool test_dynamic_tool", [&server, mutex] {
-        std::lock_guard lock(*mutex);
-        if (server.remove_tool("test_dynamic_tool")) return "Removed test_dynamic_tool";
-        server.tool("test_dynamic_tool", "A tool that test_trigger_tool_change added", [] { return "dynamic"; });
-        return "Added test_dynamic_tool";
+    struct Dynamic {
+        std::mutex mutex;
+        bool tool = false;
+        bool prompt = false;
+    };
+    auto state = std::make_shared<Dynamic>();
+    server.on_broadcast("conformance.dynamic-tool", [&server, state](std::string_view present) {
+        std::lock_guard lock(state->mutex);
+        state->tool = present == "yes";
+        if (state->tool) {
+            server.tool("test_dynamic_tool", "A tool that test_trigger_tool_change added", [] { return "dynamic"; });
+        } else {
+            server.remove_tool("test_dynamic_tool");
+        }
     });
-    server.tool("test_trigger_prompt_change", "Adds or removes the prompt test_dynamic_prompt", [&server, mutex] {
-        std::lock_guard lock(*mutex);
-        if (server.remove_prompt("test_dynamic_prompt")) return "Removed test_dynamic_prompt";
-        server.prompt("test_dynamic_prompt", "A prompt that test_trigger_prompt_change added",
-                      [] { return "A dynamic prompt"; });
-        return "Added test_dynamic_prompt";
+    server.on_broadcast("conformance.dynamic-prompt", [&server, state](std::string_view present) {
+        std::lock_guard lock(state->mutex);
+        state->prompt = present == "yes";
+        if (state->prompt) {
+            server.prompt("test_dynamic_prompt", "A prompt that test_trigger_prompt_change added",
+                          [] { return "A dynamic prompt"; });
+        } else {
+            server.remove_prompt("test_dynamic_prompt");
+        }
+    });
+    // Each broadcast names the state to reach, not a toggle, so the nodes cannot drift apart.
+    server.tool("test_trigger_tool_change", "Adds or removes the tool test_dynamic_tool", [&server, state] {
+        bool add = false;
+        {
+            std::lock_guard lock(state->mutex);
+            add = !state->tool;
+        }
+        server.broadcast("conformance.dynamic-tool", add ? "yes" : "no");
+        return add ? "Added test_dynamic_tool" : "Removed test_dynamic_tool";
+    });
+    server.tool("test_trigger_prompt_change", "Adds or removes the prompt test_dynamic_prompt", [&server, state] {
+        bool add = false;
+        {
+            std::lock_guard lock(state->mutex);
+            add = !state->prompt;
+        }
+        server.broadcast("conformance.dynamic-prompt", add ? "yes" : "no");
+        return add ? "Added test_dynamic_prompt" : "Removed test_dynamic_prompt";
     });
 }
 

@@ -10,6 +10,7 @@
 #include <mcp/server/tool.hpp>
 #include <mcp/server/uri_template.hpp>
 
+#include "server/cluster_sessions.hpp"
 #include "server/cursor.hpp"
 #include "server/handler_pool.hpp"
 #include "server/listen_registry.hpp"
@@ -105,11 +106,14 @@ struct ServerCore {
     void resource_updated(std::string_view uri);
     void track_session(const std::shared_ptr<Session>& session);
     std::shared_ptr<Session> local_session(std::string_view id);
-    // With a shared store, how this node reaches a session another node created (set by the HTTP
-    // transport while it serves).
-    void set_session_resolver(std::function<std::shared_ptr<Session>(std::string_view id)> resolve);
+    // Set by the HTTP transport while it serves with a shared store; nullptr to unset.
+    void set_cluster_sessions(ClusterSessions* sessions);
     // A notifications/cancelled for a call that is not running here: another node may run it.
     void forward_cancel(const Session& session, const boost::json::value& request_id);
+
+    // Server::on_broadcast / broadcast: application messages to every node.
+    void on_broadcast(std::string topic, std::function<void(std::string_view)> handler);
+    void broadcast(std::string_view topic, std::string_view payload);
 
     std::atomic<bool> shutting_down{false};
 
@@ -132,7 +136,13 @@ private:
     std::unique_ptr<HandlerPool> pool_;
     std::mutex sessions_mutex_;
     std::unordered_map<std::string, std::weak_ptr<Session>> sessions_;
-    std::function<std::shared_ptr<Session>(std::string_view)> resolve_session_;
+    // Held while the transport's directory is in use, so unsetting it waits for its users.
+    std::mutex cluster_sessions_mutex_;
+    ClusterSessions* cluster_sessions_ = nullptr;
+
+    std::mutex broadcast_mutex_;
+    std::multimap<std::string, std::function<void(std::string_view)>, std::less<>> broadcast_handlers_;
+    void run_broadcast_handlers(std::string_view topic, std::string_view payload);
 
     void join_cluster(Cluster& cluster);
     std::once_flag backend_once_;

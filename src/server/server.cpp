@@ -103,6 +103,13 @@ void ServerCore::join_cluster(Cluster& cluster) {
         std::string_view uri;
         if (from_elsewhere(signal, uri)) listens.resource_updated(uri);
     }));
+    // An application's broadcast from another node.
+    cluster_subscriptions_.push_back(cluster.subscribe("app", [this, from_elsewhere](std::string_view signal) {
+        std::string_view message;
+        if (!from_elsewhere(signal, message)) return;
+        const auto cut = message.find('\n');
+        if (cut != std::string_view::npos) run_broadcast_handlers(message.substr(0, cut), message.substr(cut + 1));
+    }));
     // A client cancelled, on another node, a call running here.
     cluster_subscriptions_.push_back(cluster.subscribe("cancel", [this, from_elsewhere](std::string_view signal) {
         std::string_view payload;
@@ -125,9 +132,37 @@ void ServerCore::forward_cancel(const Session& session, const boost::json::value
     }
 }
 
-void ServerCore::set_session_resolver(std::function<std::shared_ptr<Session>(std::string_view)> resolve) {
-    std::lock_guard lock(sessions_mutex_);
-    resolve_session_ = std::move(resolve);
+void ServerCore::set_cluster_sessions(ClusterSessions* sessions) {
+    std::lock_guard lock(cluster_sessions_mutex_);
+    cluster_sessions_ = sessions;
+}
+
+void ServerCore::on_broadcast(std::string topic, std::function<void(std::string_view)> handler) {
+    std::lock_guard lock(broadcast_mutex_);
+    broadcast_handlers_.emplace(std::move(topic), std::move(handler));
+}
+
+void ServerCore::run_broadcast_handlers(std::string_view topic, std::string_view payload) {
+    std::vector<std::function<void(std::string_view)>> handlers;
+    {
+        std::lock_guard lock(broadcast_mutex_);
+        auto [first, last] = broadcast_handlers_.equal_range(topic);
+        for (auto it = first; it != last; ++it) handlers.push_back(it->second);
+    }
+    for (const auto& handler : handlers) {
+        try {
+            handler(payload);
+        } catch (const std::exception& e) {
+            log().warn("broadcast handler for {} failed: {}", topic, e.what());
+        }
+    }
+}
+
+void ServerCore::broadcast(std::string_view topic, std::string_view payload) {
+    run_broadcast_handlers(topic, payload);  // this node first, before the caller goes on
+    if (auto* cluster = backend().cluster()) {
+        cluster->publish("app", node_id_ + '\n' + std::string(topic) + '\n' + std::string(payload));
+    }
 }
 
 std::shared_ptr<Session> ServerCore::local_session(std::string_view id) {
@@ -137,8 +172,13 @@ std::shared_ptr<Session> ServerCore::local_session(std::string_view id) {
 }
 
 void ServerCore::list_changed(std::string_view list) {
-    broadcast(jsonrpc::make_notification("notifications/" + std::string(list) + "/list_changed", {}), {});
     listens.list_changed(list);
+    const auto message = jsonrpc::make_notification("notifications/" + std::string(list) + "/list_changed", {});
+    // Registries are per node (ADR 0011): with several nodes, each tells the sessions whose GET
+    // stream it holds, so a change made on every node reaches each client once.
+    std::lock_guard lock(cluster_sessions_mutex_);
+    if (cluster_sessions_ == nullptr) return broadcast(message, {});
+    broadcast(message, [this](Session& s) { return cluster_sessions_->listening_here(s.id()); });
 }
 
 void ServerCore::resource_updated(std::string_view uri) {
@@ -149,13 +189,9 @@ void ServerCore::resource_updated(std::string_view uri) {
         // standalone stream's shared journal.
         try {
             cluster->publish("resource", node_id_ + '\n' + std::string(uri));
-            std::function<std::shared_ptr<Session>(std::string_view)> resolve;
-            {
-                std::lock_guard lock(sessions_mutex_);
-                resolve = resolve_session_;
-            }
+            std::lock_guard lock(cluster_sessions_mutex_);
             for (const auto& id : cluster->subscribers(uri)) {
-                auto session = resolve ? resolve(id) : local_session(id);
+                auto session = cluster_sessions_ ? cluster_sessions_->session(id) : local_session(id);
                 if (session && session->initialized() && !session->closed()) session->notify(message);
             }
             return;
@@ -411,6 +447,12 @@ std::shared_ptr<Session> Server::open_session(std::shared_ptr<MessageSink> chann
     session->impl().log_level.store(core_->options.default_client_log_level);
     return session;
 }
+
+void Server::on_broadcast(std::string topic, std::function<void(std::string_view)> handler) {
+    core_->on_broadcast(std::move(topic), std::move(handler));
+}
+
+void Server::broadcast(std::string_view topic, std::string_view payload) { core_->broadcast(topic, payload); }
 
 void Server::begin_shutdown() {
     core_->shutting_down.store(true);

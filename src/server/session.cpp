@@ -125,4 +125,14 @@ void Session::Impl::unsubscribe(std::string_view uri) {
     if (auto it = subscriptions.find(uri); it != subscriptions.end()) subscriptions.erase(it);
 }
 
+void Session::Impl::apply(const SessionChange& change) {
+    switch (change.kind) {
+        case SessionChange::Kind::log_level: log_level.store(change.level, std::memory_order_relaxed); break;
+        case SessionChange::Kind::subscribe: subscriptions.insert(change.uri); break;
+        case SessionChange::Kind::unsubscribe:
+            if (auto it = subscriptions.find(change.uri); it != subscriptions.end()) subscriptions.erase(it);
+            break;
+    }
+}
+
 }  // namespace mcp

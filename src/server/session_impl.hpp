@@ -1,6 +1,7 @@
 #pragma once
 #include <mcp/server/client_requests.hpp>
 #include <mcp/server/session.hpp>
+#include <mcp/store/session_store.hpp>
 
 #include "server/call.hpp"
 
@@ -44,14 +45,16 @@ struct Session::Impl {
         roots.reset();
     }
 
-    // Called after the core changed the session's state (initialize, log level, subscriptions),
-    // so a shared store can write it through; throws mcp::StoreUnavailable when it cannot.
-    std::function<void()> on_change;
-    void changed() {
-        if (on_change) on_change();
+    // Called after the core changed the session's state, so a shared store can write it through
+    // before the change is acknowledged; throws mcp::StoreUnavailable when it cannot.
+    std::function<void(const SessionChange&)> on_change;
+    void changed(const SessionChange& change) {
+        if (on_change) on_change(change);
     }
-    // The revision of the shared record this object last loaded or wrote (-1: never), so an older
-    // record read concurrently does not undo a change being written through. Guarded by `mutex`.
+    // Applies a change to this object (the core's own, or one re-applied after a reload).
+    void apply(const SessionChange& change);  // mutex held
+    // The revision of the shared record this object last loaded or wrote (-1: never), so a record
+    // read before a change was written does not undo it. Guarded by `mutex`.
     std::int64_t store_revision = -1;
 
     // False when a call with the same id is already in flight.

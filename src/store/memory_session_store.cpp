@@ -47,7 +47,7 @@ public:
         return expire_locked(Clock::now());
     }
 
-    void save(Session&) override {}
+    void record(Session&, const SessionChange&) override {}
 
     std::size_t size() const override {
         std::lock_guard lock(mutex_);

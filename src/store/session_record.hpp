@@ -1,21 +1,26 @@
 #pragma once
-// A 2025-era session's state as a shared store keeps it: what initialize negotiated, its owner,
-// log level and resource subscriptions. Calls in flight and streams stay with the node serving them.
+// A 2025-era session as a shared store keeps it: a revision, the log level, what initialize
+// settled (owner, negotiated version, client info and capabilities) and the resource
+// subscriptions. Calls in flight and streams stay with the node serving them.
 #include <mcp/server/session.hpp>
 
 #include <cstdint>
-#include <optional>
 #include <string>
-#include <string_view>
+#include <vector>
 
 namespace mcp::detail {
 
-// The record, stamped with `revision` (which the session then holds as its own).
-std::string session_record(Session& session, std::int64_t revision);
-// Applies a stored record to a local session object unless the object already holds this
-// revision or a later one; false when the record is malformed.
-bool apply_session_record(Session& session, std::string_view record);
-// The revision of a record, -1 when it is malformed.
-std::int64_t session_record_revision(std::string_view record);
+struct StoredSession {
+    std::int64_t revision = 0;
+    std::string level;   // a log level name
+    std::string client;  // JSON, from client_record()
+    std::vector<std::string> subscriptions;
+};
+
+// What initialize settled, as JSON.
+std::string client_record(Session& session);
+// Loads a stored session into a local object, unless the object already holds this revision or a
+// later one; false when the stored fields are malformed (the object is left as it was).
+bool load_stored_session(Session& session, const StoredSession& stored);
 
 }  // namespace mcp::detail

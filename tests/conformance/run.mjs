@@ -2,7 +2,7 @@
 // Runs the official MCP conformance suite against the mcp-cpp conformance server and judges every
 // check it records.
 //
-//   node tests/conformance/run.mjs <path/to/mcp-cpp-conformance> [--out DIR] [--runs 1,3]
+//   node tests/conformance/run.mjs <path/to/mcp-cpp-conformance> [--out DIR] [--runs 1,3] [--cluster]
 //   (or MCP_CPP_CONFORMANCE=<path> node tests/conformance/run.mjs)
 //
 // It builds nothing. It starts the server on a free loopback port, runs the five runs below with
@@ -13,9 +13,17 @@
 //     declares not supported (tasks-*, sep-2640-skills-*: docs/adr/0002-declared-not-supported.md),
 //     which are not judged. There are no waivers: every other scenario must pass without warnings;
 //   - a run crashes, times out, or its summary and its checks.json files disagree.
+// With --cluster the suite talks to two nodes instead of one: a redis-server of its own and two
+// servers sharing it (--store redis://…) and one key ring (MCP_SECRET), behind an nginx doing plain
+// round robin with examples/cluster/nginx.conf (so consecutive requests of a session go to different
+// nodes). The same runs, judged the same way. Every process listens on 127.0.0.1 and is killed at
+// the end; the logs are OUT/redis.log, OUT/node-a.log, OUT/node-b.log and OUT/nginx/error.log.
 // Environment: MCP_CONFORMANCE_RUN_TIMEOUT (s, per run, default 300), MCP_CONFORMANCE_TIMEOUT
-// (s, everything, default 1100).
+// (s, everything, default 1100), MCP_CONFORMANCE_LOG_LEVEL (the servers' --log-level, default
+// info), and with --cluster REDIS_SERVER and NGINX (the binaries; default from PATH, then
+// /usr/bin/redis-server and /usr/sbin/nginx).
 import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -23,6 +31,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+const NGINX_TEMPLATE = path.join(here, '..', '..', 'examples', 'cluster', 'nginx.conf');
 
 // ---------------------------------------------------------------------------------------------
 // The runs. URL is filled in once the server listens.
@@ -46,13 +55,14 @@ const NOT_SUPPORTED = [
 // ---------------------------------------------------------------------------------------------
 // Arguments.
 function parseArgs(argv) {
-  const opts = { server: process.env.MCP_CPP_CONFORMANCE || '', out: '', runs: null };
+  const opts = { server: process.env.MCP_CPP_CONFORMANCE || '', out: '', runs: null, cluster: false };
   for (let i = 0; i < argv.length; ++i) {
     const a = argv[i];
     if (a === '--out') opts.out = argv[++i];
     else if (a === '--runs') opts.runs = argv[++i].split(',').map((s) => Number(s.trim()));
+    else if (a === '--cluster') opts.cluster = true;
     else if (a === '-h' || a === '--help') {
-      console.log('usage: run.mjs <server-binary> [--out DIR] [--runs 1,2,...]\n' +
+      console.log('usage: run.mjs <server-binary> [--out DIR] [--runs 1,2,...] [--cluster]\n' +
                   '       (or MCP_CPP_CONFORMANCE=<binary>)');
       process.exit(0);
     } else if (a.startsWith('-')) throw new Error(`unknown option ${a}`);
@@ -101,28 +111,120 @@ function freePort() {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-async function startServer(binary, logFile) {
-  const port = await freePort();
-  const log = fs.openSync(logFile, 'w');
-  const child = track(spawn(binary, ['--http', `127.0.0.1:${port}`, '--shutdown-grace', '2s'],
-                            { stdio: ['ignore', log, log], detached: true }));
+// Starts a process in a group of its own, its output appended to logFile; `ready` is an async
+// probe, polled for at most 15 s, that resolves true once the process serves.
+async function startProcess(what, binary, args, logFile, ready, env = process.env) {
+  fs.writeFileSync(logFile, '');
+  const log = fs.openSync(logFile, 'a');
+  const child = track(spawn(binary, args, { stdio: ['ignore', log, log], detached: true, env }));
+  fs.closeSync(log);
   let exited = null;
   child.on('exit', (code, signal) => { exited = { code, signal }; });
-  const url = `http://127.0.0.1:${port}/mcp`;
+  child.on('error', (err) => { exited = { code: err.message, signal: null }; });
   const deadline = Date.now() + 15000;
-  while (Date.now() < deadline) {
-    if (exited) break;
-    try {
-      // Any HTTP answer means it listens; the GET without a session is refused, which is fine.
-      const res = await fetch(url, { method: 'GET', signal: AbortSignal.timeout(1000) });
-      await res.body?.cancel();
-      return { child, url, port };
-    } catch { await sleep(100); }
+  while (Date.now() < deadline && !exited) {
+    if (await ready().catch(() => false)) return child;
+    await sleep(100);
   }
-  const tail = fs.readFileSync(logFile, 'utf8').split('\n').slice(-20).join('\n');
-  throw new Error(`the server did not answer on ${url}` +
+  const tail = fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').split('\n').slice(-20).join('\n') : '';
+  throw new Error(`${what} did not come up` +
                   (exited ? ` (it exited: code ${exited.code}, signal ${exited.signal})` : ' within 15 s') +
-                  `\n--- server log (${logFile}) ---\n${tail}`);
+                  `\n--- its log (${logFile}) ---\n${tail}`);
+}
+
+// Any HTTP answer means it listens; the GET without a session is refused, which is fine.
+async function answersHttp(url) {
+  const res = await fetch(url, { method: 'GET', signal: AbortSignal.timeout(1000) });
+  await res.body?.cancel();
+  return true;
+}
+
+// PING over a socket: true on +PONG.
+function answersPing(port) {
+  return new Promise((resolve) => {
+    const sock = net.connect({ host: '127.0.0.1', port });
+    let reply = '';
+    const done = (ok) => { clearTimeout(timer); sock.destroy(); resolve(ok); };
+    const timer = setTimeout(() => done(false), 1000);
+    sock.on('connect', () => sock.write('PING\r\n'));
+    sock.on('data', (d) => { reply += d; if (reply.includes('\r\n')) done(reply.startsWith('+PONG')); });
+    sock.on('error', () => done(false));
+  });
+}
+
+const logLevel = () => process.env.MCP_CONFORMANCE_LOG_LEVEL || 'info';
+
+async function startServer(binary, logFile, extraArgs = [], env = process.env, what = 'the server') {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}/mcp`;
+  const child = await startProcess(`${what} on ${url}`, binary,
+                                   ['--http', `127.0.0.1:${port}`, '--shutdown-grace', '2s',
+                                    '--log-level', logLevel(), ...extraArgs],
+                                   logFile, () => answersHttp(url), env);
+  return { child, url, port, logFile };
+}
+
+function findBinary(envName, name, fallback) {
+  // An explicit ${envName} is the only candidate.
+  const candidates = process.env[envName] ? [process.env[envName]]
+    : [...(process.env.PATH || '').split(':').filter(Boolean).map((d) => path.join(d, name)), fallback];
+  const found = candidates.find((p) => { try { fs.accessSync(p, fs.constants.X_OK); return true; } catch { return false; } });
+  if (!found) {
+    throw new Error(`--cluster needs ${name} (looked for ${[...new Set(candidates)].join(', ')}); ` +
+                    `scripts/install-deps.sh --test installs it, or set ${envName}`);
+  }
+  return found;
+}
+
+// redis-server, two nodes sharing it and one key ring, and nginx round robin in front of them,
+// from the template of examples/cluster (its @NGINX_PORT@, @NODE_A@ and @NODE_B@ filled in).
+// Resolves with { url, processes: [{ name, child, logFile }] }; what it started before a failure
+// is killed by killAll.
+async function startCluster(binary, out) {
+  const redisBin = findBinary('REDIS_SERVER', 'redis-server', '/usr/bin/redis-server');
+  const nginxBin = findBinary('NGINX', 'nginx', '/usr/sbin/nginx');
+  if (!fs.existsSync(NGINX_TEMPLATE)) throw new Error(`not found: ${NGINX_TEMPLATE}`);
+  const processes = [];
+
+  const redisPort = await freePort();
+  const redisLog = path.join(out, 'redis.log');
+  processes.push({ name: 'redis-server', logFile: redisLog, child: await startProcess(
+    `redis-server on 127.0.0.1:${redisPort}`, redisBin,
+    ['--bind', '127.0.0.1', '--port', String(redisPort), '--save', '', '--appendonly', 'no',
+     '--protected-mode', 'yes', '--daemonize', 'no', '--dir', out, '--logfile', redisLog],
+    redisLog, () => answersPing(redisPort)) });
+
+  const store = `redis://127.0.0.1:${redisPort}/0`;
+  const env = { ...process.env, MCP_SECRET: crypto.randomBytes(32).toString('base64') };
+  const nodes = [];
+  for (const name of ['a', 'b']) {
+    const logFile = path.join(out, `node-${name}.log`);
+    const node = await startServer(binary, logFile, ['--store', store], env, `node ${name.toUpperCase()}`);
+    nodes.push(node);
+    processes.push({ name: `node ${name.toUpperCase()} (127.0.0.1:${node.port})`, logFile, child: node.child });
+  }
+
+  const prefix = path.join(out, 'nginx');
+  fs.rmSync(prefix, { recursive: true, force: true });
+  fs.mkdirSync(prefix, { recursive: true });
+  // Started by root, nginx's workers run as nobody and must reach their temporary directories.
+  for (const d of [out, prefix]) fs.chmodSync(d, 0o755);
+  const port = await freePort();
+  const conf = fs.readFileSync(NGINX_TEMPLATE, 'utf8')
+    .replaceAll('@NGINX_PORT@', String(port))
+    .replaceAll('@NODE_A@', `127.0.0.1:${nodes[0].port}`)
+    .replaceAll('@NODE_B@', `127.0.0.1:${nodes[1].port}`);
+  const confFile = path.join(prefix, 'nginx.conf');
+  fs.writeFileSync(confFile, conf);
+  const errorLog = path.join(prefix, 'error.log');
+  const url = `http://127.0.0.1:${port}/mcp`;
+  processes.push({ name: 'nginx', logFile: errorLog, child: await startProcess(
+    `nginx on ${url}`, nginxBin, ['-p', `${prefix}/`, '-c', confFile, '-e', errorLog, '-g', 'daemon off;'],
+    errorLog, () => answersHttp(url)) });
+
+  console.log(`redis-server: ${store}\nnode A: ${nodes[0].url}\nnode B: ${nodes[1].url}\n` +
+              `nginx round robin: ${url} (${confFile})`);
+  return { url, processes };
 }
 
 async function stopServer(child) {
@@ -264,8 +366,13 @@ async function main() {
   }
 
   fs.mkdirSync(opts.out, { recursive: true });
-  console.log(`server: ${opts.server}\nresults: ${opts.out}`);
-  const server = await startServer(opts.server, path.join(opts.out, 'server.log'));
+  console.log(`server: ${opts.server}${opts.cluster ? ' (two nodes, --cluster)' : ''}\nresults: ${opts.out}`);
+  let server;
+  if (opts.cluster) server = await startCluster(opts.server, opts.out);
+  else {
+    const one = await startServer(opts.server, path.join(opts.out, 'server.log'));
+    server = { url: one.url, processes: [{ name: 'the server', logFile: one.logFile, child: one.child }] };
+  }
   console.log(`listening: ${server.url}`);
 
   const problems = [];
@@ -310,7 +417,16 @@ async function main() {
       totals.push({ index, run, ...printRun(index, run, rows, res.timedOut ? 'timeout' : res.code ?? res.signal) });
     }
   } finally {
-    await stopServer(server.child);
+    // Every process must have lived through the runs: with --cluster, nginx would hide a node that
+    // died by sending everything to the other one.
+    for (const p of server.processes) {
+      const { exitCode, signalCode } = p.child;
+      if (exitCode !== null || signalCode !== null) {
+        problems.push(`${p.name} exited during the runs (code ${exitCode}, signal ${signalCode}); log: ${p.logFile}`);
+      }
+    }
+    // nginx first, so that no request reaches a node being stopped; redis-server last.
+    for (const p of [...server.processes].reverse()) await stopServer(p.child);
   }
 
   console.log('\n=== summary ===');
@@ -323,7 +439,7 @@ async function main() {
   if (problems.length) {
     console.log(`\nconformance: ${problems.length} problem(s):`);
     for (const p of problems) console.log(`  - ${p}`);
-    console.log(`server log: ${path.join(opts.out, 'server.log')}`);
+    console.log(`logs: ${server.processes.map((p) => p.logFile).join(', ')}`);
     return 1;
   }
   console.log('\nconformance: every judged check passed, with no warnings (no waivers; only the ' +

@@ -13,6 +13,7 @@
 #include <mcp/server/tool.hpp>
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -78,6 +79,14 @@ public:
     // ---- Completions. Enum-typed prompt arguments and template variables complete by themselves.
     void complete_prompt_argument(std::string prompt, std::string argument, Completer completer);
     void complete_template_variable(std::string uri_template, std::string variable, Completer completer);
+
+    // ---- Several nodes (--store redis://, docs/adr/0011-several-nodes.md). Registries are per
+    // process; an application that changes them at run time does so on every node with these.
+    // broadcast() runs this node's handlers for `topic` before it returns, then every other
+    // node's, on a store thread there. With the memory store it reaches this node only. It throws
+    // mcp::StoreUnavailable when the shared store cannot be reached (this node's handlers have run).
+    void on_broadcast(std::string topic, std::function<void(std::string_view payload)> handler);
+    void broadcast(std::string_view topic, std::string_view payload);
 
     // ---- The core, for transports and embedding applications.
     // Handles one inbound message (its text, or a parsed document). Everything produced for it goes

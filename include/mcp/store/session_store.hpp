@@ -7,10 +7,20 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
 namespace mcp {
+
+// One change the core made to a session after initialize. A shared store applies it atomically,
+// so changes made at the same time on different nodes all survive.
+struct SessionChange {
+    enum class Kind { log_level, subscribe, unsubscribe };
+    Kind kind;
+    LogLevel level = LogLevel::info;  // log_level
+    std::string uri;                  // subscribe, unsubscribe
+};
 
 class SessionStore {
 public:
@@ -24,9 +34,9 @@ public:
     // Drops sessions idle for longer than their time to live; returns them.
     virtual std::vector<std::shared_ptr<Session>> expire() = 0;
     virtual std::size_t size() const = 0;
-    // Writes through what the core changed in a session (its client state, log level,
-    // subscriptions). The memory store holds the objects themselves and has nothing to do.
-    virtual void save(Session& session) = 0;
+    // Writes through a change the core already made to the session object. The memory store
+    // holds the objects themselves and has nothing to do.
+    virtual void record(Session& session, const SessionChange& change) = 0;
 };
 
 // Sessions in this process. At capacity a new session is refused (HTTP 503) rather than evicting

@@ -61,7 +61,7 @@ boost::json::value set_log_level(ServerCore&, CallState& call) {
     const auto level = parse_log_level(require_string(call.params(), "level"));
     if (!level) throw InvalidParams("Unknown log level");
     call.session->impl().log_level.store(*level, std::memory_order_relaxed);
-    call.session->impl().changed();  // acknowledged only once stored
+    call.session->impl().changed({SessionChange::Kind::log_level, *level, {}});  // acknowledged only once stored
     return boost::json::object();
 }
 

@@ -36,14 +36,16 @@ boost::json::value subscribe(ServerCore& core, CallState& call) {
             throw InvalidParams("Too many subscriptions (limit " + std::to_string(core.options.max_subscriptions) + ")");
         }
     }
-    session.subscribe(std::string(require_string(call.params(), "uri")));
-    session.changed();  // acknowledged only once stored
+    std::string uri(require_string(call.params(), "uri"));
+    session.subscribe(uri);
+    session.changed({SessionChange::Kind::subscribe, {}, std::move(uri)});  // acknowledged only once stored
     return boost::json::object();
 }
 
 boost::json::value unsubscribe(ServerCore&, CallState& call) {
-    call.session->impl().unsubscribe(require_string(call.params(), "uri"));
-    call.session->impl().changed();
+    std::string uri(require_string(call.params(), "uri"));
+    call.session->impl().unsubscribe(uri);
+    call.session->impl().changed({SessionChange::Kind::unsubscribe, {}, std::move(uri)});
     return boost::json::object();
 }
 

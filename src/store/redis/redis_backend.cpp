@@ -1,6 +1,7 @@
 // The Redis backend: sessions, mailboxes, SSE journals and the signals between nodes, every key
 // under the "mcp:" prefix and with a time to live.
-//   mcp:s:<session>          session record (JSON), PX idle timeout, refreshed on use
+//   mcp:s:<session>          session hash (rev, level, client), PX idle timeout, refreshed on use
+//   mcp:ss:<session>         the session's resource subscriptions, expiring with it
 //   mcp:sub:<uri>            set of session ids subscribed to a resource
 //   mcp:j:<session>/<stream> SSE journal (a Redis stream), trimmed and expiring with the session
 //   mcp:mbo:<id> / mcp:mb:<id>  mailbox: "a handler waits" marker, and the delivered answer
@@ -15,6 +16,7 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include <charconv>
 #include <condition_variable>
 #include <deque>
 #include <map>
@@ -135,7 +137,9 @@ private:
     std::thread worker_{[this] { run(); }};
 };
 
-// Session records in Redis; the session objects, with their calls in flight, stay local.
+// Sessions in Redis: a hash with the revision, log level and client record, and a set of the
+// session's subscriptions. Changes are applied by scripts, atomically, so concurrent changes on
+// different nodes all survive; the session objects, with their calls in flight, stay local.
 class RedisSessionStore final : public SessionStore {
 public:
     RedisSessionStore(RedisClient& client, Cluster& cluster, std::size_t max, std::chrono::milliseconds ttl,
@@ -151,48 +155,63 @@ public:
             std::lock_guard lock(mutex_);
             if (local_.size() >= max_) return false;
         }
-        auto reply = checked(client_.command({"SET", key(session->id()), session_record(*session, 0), "NX", "PX", ms(ttl_)}));
-        if (reply.is_nil()) return false;  // taken: cannot happen with random ids
-        write_subscriptions(*session, {});
+        static const std::string script =
+            "if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end "
+            "redis.call('HSET', KEYS[1], 'rev', 0, 'level', ARGV[1], 'client', ARGV[2]) "
+            "redis.call('PEXPIRE', KEYS[1], ARGV[3]) return 1";
+        const auto& id = session->id();
+        auto reply = checked(client_.command({"EVAL", script, "1", key(id), std::string(to_string(session->log_level())),
+                                              client_record(*session), ms(ttl_)}));
+        if (reply.integer != 1) return false;  // taken: cannot happen with random ids
+        {
+            std::lock_guard lock(session->impl().mutex);
+            session->impl().store_revision = 0;
+        }
         std::lock_guard lock(mutex_);
-        local_[session->id()] = std::move(session);
+        local_[id] = std::move(session);
         return true;
     }
 
     std::shared_ptr<Session> find(std::string_view id) override {
-        auto replies = client_.pipeline({{"GET", key(id)}, {"PEXPIRE", key(id), ms(ttl_)}});
-        const auto& record = checked(replies[0]);
+        auto replies = client_.pipeline({{"HGETALL", key(id)},
+                                         {"SMEMBERS", subscriptions_key(id)},
+                                         {"PEXPIRE", key(id), ms(ttl_)},
+                                         {"PEXPIRE", subscriptions_key(id), ms(ttl_)}});
+        auto stored = parse(checked(replies[0]), checked(replies[1]));
         std::unique_lock lock(mutex_);
-        if (record.is_nil()) {
+        if (!stored) {
             local_.erase(std::string(id));
             return nullptr;
         }
         auto& session = local_[std::string(id)];
         if (!session) session = adopt_(std::string(id));  // first seen on this node
-        if (!apply_session_record(*session, record.text)) return nullptr;
+        if (!load_stored_session(*session, *stored)) return nullptr;
         auto found = session;
         lock.unlock();
-        // The session's subscriptions live as long as the session.
+        // The subscriber sets live as long as their sessions.
         std::vector<std::vector<std::string>> refresh;
-        for (const auto& uri : subscriptions_of(*found)) refresh.push_back({"PEXPIRE", "mcp:sub:" + uri, ms(ttl_)});
+        for (const auto& uri : stored->subscriptions) refresh.push_back({"PEXPIRE", subscribers_key(uri), ms(ttl_)});
         if (!refresh.empty()) client_.pipeline(std::move(refresh));
         return found;
     }
 
     std::shared_ptr<Session> remove(std::string_view id) override {
-        auto record = checked(client_.command({"GET", key(id)}));
-        if (record.is_nil()) return nullptr;
-        auto session = std::make_shared<Session>(nullptr, std::string(id));
-        apply_session_record(*session, record.text);
-        std::vector<std::vector<std::string>> commands{{"DEL", key(id)}};
-        for (const auto& uri : subscriptions_of(*session)) commands.push_back({"SREM", "mcp:sub:" + uri, std::string(id)});
-        for (const auto& r : client_.pipeline(std::move(commands))) checked(r);
-        std::lock_guard lock(mutex_);
-        if (auto it = local_.find(std::string(id)); it != local_.end()) {
-            session = std::move(it->second);
-            local_.erase(it);
+        static const std::string script =
+            "if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end "
+            "for _, uri in ipairs(redis.call('SMEMBERS', KEYS[2])) do redis.call('SREM', ARGV[2] .. uri, ARGV[1]) end "
+            "redis.call('DEL', KEYS[1], KEYS[2]) return 1";
+        auto reply = checked(client_.command({"EVAL", script, "2", key(id), subscriptions_key(id), std::string(id),
+                                              std::string(kSubscribersPrefix)}));
+        std::shared_ptr<Session> session;
+        {
+            std::lock_guard lock(mutex_);
+            if (auto it = local_.find(std::string(id)); it != local_.end()) {
+                session = std::move(it->second);
+                local_.erase(it);
+            }
         }
-        return session;
+        if (reply.integer != 1) return nullptr;
+        return session ? session : std::make_shared<Session>(nullptr, std::string(id));
     }
 
     std::vector<std::shared_ptr<Session>> expire() override {
@@ -208,7 +227,7 @@ public:
         std::vector<std::shared_ptr<Session>> gone;
         std::lock_guard lock(mutex_);
         for (std::size_t i = 0; i < ids.size(); ++i) {
-            if (replies[i].integer != 0) continue;
+            if (checked(replies[i]).integer != 0) continue;
             if (auto it = local_.find(ids[i]); it != local_.end()) {
                 gone.push_back(std::move(it->second));
                 local_.erase(it);
@@ -222,21 +241,44 @@ public:
         return local_.size();
     }
 
-    void save(Session& session) override {
-        auto previous = checked(client_.command({"GET", key(session.id())}));
-        if (previous.is_nil()) return;  // deleted or expired meanwhile: it stays gone
-        std::vector<std::string> before;
-        Session old(nullptr, session.id());
-        if (apply_session_record(old, previous.text)) before = subscriptions_of(old);
-        std::int64_t revision = session_record_revision(previous.text);
-        {
-            std::lock_guard lock(session.impl().mutex);
-            revision = std::max(revision, session.impl().store_revision) + 1;
+    void record(Session& session, const SessionChange& change) override {
+        // Each script changes a session that still exists (a deleted one stays deleted) and
+        // returns the new revision, -1 when it is gone.
+        static const std::string set_level =
+            "if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end "
+            "redis.call('HSET', KEYS[1], 'level', ARGV[1]) return redis.call('HINCRBY', KEYS[1], 'rev', 1)";
+        static const std::string subscribe =
+            "if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end "
+            "redis.call('SADD', KEYS[2], ARGV[1]) redis.call('PEXPIRE', KEYS[2], ARGV[3]) "
+            "redis.call('SADD', KEYS[3], ARGV[2]) redis.call('PEXPIRE', KEYS[3], ARGV[3]) "
+            "return redis.call('HINCRBY', KEYS[1], 'rev', 1)";
+        static const std::string unsubscribe =
+            "if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end "
+            "redis.call('SREM', KEYS[2], ARGV[1]) redis.call('SREM', KEYS[3], ARGV[2]) "
+            "return redis.call('HINCRBY', KEYS[1], 'rev', 1)";
+        const auto& id = session.id();
+        RespValue reply;
+        switch (change.kind) {
+            case SessionChange::Kind::log_level:
+                reply = checked(client_.command({"EVAL", set_level, "1", key(id), std::string(to_string(change.level))}));
+                break;
+            case SessionChange::Kind::subscribe:
+            case SessionChange::Kind::unsubscribe:
+                reply = checked(client_.command({"EVAL", change.kind == SessionChange::Kind::subscribe ? subscribe : unsubscribe, "3",
+                                                 key(id), subscriptions_key(id), subscribers_key(change.uri), change.uri, id,
+                                                 ms(ttl_)}));
+                break;
         }
-        // XX: a session deleted meanwhile stays deleted.
-        checked(client_.command({"SET", key(session.id()), session_record(session, revision), "XX", "KEEPTTL"}));
-        write_subscriptions(session, before);
-        cluster_.publish("changed", session.id());
+        if (reply.integer < 0) return;  // deleted meanwhile: the next request finds it gone
+        {
+            // A reload may have run between the core's change and this write: the change is made
+            // again, and the object holds this revision so the next reload brings anything later.
+            auto& impl = session.impl();
+            std::lock_guard lock(impl.mutex);
+            impl.apply(change);
+            impl.store_revision = reply.integer;
+        }
+        cluster_.publish("changed", id);
     }
 
     // Reloads a session this node holds after another node changed it.
@@ -249,25 +291,30 @@ public:
     }
 
 private:
+    static constexpr std::string_view kSubscribersPrefix = "mcp:sub:";
     static std::string key(std::string_view id) { return "mcp:s:" + std::string(id); }
+    static std::string subscriptions_key(std::string_view id) { return "mcp:ss:" + std::string(id); }
+    static std::string subscribers_key(std::string_view uri) { return std::string(kSubscribersPrefix) + std::string(uri); }
 
-    static std::vector<std::string> subscriptions_of(Session& session) {
-        auto& impl = session.impl();
-        std::lock_guard lock(impl.mutex);
-        return {impl.subscriptions.begin(), impl.subscriptions.end()};
-    }
-
-    void write_subscriptions(Session& session, const std::vector<std::string>& before) {
-        const auto now = subscriptions_of(session);
-        std::vector<std::vector<std::string>> commands;
-        for (const auto& uri : now) {
-            commands.push_back({"SADD", "mcp:sub:" + uri, session.id()});
-            commands.push_back({"PEXPIRE", "mcp:sub:" + uri, ms(ttl_)});
+    // Nothing when the session does not exist; a record with missing fields is loaded as malformed.
+    static std::optional<StoredSession> parse(const RespValue& hash, const RespValue& subscriptions) {
+        if (hash.elements.empty()) return std::nullopt;
+        StoredSession stored;
+        stored.revision = -1;
+        for (std::size_t i = 0; i + 1 < hash.elements.size(); i += 2) {
+            const auto& field = hash.elements[i].text;
+            const auto& value = hash.elements[i + 1].text;
+            if (field == "rev") {
+                const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), stored.revision);
+                if (ec != std::errc() || end != value.data() + value.size()) stored.revision = -1;
+            } else if (field == "level") {
+                stored.level = value;
+            } else if (field == "client") {
+                stored.client = value;
+            }
         }
-        for (const auto& uri : before) {
-            if (std::find(now.begin(), now.end(), uri) == now.end()) commands.push_back({"SREM", "mcp:sub:" + uri, session.id()});
-        }
-        for (const auto& r : client_.pipeline(std::move(commands))) checked(r);
+        for (const auto& uri : subscriptions.elements) stored.subscriptions.push_back(uri.text);
+        return stored;
     }
 
     RedisClient& client_;

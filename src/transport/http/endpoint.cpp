@@ -98,6 +98,18 @@ asio::awaitable<std::invoke_result_t<Work&>> near_store(HttpContext& ctx, Work w
         asio::use_awaitable);
 }
 
+// The id of the JSON-RPC request in the body, for an error answered after it was parsed; null
+// for anything else (a notification, a client's response, a GET).
+boost::json::value request_id_of(const Request& request, HttpContext& ctx) {
+    if (request.method() != http::verb::post) return nullptr;
+    auto parsed = jsonrpc::parse(request.body(), ctx.server.options().limits);
+    auto* document = std::get_if<boost::json::value>(&parsed);
+    if (document == nullptr) return nullptr;
+    auto classified = jsonrpc::classify(*document);
+    const auto* message = std::get_if<jsonrpc::Message>(&classified);
+    return message && message->kind == jsonrpc::Kind::request ? message->id : boost::json::value(nullptr);
+}
+
 bool modern_by_header(std::string_view version) { return !version.empty() && version >= revision::v2026_07_28; }
 
 // Collects what the core produces for a message handled inline (initialize).
@@ -228,7 +240,7 @@ asio::awaitable<bool> get(boost::beast::tcp_stream& stream, const Request& reque
         if (!last_event.empty()) {
             // Sealed ids cannot be forged, and one session cannot resume another's stream.
             auto position = open_event_id(ctx.server.key_ring(), last_event);
-            if (!position || position->session_id != session->id() || !(target = session->find_stream(position->stream_id))) {
+            if (!position || position->session_id != session->id() || !(target = session->find_stream(position->stream_id, position->event_id))) {
                 return Outcome::bad_event_id;
             }
             after = position->event_id;
@@ -313,9 +325,10 @@ asio::awaitable<bool> handle_request(boost::beast::tcp_stream& stream, Request& 
     }
     if (store_failure) {
         log().warn("session store unavailable: {}", *store_failure);
-        co_return co_await write_error(stream, request, 503, kServerError,
-                                       "Service Unavailable: the session store cannot be reached, try again later", ctx,
-                                       header_list("Retry-After", "1"));
+        auto body = jsonrpc::make_error(request_id_of(request, ctx), kServerError,
+                                        "Service Unavailable: the session store cannot be reached, try again later");
+        co_return co_await write_response(stream, request, 503, boost::json::serialize(body), "application/json",
+                                          header_list("Retry-After", "1"), ctx);
     }
     co_return co_await write_error(stream, request, 405, kServerError, "Method Not Allowed", ctx,
                                    header_list("Allow", "GET, POST, DELETE"));

@@ -1,6 +1,7 @@
 #include <mcp/transport/http.hpp>
 
 #include <mcp/server/server.hpp>
+#include <mcp/store/store_errors.hpp>
 
 #include "transport/http/http_context.hpp"
 #include "util/log.hpp"
@@ -9,6 +10,7 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
@@ -55,10 +57,21 @@ asio::awaitable<void> expire_sessions(detail::HttpContext& ctx) {
     asio::steady_timer timer(co_await asio::this_coro::executor);
     const auto period = std::clamp(ctx.options.session_idle_timeout / 4, std::chrono::milliseconds(100),
                                    std::chrono::milliseconds(60'000));
+    auto expire = [&ctx] {
+        try {
+            ctx.sessions.expire();
+        } catch (const StoreUnavailable& e) {
+            detail::log().debug("session expiry skipped: {}", e.what());  // next round
+        }
+    };
     while (!ctx.stopping.load()) {
         timer.expires_after(period);
         co_await timer.async_wait(use_tuple);
-        ctx.sessions.expire();
+        if (ctx.store_threads) {
+            asio::post(*ctx.store_threads, expire);  // a shared store is not asked from the I/O thread
+        } else {
+            expire();
+        }
     }
 }
 

@@ -80,10 +80,11 @@ std::shared_ptr<SseStream> HttpSession::local_stream(std::string_view stream_id)
     return nullptr;
 }
 
-std::shared_ptr<SseStream> HttpSession::find_stream(std::string_view stream_id) {
+std::shared_ptr<SseStream> HttpSession::find_stream(std::string_view stream_id, std::string_view after_event) {
     if (auto stream = local_stream(stream_id)) return stream;
+    if (waker_ == nullptr) return nullptr;
     // Opened on another node: its events are in the shared journal.
-    if (waker_ == nullptr || !journal_.exists(SseStream::journal_key(session_->id(), stream_id))) return nullptr;
+    if (!after_event.empty() && !journal_.exists(SseStream::journal_key(session_->id(), stream_id))) return nullptr;
     std::lock_guard lock(mutex_);
     for (const auto& [n, stream] : streams_) {
         if (stream->id() == stream_id) return stream;
@@ -154,23 +155,31 @@ HttpSessions::HttpSessions(Server& server, const HttpOptions& options, Backend& 
             session->standalone().catch_up();
         }
     }));
-    core.set_session_resolver([this](std::string_view id) -> std::shared_ptr<Session> {
-        auto session = find(id);
-        return session ? session->session() : nullptr;
-    });
+    core.set_cluster_sessions(this);
 }
 
 HttpSessions::~HttpSessions() {
     if (cluster_ == nullptr) return;
-    core_of(server_).set_session_resolver({});
+    core_of(server_).set_cluster_sessions(nullptr);
     for (const auto id : subscriptions_) cluster_->unsubscribe(id);
+}
+
+std::shared_ptr<Session> HttpSessions::session(std::string_view id) {
+    auto found = find(id);
+    return found ? found->session() : nullptr;
+}
+
+bool HttpSessions::listening_here(std::string_view id) {
+    std::lock_guard lock(mutex_);
+    auto it = live_.find(id);
+    return it != live_.end() && it->second->standalone().attached();
 }
 
 std::shared_ptr<HttpSession> HttpSessions::wrap(std::shared_ptr<Session> session) {
     if (cluster_ != nullptr) {
         // What the core changes (log level, subscriptions) is written through before it is acknowledged.
-        session->impl().on_change = [store = store_.get(), weak = std::weak_ptr<Session>(session)] {
-            if (auto s = weak.lock()) store->save(*s);
+        session->impl().on_change = [store = store_.get(), weak = std::weak_ptr<Session>(session)](const SessionChange& change) {
+            if (auto s = weak.lock()) store->record(*s, change);
         };
     }
     return std::make_shared<HttpSession>(std::move(session), journal_, server_.key_ring(), options_, waker_.get());

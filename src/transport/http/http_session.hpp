@@ -5,6 +5,7 @@
 // on a stream ("wake"), a session deleted ("deleted").
 #include "transport/http/sse_stream.hpp"
 
+#include "server/cluster_sessions.hpp"
 #include "store/backend.hpp"
 
 #include <mcp/server/server.hpp>
@@ -29,9 +30,11 @@ public:
 
     // A new POST response stream.
     std::shared_ptr<SseStream> open_stream();
-    // A stream of this session by id ("get" is the standalone one), or nullptr. With a shared
-    // journal, a stream another node opened is found through its journal.
-    std::shared_ptr<SseStream> find_stream(std::string_view stream_id);
+    // A stream of this session by id ("get" is the standalone one), to resume after the event
+    // `after_event`; nullptr when it is gone. With a shared journal, a stream another node opened
+    // is found through its journal, or, right after its priming event, taken on trust: its id was
+    // sealed by a node of this cluster and nothing was journaled yet.
+    std::shared_ptr<SseStream> find_stream(std::string_view stream_id, std::string_view after_event);
     // A stream this node already holds, without asking the journal.
     std::shared_ptr<SseStream> local_stream(std::string_view stream_id);
     SseStream& standalone() { return *standalone_; }
@@ -63,7 +66,7 @@ private:
     std::map<std::uint64_t, std::shared_ptr<SseStream>> streams_;
 };
 
-class HttpSessions {
+class HttpSessions final : private ClusterSessions {
 public:
     HttpSessions(Server& server, const HttpOptions& options, Backend& backend, EventJournal& journal);
     ~HttpSessions();
@@ -87,6 +90,9 @@ public:
 
 private:
     class Waker;
+    std::shared_ptr<Session> session(std::string_view id) override;
+    bool listening_here(std::string_view id) override;
+
     std::shared_ptr<HttpSession> wrap(std::shared_ptr<Session> session);
     // Ends this node's part of a session: its connections close, its calls are cancelled.
     void end_local(std::string_view id, bool discard);
