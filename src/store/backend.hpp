@@ -21,8 +21,9 @@ class Cluster {
 public:
     virtual ~Cluster() = default;
     virtual void publish(std::string_view topic, std::string_view payload) = 0;
-    // Handlers run one at a time on a thread of the cluster's own and may use the store. The id
-    // is for unsubscribe(), which returns once the handler is not running and never will again.
+    // Handlers run one at a time on a thread of the cluster's own and may use the store, but not
+    // subscribe or unsubscribe. The id is for unsubscribe(), which returns once the handler is
+    // not running and never will again.
     virtual std::uint64_t subscribe(std::string topic, std::function<void(std::string_view payload)> handler) = 0;
     virtual void unsubscribe(std::uint64_t id) = 0;
     // After the connection to the store came back: catch up on what may have been missed. The id

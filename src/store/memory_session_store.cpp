@@ -23,15 +23,8 @@ public:
         return true;
     }
 
-    std::shared_ptr<Session> find(std::string_view id) override {
-        std::lock_guard lock(mutex_);
-        auto it = sessions_.find(std::string(id));
-        if (it == sessions_.end()) return nullptr;
-        const auto now = Clock::now();
-        if (now - it->second.last_used > ttl_) return nullptr;  // expire() will collect it
-        it->second.last_used = now;
-        return it->second.session;
-    }
+    std::shared_ptr<Session> find(std::string_view id) override { return lookup(id, true); }
+    std::shared_ptr<Session> peek(std::string_view id) override { return lookup(id, false); }
 
     std::shared_ptr<Session> remove(std::string_view id) override {
         std::lock_guard lock(mutex_);
@@ -48,6 +41,16 @@ public:
     }
 
     void record(Session&, const SessionChange&) override {}
+
+    std::shared_ptr<Session> lookup(std::string_view id, bool touch) {
+        std::lock_guard lock(mutex_);
+        auto it = sessions_.find(std::string(id));
+        if (it == sessions_.end()) return nullptr;
+        const auto now = Clock::now();
+        if (now - it->second.last_used > ttl_) return nullptr;  // expire() will collect it
+        if (touch) it->second.last_used = now;
+        return it->second.session;
+    }
 
     std::size_t size() const override {
         std::lock_guard lock(mutex_);

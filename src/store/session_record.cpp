@@ -23,6 +23,7 @@ std::string client_record(Session& session) {
 }
 
 bool load_stored_session(Session& session, const StoredSession& stored) {
+    if (stored.revision < 0) return false;  // missing or unreadable
     const auto level = parse_log_level(stored.level);
     if (!level) return false;
     boost::system::error_code ec;

@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -57,16 +58,32 @@ RedisServer::~RedisServer() {
 
 void RedisServer::start() {
     if (pid_ > 0) return;
-    pid_ = ::fork();
-    if (pid_ == 0) {
-        const std::string port = std::to_string(port_);
-        ::execlp("redis-server", "redis-server", "--port", port.c_str(), "--bind", "127.0.0.1", "--save", "",
-                 "--appendonly", "no", "--dir", dir_.c_str(), "--loglevel", "warning", static_cast<char*>(nullptr));
-        std::perror("redis-server");
-        ::_exit(127);
+    // Tests run in parallel: another one may take the free port first. Its redis-server would then
+    // answer, and ours would exit; a server counts as started only when it says it is ours.
+    for (int attempt = 0; attempt < 5; ++attempt) {
+        if (attempt > 0 && !restarting_) port_ = free_port();
+        pid_ = ::fork();
+        if (pid_ == 0) {
+            // Dies with the test (which forked from its main thread), even when the test crashes.
+            ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+            const std::string port = std::to_string(port_);
+            ::execlp("redis-server", "redis-server", "--port", port.c_str(), "--bind", "127.0.0.1", "--save", "",
+                     "--appendonly", "no", "--dir", dir_.c_str(), "--loglevel", "warning", static_cast<char*>(nullptr));
+            std::perror("redis-server");
+            ::_exit(127);
+        }
+        const std::string ours = "process_id:" + std::to_string(pid_);
+        for (int i = 0; i < 200; ++i) {
+            if (::waitpid(pid_, nullptr, WNOHANG) == pid_) {  // exited: the port was taken
+                pid_ = -1;
+                break;
+            }
+            if (answers(port_) && cli("INFO server").find(ours) != std::string::npos) return;
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        stop();
     }
-    for (int i = 0; i < 200 && !answers(port_); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    if (!answers(port_)) throw std::runtime_error("redis-server did not start (is it installed?)");
+    throw std::runtime_error("redis-server did not start (is it installed?)");
 }
 
 void RedisServer::stop() {
@@ -74,6 +91,13 @@ void RedisServer::stop() {
     ::kill(pid_, SIGKILL);
     ::waitpid(pid_, nullptr, 0);
     pid_ = -1;
+}
+
+void RedisServer::restart() {
+    stop();
+    restarting_ = true;  // same port: clients reconnect to it
+    start();
+    restarting_ = false;
 }
 
 std::string RedisServer::cli(const std::string& args) const {

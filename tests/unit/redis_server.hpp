@@ -16,6 +16,9 @@ public:
 
     void start();
     void stop();
+    // Stops it and starts it again on the same port, empty (there is no persistence).
+    void restart();
+    bool running() const { return pid_ > 0; }
     std::uint16_t port() const { return port_; }
     std::string url(int db = 0) const { return "redis://127.0.0.1:" + std::to_string(port_) + "/" + std::to_string(db); }
     // Runs redis-cli against it and returns its output (for checks such as DBSIZE).
@@ -24,6 +27,7 @@ public:
 private:
     std::uint16_t port_ = 0;
     int pid_ = -1;
+    bool restarting_ = false;
     std::string dir_;
 };
 

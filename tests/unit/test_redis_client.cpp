@@ -67,6 +67,11 @@ TEST(RedisUrl, Parses) {
     EXPECT_EQ(u.port, 6380);
     EXPECT_EQ(u.db, 2);
     EXPECT_EQ(u.password, "s3cret");
+    EXPECT_EQ(u.username, "");
+    auto acl = RedisUrl::parse("redis://app:pw@h");
+    EXPECT_EQ(acl.username, "app");
+    EXPECT_EQ(acl.password, "pw");
+    EXPECT_EQ(RedisUrl::parse("redis://bare@h").password, "bare");
     EXPECT_EQ(RedisUrl::parse("redis://127.0.0.1").port, 6379);
     EXPECT_EQ(RedisUrl::parse("redis://[::1]:7000/0").host, "::1");
     for (const char* bad : {"http://x", "redis://h:0", "redis://h:99999", "redis://h/x", "redis://h:12a"}) {
@@ -105,6 +110,18 @@ TEST(RedisClient, CommandsPipelinesAndConcurrency) {
     }
     for (auto& th : threads) th.join();
     EXPECT_EQ(ok.load(), 1600);  // replies matched to their callers in order
+}
+
+TEST(RedisClient, AuthenticatesAsAnAclUser) {
+    RedisServer redis;
+    ASSERT_NE(redis.cli("ACL SETUSER app on '>pw' '~*' '&*' '+@all'").find("OK"), std::string::npos);
+    const std::string address = "127.0.0.1:" + std::to_string(redis.port()) + "/0";
+    RedisClient app(RedisUrl::parse("redis://app:pw@" + address), {});
+    ASSERT_TRUE(app.wait_connected(std::chrono::seconds(5)));
+    EXPECT_EQ(app.command({"ACL", "WHOAMI"}).text, "app");
+    RedisClient wrong(RedisUrl::parse("redis://app:nope@" + address), {});
+    EXPECT_FALSE(wrong.wait_connected(std::chrono::milliseconds(500)));
+    EXPECT_THROW(wrong.command({"PING"}), StoreUnavailable);
 }
 
 TEST(RedisClient, PubSubAndReconnection) {

@@ -29,6 +29,9 @@ public:
     virtual bool insert(std::shared_ptr<Session> session) = 0;
     // The session, its idle timer restarted; nullptr when unknown, deleted or expired.
     virtual std::shared_ptr<Session> find(std::string_view id) = 0;
+    // The same without restarting the idle timer: for the server's own messages to a session,
+    // which must not keep alive a session its client left.
+    virtual std::shared_ptr<Session> peek(std::string_view id) = 0;
     // Removes it (DELETE); the removed session, or nullptr when there was none.
     virtual std::shared_ptr<Session> remove(std::string_view id) = 0;
     // Drops sessions idle for longer than their time to live; returns them.

@@ -42,18 +42,20 @@ public:
     explicit RedisCluster(RedisClient& client) : client_(client) {
         // Signals are queued here and handled on the worker: the client's thread must not wait
         // for its own replies.
-        client_.psubscribe("mcp:bus:*", [this](std::string_view channel, std::string_view payload) {
-            post(std::string(channel.substr(std::string_view("mcp:bus:").size())), std::string(payload));
+        // The callbacks share the queue rather than point at this object: the client (destroyed
+        // after it) may still run them while its connection winds down.
+        client_.psubscribe("mcp:bus:*", [queue = queue_](std::string_view channel, std::string_view payload) {
+            queue->post(std::string(channel.substr(std::string_view("mcp:bus:").size())), std::string(payload));
         });
-        client_.on_resubscribe([this] { post(std::string(kReconnected), {}); });
+        client_.on_resubscribe([queue = queue_] { queue->post(std::string(kReconnected), {}); });
     }
 
     ~RedisCluster() override {
         {
-            std::lock_guard lock(queue_mutex_);
-            stopping_ = true;
+            std::lock_guard lock(queue_->mutex);
+            queue_->stopping = true;
         }
-        queue_changed_.notify_one();
+        queue_->changed.notify_one();
         worker_.join();
     }
 
@@ -78,7 +80,13 @@ public:
     }
 
     std::vector<std::string> subscribers(std::string_view uri) override {
-        auto reply = checked(client_.command({"SMEMBERS", "mcp:sub:" + std::string(uri)}));
+        // Sessions that expired are dropped from the set here: nothing else removes them.
+        static const std::string script =
+            "local out = {} "
+            "for _, id in ipairs(redis.call('SMEMBERS', KEYS[1])) do "
+            "if redis.call('EXISTS', ARGV[1] .. id) == 1 then out[#out + 1] = id else redis.call('SREM', KEYS[1], id) end "
+            "end return out";
+        auto reply = checked(client_.command({"EVAL", script, "1", "mcp:sub:" + std::string(uri), "mcp:s:"}));
         std::vector<std::string> out;
         for (auto& e : reply.elements) out.push_back(std::move(e.text));
         return out;
@@ -96,30 +104,42 @@ private:
     // Not a channel name (those are "mcp:bus:<topic>"), so no publish can fake it.
     static constexpr std::string_view kReconnected = "\n reconnected";
 
-    void post(std::string topic, std::string payload) {
-        {
-            std::lock_guard lock(queue_mutex_);
-            queue_.push_back(Signal{std::move(topic), std::move(payload)});
+    struct Queue {
+        std::mutex mutex;
+        std::condition_variable changed;
+        std::deque<Signal> signals;
+        bool stopping = false;
+
+        void post(std::string topic, std::string payload) {
+            {
+                std::lock_guard lock(mutex);
+                if (stopping) return;
+                signals.push_back(Signal{std::move(topic), std::move(payload)});
+            }
+            changed.notify_one();
         }
-        queue_changed_.notify_one();
-    }
+    };
 
     void run() {
-        std::unique_lock lock(queue_mutex_);
+        std::unique_lock lock(queue_->mutex);
         while (true) {
-            queue_changed_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-            if (stopping_) return;
-            auto signal = std::move(queue_.front());
-            queue_.pop_front();
+            queue_->changed.wait(lock, [&] { return queue_->stopping || !queue_->signals.empty(); });
+            if (queue_->stopping) return;
+            auto signal = std::move(queue_->signals.front());
+            queue_->signals.pop_front();
             lock.unlock();
-            try {
+            {
                 std::lock_guard handlers_lock(handlers_mutex_);
                 for (auto& [id, h] : handlers_) {
-                    if (h.topic == signal.topic) h.run(signal.payload);
+                    if (h.topic != signal.topic) continue;
+                    try {
+                        h.run(signal.payload);
+                    } catch (const std::exception& e) {
+                        // Usually Redis going away mid-handler; pub/sub is only a wake-up, the state
+                        // converges. The other handlers of the signal still run.
+                        log().debug("cluster signal {} not handled: {}", signal.topic, e.what());
+                    }
                 }
-            } catch (const std::exception& e) {
-                // Usually Redis going away mid-handler; pub/sub is only a wake-up, the state converges.
-                log().debug("cluster signal {} not handled: {}", signal.topic, e.what());
             }
             lock.lock();
         }
@@ -130,10 +150,7 @@ private:
     std::uint64_t next_id_ = 1;
     std::map<std::uint64_t, Handler> handlers_;
 
-    std::mutex queue_mutex_;
-    std::condition_variable queue_changed_;
-    std::deque<Signal> queue_;
-    bool stopping_ = false;
+    std::shared_ptr<Queue> queue_ = std::make_shared<Queue>();
     std::thread worker_{[this] { run(); }};
 };
 
@@ -172,22 +189,31 @@ public:
         return true;
     }
 
-    std::shared_ptr<Session> find(std::string_view id) override {
-        auto replies = client_.pipeline({{"HGETALL", key(id)},
-                                         {"SMEMBERS", subscriptions_key(id)},
-                                         {"PEXPIRE", key(id), ms(ttl_)},
-                                         {"PEXPIRE", subscriptions_key(id), ms(ttl_)}});
+    std::shared_ptr<Session> find(std::string_view id) override { return lookup(id, true); }
+    std::shared_ptr<Session> peek(std::string_view id) override { return lookup(id, false); }
+
+    std::shared_ptr<Session> lookup(std::string_view id, bool touch) {
+        std::vector<std::vector<std::string>> commands{{"HGETALL", key(id)}, {"SMEMBERS", subscriptions_key(id)}};
+        if (touch) {
+            commands.push_back({"PEXPIRE", key(id), ms(ttl_)});
+            commands.push_back({"PEXPIRE", subscriptions_key(id), ms(ttl_)});
+        }
+        auto replies = client_.pipeline(std::move(commands));
         auto stored = parse(checked(replies[0]), checked(replies[1]));
         std::unique_lock lock(mutex_);
         if (!stored) {
             local_.erase(std::string(id));
             return nullptr;
         }
-        auto& session = local_[std::string(id)];
-        if (!session) session = adopt_(std::string(id));  // first seen on this node
-        if (!load_stored_session(*session, *stored)) return nullptr;
-        auto found = session;
+        auto [it, first_seen] = local_.try_emplace(std::string(id));
+        if (first_seen) it->second = adopt_(std::string(id));
+        if (!load_stored_session(*it->second, *stored)) {
+            if (first_seen) local_.erase(it);  // a malformed record adopts nothing
+            return nullptr;
+        }
+        auto found = it->second;
         lock.unlock();
+        if (!touch) return found;
         // The subscriber sets live as long as their sessions.
         std::vector<std::vector<std::string>> refresh;
         for (const auto& uri : stored->subscriptions) refresh.push_back({"PEXPIRE", subscribers_key(uri), ms(ttl_)});
@@ -270,13 +296,24 @@ public:
                 break;
         }
         if (reply.integer < 0) return;  // deleted meanwhile: the next request finds it gone
+        bool missed = false;
         {
             // A reload may have run between the core's change and this write: the change is made
-            // again, and the object holds this revision so the next reload brings anything later.
+            // again. When the revision skipped one, another node's change came first and is not
+            // here yet: the object keeps its revision, so the reload below (or a later one) loads
+            // the whole state, both changes.
             auto& impl = session.impl();
             std::lock_guard lock(impl.mutex);
             impl.apply(change);
-            impl.store_revision = reply.integer;
+            missed = reply.integer != impl.store_revision + 1;
+            if (!missed) impl.store_revision = reply.integer;
+        }
+        if (missed) {
+            try {
+                refresh(id);
+            } catch (const StoreUnavailable&) {
+                // Stored all the same; the next request's reload catches up.
+            }
         }
         cluster_.publish("changed", id);
     }
@@ -287,7 +324,7 @@ public:
             std::lock_guard lock(mutex_);
             if (!local_.contains(std::string(id))) return;
         }
-        find(id);
+        peek(id);
     }
 
 private:
@@ -384,7 +421,13 @@ public:
             std::lock_guard lock(mutex_);
             waiting_[std::string(key)];
         }
-        checked(client_.command({"SET", "mcp:mbo:" + std::string(key), "1", "PX", ms(ttl)}));
+        try {
+            checked(client_.command({"SET", "mcp:mbo:" + std::string(key), "1", "PX", ms(ttl)}));
+        } catch (const StoreUnavailable&) {
+            std::lock_guard lock(mutex_);
+            waiting_.erase(std::string(key));
+            throw;
+        }
     }
 
     std::optional<boost::json::value> wait(std::string_view key, Clock::time_point deadline, std::stop_token stop) override {
@@ -412,8 +455,10 @@ public:
                 slot.woken = false;
             }
         }
-        std::lock_guard lock(mutex_);
-        waiting_.erase(k);
+        {
+            std::lock_guard lock(mutex_);
+            waiting_.erase(k);
+        }
         try {
             client_.command({"DEL", "mcp:mbo:" + k});
         } catch (const StoreUnavailable&) {
@@ -425,7 +470,7 @@ public:
     bool deliver(std::string_view key, boost::json::value value) override {
         // Stored only while a handler waits; then the waiter's node is woken.
         static const std::string script =
-            "if redis.call('EXISTS', KEYS[1]) == 1 then "
+            "if redis.call('DEL', KEYS[1]) == 1 then "
             "redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2]) "
             "redis.call('PUBLISH', 'mcp:bus:mailbox', ARGV[3]) return 1 end return 0";
         const std::string k(key);

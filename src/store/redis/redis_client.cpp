@@ -35,9 +35,14 @@ RedisUrl RedisUrl::parse(std::string_view url) {
     url.remove_prefix(scheme.size());
     RedisUrl out;
     if (const auto at = url.rfind('@'); at != std::string_view::npos) {
-        auto userinfo = url.substr(0, at);
-        if (const auto colon = userinfo.find(':'); colon != std::string_view::npos) userinfo = userinfo.substr(colon + 1);
-        out.password = userinfo;
+        // [user]:password (Redis 6 ACL users), or a bare password as older clients wrote it.
+        const auto userinfo = url.substr(0, at);
+        if (const auto colon = userinfo.find(':'); colon != std::string_view::npos) {
+            out.username = userinfo.substr(0, colon);
+            out.password = userinfo.substr(colon + 1);
+        } else {
+            out.password = userinfo;
+        }
         url.remove_prefix(at + 1);
     }
     auto authority = url.substr(0, url.find('/'));
@@ -119,7 +124,10 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
         s.set_option(tcp::no_delay(true));
         // Authenticate and pick the database before anything else.
         std::vector<std::vector<std::string>> hello;
-        if (!url.password.empty()) hello.push_back({"AUTH", url.password});
+        if (!url.password.empty()) {
+            if (url.username.empty()) hello.push_back({"AUTH", url.password});
+            else hello.push_back({"AUTH", url.username, url.password});
+        }
         if (url.db != 0) hello.push_back({"SELECT", std::to_string(url.db)});
         if (hello.empty()) co_return true;
         std::string bytes;

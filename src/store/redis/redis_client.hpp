@@ -19,11 +19,13 @@ namespace mcp::detail {
 
 using mcp::StoreUnavailable;
 
-// redis://[:password@]host[:port][/db]
+// redis://[[user]:password@]host[:port][/db]; the host defaults to 127.0.0.1, the port to 6379.
+// No percent-decoding: a password with '@', ':' or '/' does not fit in the URL.
 struct RedisUrl {
     std::string host = "127.0.0.1";
     std::uint16_t port = 6379;
     int db = 0;
+    std::string username;  // an ACL user (Redis 6); empty for the default user
     std::string password;
 
     // Throws std::invalid_argument naming what is wrong (never echoing the password).

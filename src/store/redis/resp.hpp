@@ -39,8 +39,11 @@ public:
     std::optional<RespValue> next();
 
 private:
-    // Parses one value at `pos`; nothing when the buffer ends first.
-    std::optional<RespValue> parse(std::size_t& pos, std::size_t depth);
+    // Whether a whole value starts at `pos` (and where it ends): checked before one is built, so a
+    // large reply arriving in many reads is not built again after each.
+    bool complete(std::size_t& pos, std::size_t depth);
+    // Parses one complete value at `pos`.
+    RespValue parse(std::size_t& pos);
     std::optional<std::string_view> line(std::size_t& pos);
 
     Limits limits_;

@@ -165,7 +165,7 @@ HttpSessions::~HttpSessions() {
 }
 
 std::shared_ptr<Session> HttpSessions::session(std::string_view id) {
-    auto found = find(id);
+    auto found = lookup(id, false);
     return found ? found->session() : nullptr;
 }
 
@@ -199,8 +199,8 @@ bool HttpSessions::admit(const std::shared_ptr<HttpSession>& session) {
     return true;
 }
 
-std::shared_ptr<HttpSession> HttpSessions::find(std::string_view id) {
-    auto session = store_->find(id);
+std::shared_ptr<HttpSession> HttpSessions::lookup(std::string_view id, bool touch) {
+    auto session = touch ? store_->find(id) : store_->peek(id);
     if (!session) {
         end_local(id, false);  // expired or deleted by another node
         return nullptr;

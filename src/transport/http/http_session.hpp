@@ -80,7 +80,7 @@ public:
     bool admit(const std::shared_ptr<HttpSession>& session);
     bool full() const;
     // nullptr for unknown, deleted or expired sessions.
-    std::shared_ptr<HttpSession> find(std::string_view id);
+    std::shared_ptr<HttpSession> find(std::string_view id) { return lookup(id, true); }
     // DELETE: ends the session; false when it did not exist.
     bool remove(std::string_view id);
     // Ends sessions idle past their time to live.
@@ -94,6 +94,8 @@ private:
     bool listening_here(std::string_view id) override;
 
     std::shared_ptr<HttpSession> wrap(std::shared_ptr<Session> session);
+    // `touch`: a client's request, which restarts the session's idle timer.
+    std::shared_ptr<HttpSession> lookup(std::string_view id, bool touch);
     // Ends this node's part of a session: its connections close, its calls are cancelled.
     void end_local(std::string_view id, bool discard);
 
