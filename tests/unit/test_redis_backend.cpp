@@ -158,6 +158,21 @@ protected:
         return backend;
     }
 
+    // Two nodes on the test's Redis, each with a session store; sessions adopted by either are
+    // recorded in one Adopter.
+    struct TwoNodes {
+        explicit TwoNodes(RedisBackendTest& test)
+            : a(test.node()),
+              b(test.node()),
+              store_a(a->make_session_store(100, 60s, adopter.factory())),
+              store_b(b->make_session_store(100, 60s, adopter.factory())) {}
+        std::shared_ptr<Backend> a;
+        std::shared_ptr<Backend> b;
+        Adopter adopter;
+        std::unique_ptr<SessionStore> store_a;
+        std::unique_ptr<SessionStore> store_b;
+    };
+
     // Waits until `n` nodes listen to the signal bus, so what is published from now on reaches them.
     void wait_listening(std::size_t n) {
         auto listening = [&] {
@@ -359,11 +374,8 @@ TEST_F(RedisBackendTest, ChangesMadeAtTheSameTimeOnTwoNodesAllReachBoth) {
     bool blocked = false;
     bool released = false;
     Inbox probe;
-    auto a = node();
-    auto b = node();
-    Adopter adopter;
-    auto store_a = a->make_session_store(100, 60s, adopter.factory());
-    auto store_b = b->make_session_store(100, 60s, adopter.factory());
+    TwoNodes nodes(*this);
+    auto& [a, b, adopter, store_a, store_b] = nodes;
     a->cluster()->subscribe("probe", probe.handler());
     a->cluster()->subscribe("block", [&](std::string_view) {
         std::unique_lock lock(m);
@@ -407,11 +419,8 @@ TEST_F(RedisBackendTest, ChangesMadeAtTheSameTimeOnTwoNodesAllReachBoth) {
 }
 
 TEST_F(RedisBackendTest, AStaleRecordNeverUndoesNewerState) {
-    auto a = node();
-    auto b = node();
-    Adopter adopter;
-    auto store_a = a->make_session_store(100, 60s, adopter.factory());
-    auto store_b = b->make_session_store(100, 60s, adopter.factory());
+    TwoNodes nodes(*this);
+    auto& [a, b, adopter, store_a, store_b] = nodes;
 
     auto on_a = make_session("s-stale");
     ASSERT_TRUE(store_a->insert(on_a));
@@ -440,11 +449,8 @@ TEST_F(RedisBackendTest, AStaleRecordNeverUndoesNewerState) {
 }
 
 TEST_F(RedisBackendTest, RemovedOnOneNodeIsGoneOnTheOther) {
-    auto a = node();
-    auto b = node();
-    Adopter adopter;
-    auto store_a = a->make_session_store(100, 60s, adopter.factory());
-    auto store_b = b->make_session_store(100, 60s, adopter.factory());
+    TwoNodes nodes(*this);
+    auto& [a, b, adopter, store_a, store_b] = nodes;
 
     auto on_a = make_session("s-remove");
     ASSERT_TRUE(store_a->insert(on_a));
@@ -529,11 +535,8 @@ TEST_F(RedisBackendTest, ExpireDoesNotDropSessionsWhenRedisAnswersErrors) {
 }
 
 TEST_F(RedisBackendTest, EveryKeyTheStoreWritesHasATimeToLive) {
-    auto a = node();
-    auto b = node();
-    Adopter adopter;
-    auto store_a = a->make_session_store(100, 60s, adopter.factory());
-    auto store_b = b->make_session_store(100, 60s, adopter.factory());
+    TwoNodes nodes(*this);
+    auto& [a, b, adopter, store_a, store_b] = nodes;
     auto journal = a->make_journal(JournalLimits{.ttl = 60s});
 
     auto session = make_session("s-ttl");
@@ -577,11 +580,8 @@ TEST_F(RedisBackendTest, EveryKeyTheStoreWritesHasATimeToLive) {
 }
 
 TEST_F(RedisBackendTest, SubscriptionSetsFollowSubscribeAndUnsubscribe) {
-    auto a = node();
-    auto b = node();
-    Adopter adopter;
-    auto store_a = a->make_session_store(100, 60s, adopter.factory());
-    auto store_b = b->make_session_store(100, 60s, adopter.factory());
+    TwoNodes nodes(*this);
+    auto& [a, b, adopter, store_a, store_b] = nodes;
     const std::string uri = "file:///shared.txt";
     const std::string set = "mcp:sub:" + uri;
 
@@ -765,11 +765,8 @@ TEST_F(RedisBackendTest, ARecordWithoutAValidRevisionIsRefused) {
 TEST_F(RedisBackendTest, ARecordAtTheLastRevisionDoesNotOverflowIt) {
     // A record stamped with the largest revision (corruption, or a hostile write): a later change
     // may fail (StoreUnavailable) but must not wrap around, and a node that sees it must converge.
-    auto a = node();
-    auto b = node();
-    Adopter adopter;
-    auto store_a = a->make_session_store(100, 60s, adopter.factory());
-    auto store_b = b->make_session_store(100, 60s, adopter.factory());
+    TwoNodes nodes(*this);
+    auto& [a, b, adopter, store_a, store_b] = nodes;
     ASSERT_TRUE(store_a->insert(make_session("s-max")));
     raw({"HSET", "mcp:s:s-max", "rev", std::to_string(std::numeric_limits<std::int64_t>::max())});
 
