@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test (unit, end-to-end, conformance,
-# install/consumer), then the HTTP and conformance tests again under AddressSanitizer and
-# UndefinedBehaviorSanitizer. Prints the wall time of each stage. Extra arguments go to the first
+# install/consumer), then the HTTP, several-node, Redis and conformance tests again under
+# AddressSanitizer and UndefinedBehaviorSanitizer. Prints the wall time of each stage. Extra arguments go to the first
 # ctest run (e.g. -R stdio); MCP_SKIP_SANITIZERS=1 skips the sanitizer stages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,11 +20,11 @@ stage "test" ctest --test-dir build --output-on-failure -j 2 "$@"
 
 if [[ "${MCP_SKIP_SANITIZERS:-0}" != 1 ]]; then
   # GCC 12's coroutine code generation has known bugs: the HTTP transport is where they would bite.
-  sanitized_targets=(mcp-cpp-demo mcp-cpp-probe mcp-cpp-conformance)
+  sanitized_targets=(mcp-cpp-demo mcp-cpp-probe mcp-cpp-conformance test_redis_client test_redis_backend)
   stage "sanitizer build" bash -c "cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       -DMCP_SANITIZE=address,undefined -DMCP_BUILD_TESTS=ON >/dev/null && \
       cmake --build build-asan -j $(nproc) --target ${sanitized_targets[*]}"
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-  stage "sanitizer tests" ctest --test-dir build-asan --output-on-failure -j 2 -R '^(e2e\.(http|stdio)|conformance)'
+  stage "sanitizer tests" ctest --test-dir build-asan --output-on-failure -j 2 -R '^(e2e\.(http|stdio|cluster|client_requests)|conformance|Redis|Resp)'
 fi

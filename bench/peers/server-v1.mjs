@@ -1,9 +1,10 @@
 // Peer for bench/run.sh: @modelcontextprotocol/sdk 1.32.2 (the v1 line, 2025-era wire only) serving
-// the same `echo` tool as mcp-cpp-demo over Streamable HTTP on node:http, JSON responses.
+// the same `echo` tool as mcp-cpp-demo over Streamable HTTP on node:http.
 //   node server-v1.mjs --port P --mode stateless   sessionIdGenerator undefined: a fresh server and
-//                                                   transport per request (the SDK's stateless idiom)
+//                                                   transport per request (the SDK's stateless idiom),
+//                                                   JSON responses
 //   node server-v1.mjs --port P --mode session     one server and transport per session, kept in a map;
-//                                                   DELETE ends a session
+//                                                   DELETE ends a session; SSE responses (see below)
 import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -42,6 +43,7 @@ async function stateless(req, res) {
 }
 
 const sessions = new Map(); // session id -> transport
+process.on('SIGUSR2', () => console.error(`sessions open: ${sessions.size}`));
 async function sessionful(req, res) {
     const sid = req.headers['mcp-session-id'];
     const body = req.method === 'POST' ? parseJson(await readBody(req)) : undefined;
@@ -53,9 +55,10 @@ async function sessionful(req, res) {
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
         return jsonError(res, 400, 'Bad Request: Mcp-Session-Id header is required');
     }
+    // The SDK's default response mode, SSE: its JSON mode (enableJsonResponse) never deletes the
+    // per-request _streamMapping entry in 1.32.2, so a reused session grows by ~10 KB per request.
     const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
-        enableJsonResponse: true,
         onsessioninitialized: (id) => sessions.set(id, transport),
     });
     transport.onclose = () => {

@@ -81,6 +81,7 @@ if (args.mode === 'stateless') {
 } else {
     const modern = createMcpHandler(factory, { legacy: 'reject' });
     const sessions = new Map(); // session id -> transport
+    process.on('SIGUSR2', () => console.error(`sessions open: ${sessions.size}`));
     const legacy = async (request, parsedBody) => {
         const sid = request.headers.get('mcp-session-id');
         if (sid) {

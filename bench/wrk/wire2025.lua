@@ -7,8 +7,8 @@
 -- this thread, and each id is answered once.
 -- Without it: the stateless 2025 wire (no session header, constant id 1, a static request).
 --
--- BENCH_FIXED_REPLY=1 (the nginx floor, whose reply is fixed): check for id 1 instead, so that the
--- cost of generating the session requests can be measured against the floor.
+-- BENCH_FIXED_REPLY=1 (the nginx floor, whose reply is fixed: mcp-cpp's reply to id 2): check for
+-- id 2 instead, so that the cost of generating the session requests is measured on the floor too.
 -- Every reply is checked (bench/wrk/common.lua).
 package.path = (debug.getinfo(1, "S").source:match("^@(.*/)") or "./") .. "?.lua;" .. package.path
 local c = require("common")
@@ -48,7 +48,7 @@ else
 end
 
 local function check_session_reply(status, body)
-  if fixed_reply then return c.is_echo_reply(status, body, 1, false) end
+  if fixed_reply then return c.is_echo_reply(status, body, 2, false) end
   local id = body:match('"id":"(b%d+%-%d+)"')
   if not id or not outstanding[id] then return false end
   outstanding[id] = nil
