@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test (unit, end-to-end, conformance,
-# install/consumer), then the HTTP, several-node, Redis and conformance tests again under
+# install/consumer) and a benchmark smoke run, then the HTTP, several-node, Redis and conformance tests again under
 # AddressSanitizer and UndefinedBehaviorSanitizer. Prints the wall time of each stage. Extra arguments go to the first
-# ctest run (e.g. -R stdio); MCP_SKIP_SANITIZERS=1 skips the sanitizer stages.
+# ctest run (e.g. -R stdio); MCP_SKIP_SANITIZERS=1 skips the sanitizer stages,
+# MCP_SKIP_BENCH=1 the benchmark smoke run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,6 +18,10 @@ stage() {
 stage "install dependencies" scripts/install-deps.sh --test
 stage "build" scripts/build.sh -DMCP_BUILD_TESTS=ON
 stage "test" ctest --test-dir build --output-on-failure -j 2 "$@"
+# A smoke run of the benchmark (every reply checked, no time asserted): bench/run.sh --quick.
+if [[ "${MCP_SKIP_BENCH:-0}" != 1 ]]; then
+  stage "benchmark smoke" bench/run.sh --quick --no-build
+fi
 
 if [[ "${MCP_SKIP_SANITIZERS:-0}" != 1 ]]; then
   # GCC 12's coroutine code generation has known bugs: the HTTP transport is where they would bite.

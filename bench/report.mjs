@@ -1,0 +1,247 @@
+// Turns the raw records of one bench/run.sh run into the tables: prints Markdown, writes
+// <base>.md and <base>.json. Exit code 1 when any reply was wrong, any socket error happened, a
+// server died or a setup step failed.
+//   node bench/report.mjs WORK_DIR OUT_BASE
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+
+const [workDir, outBase] = process.argv.slice(2);
+if (!workDir || !outBase) {
+    console.error('usage: node bench/report.mjs WORK_DIR OUT_BASE');
+    process.exit(2);
+}
+const jsonl = (name) => {
+    const p = `${workDir}/${name}`;
+    if (!existsSync(p)) return [];
+    return readFileSync(p, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
+};
+const meta = JSON.parse(readFileSync(`${workDir}/meta.json`, 'utf8'));
+const samples = jsonl('samples.jsonl');
+const points = jsonl('points.jsonl');
+const targets = jsonl('targets.jsonl');
+const events = jsonl('events.jsonl');
+
+const TARGET_LABEL = {
+    'mcp-cpp': 'mcp-cpp',
+    floor: 'nginx floor',
+    'v2-stateless': 'TS server 2.4.0 (createMcpHandler)',
+    'v2-session': 'TS server 2.4.0 (sessions)',
+    'v1-stateless': 'TS sdk 1.32.2 (stateless)',
+    'v1-session': 'TS sdk 1.32.2 (sessions)',
+};
+const WIRE_LABEL = {
+    2026: '2026-07-28 stateless',
+    '2026-nocheck': '2026-07-28, no response() hook',
+    '2025-session': '2025-11-25 reused session',
+    '2025-churn': '2025-11-25 session churn',
+    '2025-stateless': '2025-11-25 no session',
+};
+const TARGET_ORDER = Object.keys(TARGET_LABEL);
+const WIRE_ORDER = Object.keys(WIRE_LABEL);
+
+// --- aggregation ---------------------------------------------------------------------------------
+const median = (xs) => {
+    const s = [...xs].sort((a, b) => a - b);
+    const n = s.length;
+    if (!n) return null;
+    return n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+};
+const stat = (xs) => (xs.length ? { median: median(xs), min: Math.min(...xs), max: Math.max(...xs), n: xs.length } : null);
+const errorsOf = (s) => s.err_connect + s.err_read + s.err_write + s.err_status + s.err_timeout;
+
+const groups = new Map();
+for (const s of samples) {
+    const k = `${s.target}|${s.wire}|${s.conns}`;
+    if (!groups.has(k)) groups.set(k, []);
+    groups.get(k).push(s);
+}
+const rows = [];
+for (const [k, all] of groups) {
+    const [target, wire, conns] = k.split('|');
+    // Each repetition's last attempt (a run disturbed by other processes may have been done again).
+    const last = new Map();
+    for (const s of all.filter((x) => !x.warmup)) if (!last.has(s.rep) || last.get(s.rep).attempt < s.attempt) last.set(s.rep, s);
+    const runs = [...last.values()];
+    const calls = (s) => (s.checked ? s.ok : s.requests);
+    const secs = (s) => s.duration_us / 1e6;
+    const firstFailure = all.map((s) => s.first_failure).find((f) => f) ?? '';
+    const point = points.find((p) => p.target === target && p.wire === wire && p.conns === Number(conns));
+    rows.push({
+        target,
+        wire,
+        conns: Number(conns),
+        checked: all.every((s) => s.checked),
+        reps: runs.length,
+        calls_per_s: stat(runs.map((s) => calls(s) / secs(s))),
+        http_requests_per_s: stat(runs.map((s) => s.requests / secs(s))),
+        p50_us: stat(runs.map((s) => s.lat_p50_us)),
+        p99_us: stat(runs.map((s) => s.lat_p99_us)),
+        server_cpu_us_per_call: stat(runs.filter((s) => calls(s) > 0).map((s) => (s.server_cpu_s / calls(s)) * 1e6)),
+        server_core_busy: stat(runs.map((s) => (s.server_core.tasks_s + s.server_core.irq_s + s.server_core.steal_s) / s.server_core.total_s)),
+        load_core_busy: stat(runs.map((s) => (s.load_core.tasks_s + s.load_core.irq_s + s.load_core.steal_s) / s.load_core.total_s)),
+        others_on_server_core: stat(runs.map((s) => s.others_on_server_core)),
+        others_on_load_core: stat(runs.map((s) => s.others_on_load_core)),
+        runs_done_again: all.filter((s) => !s.warmup && s.attempt > 0).length,
+        runs_still_disturbed: runs.filter((s) => s.disturbed).length,
+        wrk_cpu_us_per_request: stat(runs.filter((s) => s.requests > 0 && s.wrk_cpu_s != null).map((s) => (s.wrk_cpu_s / s.requests) * 1e6)),
+        wrk_process_busy: stat(runs.filter((s) => s.wrk_cpu_s != null).map((s) => s.wrk_cpu_s / (s.duration_us / 1e6))),
+        failures: all.reduce((a, s) => a + s.failures, 0),
+        socket_errors: all.reduce((a, s) => a + errorsOf(s), 0),
+        first_failure: firstFailure,
+        rss_after_kb: point?.rss_after_kb ?? null,
+        peak_rss_kb: point?.peak_rss_kb ?? null,
+    });
+}
+const order = (r) => TARGET_ORDER.indexOf(r.target) * 1e6 + WIRE_ORDER.indexOf(r.wire) * 1e4 + r.conns;
+rows.sort((a, b) => order(a) - order(b));
+const find = (target, wire, conns) => rows.find((r) => r.target === target && r.wire === wire && r.conns === conns);
+
+// The floor each row is compared with: nginx measured with the same wrk script (the 2026 one for the
+// stateless wires: same static request and check, the request's version aside).
+const floorFor = (r) => find('floor', ['2025-session', '2025-churn'].includes(r.wire) ? r.wire : '2026', r.conns);
+const ratio = (a, b) => (a?.calls_per_s && b?.calls_per_s ? a.calls_per_s.median / b.calls_per_s.median : null);
+for (const r of rows) r.ratio_to_floor = ratio(r, floorFor(r));
+
+const peerRows = rows.filter((r) => r.target.startsWith('v'));
+const peerKeys = [...new Set(peerRows.map((r) => `${r.target}|${r.wire}`))];
+const ratios = rows
+    .filter((r) => r.target === 'mcp-cpp')
+    .map((r) => ({
+        wire: r.wire,
+        conns: r.conns,
+        vs: Object.fromEntries(
+            peerKeys.map((k) => {
+                const [t, w] = k.split('|');
+                return [k, ratio(r, find(t, w, r.conns))];
+            })
+        ),
+    }));
+
+// --- formatting ----------------------------------------------------------------------------------
+const int = (x) => (x == null ? '–' : Math.round(x).toLocaleString('en-US'));
+const fix = (x, d = 2) => (x == null ? '–' : x.toFixed(d));
+const ms = (us) => (us == null ? '–' : (us / 1000).toFixed(us < 10000 ? 2 : 1));
+const pct = (x) => (x == null ? '–' : `${Math.round(x * 100)}%`);
+const mb = (kb) => (kb == null ? '–' : (kb / 1024).toFixed(1));
+const range = (s, f) => (s ? (s.n > 1 ? `${f(s.median)} (${f(s.min)}–${f(s.max)})` : f(s.median)) : '–');
+const times = (x) => (x == null ? '–' : x >= 10 ? `${x.toFixed(0)}×` : x >= 1 ? `${x.toFixed(1)}×` : `${x.toFixed(2)}×`);
+const med = (s) => s?.median ?? null;
+
+const out = [];
+const p = (s = '') => out.push(s);
+p(`# mcp-cpp benchmark, ${meta.date.slice(0, 10)}, ${meta.host}${meta.quick ? ' (--quick)' : ''}`);
+p();
+p(`- Machine: ${meta.cpu}, ${meta.cpus_online} CPUs online, kernel ${meta.kernel}; server pinned to CPU ${meta.server_cpu}, wrk to CPU ${meta.load_cpu}.`);
+p(`- Load average ${meta.loadavg_start} at the start, ${meta.loadavg_end ?? '?'} at the end (other processes share these cores).`);
+p(`- ${meta.versions.wrk}; ${meta.versions.nginx}; Node ${meta.versions.node}; mcp-cpp ${meta.versions.mcp_cpp}` +
+    `${meta.versions.mcp_cpp_uncommitted_files ? ` + ${meta.versions.mcp_cpp_uncommitted_files} uncommitted files` : ''} (Release` +
+    `${meta.demo_built_by_run ? '' : `, binary of ${meta.demo_binary_time} used as it was (--no-build)`}); ` +
+    `@modelcontextprotocol/server 2.4.0, @modelcontextprotocol/sdk 1.32.2.`);
+p(`- Each point: ${meta.warmup_s} s warm-up, then ${meta.reps} × ${meta.duration_s} s; median (min–max). tools/call of \`echo\` with ` +
+    `${meta.text_bytes} bytes of text; the floor answers with mcp-cpp's own ${meta.echo_reply_bytes}-byte reply. Every reply checked.`);
+p(`- Run took ${meta.elapsed_s ?? '?'} s.`);
+p();
+p('## Throughput');
+p();
+p('calls/s = checked tools/call replies per second (session churn: one call per initialize + initialized + call + DELETE, ' +
+    'so 4 HTTP requests per call). × floor: against nginx measured with the same kind of wrk script. CPU/call: server ' +
+    'process user+system time over the run ÷ calls. server core, wrk core: how busy each pinned core was (100% on wrk\'s ' +
+    'core: the figure is wrk\'s limit, not the server\'s). Others on the cores: task time on the server\'s / wrk\'s core ' +
+    `not charged to the server / wrk, i.e. other processes (this machine is shared); a run where others took more than ` +
+    `${Math.round((meta.disturbed_above ?? 0.1) * 100)}% of either core was done again, up to ${meta.max_again ?? 0} times; ` +
+    '⚠n: n of the runs kept were still disturbed.');
+p();
+p('| target | wire | conns | calls/s | × floor | HTTP req/s | p50 ms | p99 ms | CPU µs/call | server core | wrk core | others on the cores | failed |');
+p('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|');
+for (const r of rows) {
+    p(`| ${TARGET_LABEL[r.target]} | ${WIRE_LABEL[r.wire]} | ${r.conns} | ${range(r.calls_per_s, int)} | ${times(r.ratio_to_floor)} | ` +
+        `${int(med(r.http_requests_per_s))} | ${ms(med(r.p50_us))} | ${range(r.p99_us, ms)} | ${fix(med(r.server_cpu_us_per_call), 1)} | ` +
+        `${pct(med(r.server_core_busy))} | ${pct(med(r.load_core_busy))} | ${pct(med(r.others_on_server_core))} / ${pct(med(r.others_on_load_core))}` +
+        `${r.runs_still_disturbed ? ` ⚠${r.runs_still_disturbed}` : ''} | ${r.failures + r.socket_errors} |`);
+}
+p();
+if (ratios.length && peerKeys.length) {
+    p('## mcp-cpp ÷ each TypeScript peer (calls/s, same connection count)');
+    p();
+    p(`| mcp-cpp wire | conns | ${peerKeys.map((k) => { const [t, w] = k.split('|'); return `${TARGET_LABEL[t]}, ${WIRE_LABEL[w]}`; }).join(' | ')} |`);
+    p(`|---|---:|${peerKeys.map(() => '---:').join('|')}|`);
+    for (const r of ratios) p(`| ${WIRE_LABEL[r.wire]} | ${r.conns} | ${peerKeys.map((k) => times(r.vs[k])).join(' | ')} |`);
+    p();
+}
+const hook = meta.conns
+    .map((c) => ({ c, on: find('floor', '2026', c), off: find('floor', '2026-nocheck', c), sess: find('floor', '2025-session', c) }))
+    .filter((h) => h.on && h.off);
+if (hook.length) {
+    p('## Cost of checking every reply (wrk `response()` hook), on the nginx floor');
+    p();
+    p('The two alternate run by run; "throughput lost" is the median over the pairs. wrk CPU: the wrk process\'s own user+system time ÷ requests. The hook slows a target down only where wrk\'s core is saturated (the "wrk core" column of the first table).');
+    p();
+    p('| conns | no hook calls/s | hook calls/s | throughput lost | wrk CPU µs/request, no hook | with hook | session script (per-request ids + check) calls/s |');
+    p('|---:|---:|---:|---:|---:|---:|---:|');
+    for (const h of hook) {
+        // The two alternate run by run: compare each run with its neighbour, then take the median.
+        const on = samples.filter((s) => s.target === 'floor' && s.wire === '2026' && s.conns === h.c && !s.warmup);
+        const off = samples.filter((s) => s.target === 'floor' && s.wire === '2026-nocheck' && s.conns === h.c && !s.warmup);
+        const lost = median(on.map((s) => {
+            const o = off.find((x) => x.rep === s.rep);
+            return o ? 1 - (s.ok / s.duration_us) / (o.requests / o.duration_us) : null;
+        }).filter((x) => x != null));
+        p(`| ${h.c} | ${range(h.off.calls_per_s, int)} | ${range(h.on.calls_per_s, int)} | ${pct(lost)} | ` +
+            `${fix(med(h.off.wrk_cpu_us_per_request))} | ${fix(med(h.on.wrk_cpu_us_per_request))} | ${h.sess ? range(h.sess.calls_per_s, int) : '–'} |`);
+    }
+    p();
+}
+if (targets.length) {
+    p('## Memory');
+    p();
+    p(`Idle: VmRSS 1 s after start. Peak: VmHWM over the ${Math.max(...meta.conns)}-connection point of each wire (reset with clear_refs before it).`);
+    p();
+    p('| target | idle RSS MB | peak RSS MB, per wire |');
+    p('|---|---:|---|');
+    for (const t of [...targets].sort((a, b) => TARGET_ORDER.indexOf(a.target) - TARGET_ORDER.indexOf(b.target))) {
+        const peaks = rows.filter((r) => r.target === t.target && r.peak_rss_kb != null).map((r) => `${WIRE_LABEL[r.wire]}: ${mb(r.peak_rss_kb)}`);
+        p(`| ${TARGET_LABEL[t.target]} | ${mb(t.idle_rss_kb)} | ${peaks.join('; ') || '–'} |`);
+    }
+    p();
+}
+// Issue 6's speed targets, for information (a benchmark asserts nothing).
+const at32 = (w) => find('mcp-cpp', w, 32);
+if (at32('2026') || at32('2025-session')) {
+    const idle = targets.find((t) => t.target === 'mcp-cpp')?.idle_rss_kb;
+    const checks = [
+        ['2026 wire ≥ 50% of the floor at 32 connections', at32('2026')?.ratio_to_floor, (x) => x >= 0.5, pct],
+        ['reused-session 2025 wire ≥ 50% of the floor at 32 connections', at32('2025-session')?.ratio_to_floor, (x) => x >= 0.5, pct],
+        ['server CPU ≤ 20 µs per call (2026, 32 connections)', med(at32('2026')?.server_cpu_us_per_call), (x) => x <= 20, (x) => `${fix(x, 1)} µs`],
+        ['p99 ≤ 2 ms (2026, 32 connections)', med(at32('2026')?.p99_us), (x) => x <= 2000, (x) => `${ms(x)} ms`],
+        ['p99 ≤ 2 ms (2025 reused session, 32 connections)', med(at32('2025-session')?.p99_us), (x) => x <= 2000, (x) => `${ms(x)} ms`],
+        ['idle RSS ≤ 15 MB', idle, (x) => x <= 15 * 1024, (x) => `${mb(x)} MB`],
+    ];
+    p("## Issue 6's targets for mcp-cpp (information, not asserted)");
+    p();
+    p('| target | measured | met |');
+    p('|---|---:|---|');
+    for (const [what, v, ok, f] of checks) p(`| ${what} | ${v == null ? '–' : f(v)} | ${v == null ? '–' : ok(v) ? 'yes' : 'no'} |`);
+    p();
+}
+const bad = rows.filter((r) => r.failures || r.socket_errors);
+if (bad.length || events.length) {
+    p('## Failures');
+    p();
+    for (const r of bad) {
+        p(`- ${TARGET_LABEL[r.target]}, ${WIRE_LABEL[r.wire]}, ${r.conns} connections: ${r.failures} wrong replies, ` +
+            `${r.socket_errors} socket errors/timeouts/HTTP ≥ 400${r.first_failure ? `; first: \`${r.first_failure.slice(0, 400)}\`` : ''}`);
+    }
+    for (const e of events) p(`- ${TARGET_LABEL[e.target] ?? e.target}${e.wire ? `, ${e.wire}` : ''}: ${e.what}`);
+    p();
+}
+p('Not measured yet (step two): stdio, RSS per 1000 idle sessions and per 1000 parked elicitations, growth with 10/1000/10000 tools and 100 B/10 KB/1 MB arguments.');
+
+const md = out.join('\n') + '\n';
+process.stdout.write(md);
+writeFileSync(`${outBase}.md`, md);
+writeFileSync(
+    `${outBase}.json`,
+    JSON.stringify({ meta, rows, mcp_cpp_vs_peers: ratios, targets, events, suites: { http: true, stdio: null, memory: null, growth: null }, samples, points }, null, 1) + '\n'
+);
+const failed = bad.length > 0 || events.length > 0 || samples.length === 0;
+if (failed) console.error('bench: FAILED: wrong replies, errors or incidents (see above)');
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,523 @@
+#!/usr/bin/env bash
+# mcp-cpp side by side with the TypeScript SDK and this machine's HTTP floor, in one run.
+#
+#   bench/run.sh            the full run: 1, 32 and 256 connections, a warm-up then 3 x 10 s per
+#                           point; writes bench/results/<date>-<host>.{md,json}  (about 25 minutes)
+#   bench/run.sh --quick    a smoke test: 32 connections, one 2 s run per point, every reply still
+#                           checked; results stay in the work directory under /tmp (about 1 minute)
+#
+# It installs what it needs (Debian: wrk, nginx-light, curl, jq; npm: the peers pinned by
+# bench/peers/package-lock.json), builds mcp-cpp-demo (Release) if needed, then measures each target
+# one after the other, each on a fresh 127.0.0.1 port, the server pinned to one core and wrk to
+# another (the first two CPUs of this process's affinity mask). Every reply is checked by the wrk
+# scripts in bench/wrk/; a wrong reply, a socket error, a crash or a failed setup makes the run
+# exit 1 after the table is printed. Benchmarks are not tests: no time is asserted.
+#
+# Options:
+#   --quick                 as above
+#   --targets LIST          comma-separated subset of: mcp-cpp,floor,v2-stateless,v2-session,
+#                           v1-stateless,v1-session   (default: all)
+#   --conns "1 32 256"      connection counts        --duration S   seconds per measured run
+#   --reps N                repetitions per point    --warmup S     seconds of warm-up per point
+#   --again N               redo a run disturbed by other processes (they took > 10% of the
+#                           server's or wrk's core) at most N times (default 2; --quick: 0)
+#   --out DIR               where to write <date>-<host>.{md,json} (default: bench/results for a
+#                           full run, the work directory for --quick)
+#   --no-install            do not apt-get/npm anything  --no-build   use the existing binary
+#   --build-dir DIR         the Release build directory (default: build)
+#
+# Targets and wires (see bench/README.md):
+#   mcp-cpp       build/examples/demo/mcp-cpp-demo --http 127.0.0.1:PORT --io-threads 1 --log-level off
+#                 wires 2026, 2025-session, 2025-churn
+#   floor         nginx, one worker, fixed replies byte-identical to mcp-cpp's (bench/nginx/nginx.conf)
+#                 wires 2026 (checked) alternating with 2026-nocheck (no response() hook: its cost),
+#                 2025-session and 2025-churn (the same scripts as for the servers: what wrk can drive)
+#   v2-stateless  @modelcontextprotocol/server 2.4.0, createMcpHandler defaults: wires 2026, 2025-stateless
+#   v2-session    @modelcontextprotocol/server 2.4.0, sessionful 2025 transport: wires 2025-session, 2025-churn
+#   v1-stateless  @modelcontextprotocol/sdk 1.32.2, sessionIdGenerator undefined: wire 2025-stateless
+#   v1-session    @modelcontextprotocol/sdk 1.32.2, sessions (SSE replies): wires 2025-session, 2025-churn
+#
+# Step two (not implemented yet, see bench/README.md): suites for stdio, idle-session and
+# parked-elicitation memory, and growth (tools count, argument size). They plug in next to
+# suite_http below and add their own sections to the report.
+set -euo pipefail
+shopt -u patsub_replacement 2>/dev/null || true
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BENCH=$ROOT/bench
+
+quick=0 do_install=1 do_build=1 out_dir="" build_dir=build targets_opt="" again_opt=""
+conns_opt="" duration_opt="" reps_opt="" warmup_opt=""
+die() { echo "bench: $*" >&2; exit 2; }
+while (($#)); do
+    case $1 in
+        --quick) quick=1 ;;
+        --targets) targets_opt=${2:?}; shift ;;
+        --conns) conns_opt=${2:?}; shift ;;
+        --duration) duration_opt=${2:?}; shift ;;
+        --reps) reps_opt=${2:?}; shift ;;
+        --warmup) warmup_opt=${2:?}; shift ;;
+        --again) again_opt=${2:?}; shift ;;
+        --out) out_dir=${2:?}; shift ;;
+        --no-install) do_install=0 ;;
+        --no-build) do_build=0 ;;
+        --build-dir) build_dir=${2:?}; shift ;;
+        -h | --help) sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        *) die "unknown option $1 (see --help)" ;;
+    esac
+    shift
+done
+
+if ((quick)); then
+    CONNS=(${conns_opt:-32}) DURATION=${duration_opt:-2} REPS=${reps_opt:-1} WARMUP=${warmup_opt:-1} MAX_AGAIN=${again_opt:-0}
+else
+    CONNS=(${conns_opt:-1 32 256}) DURATION=${duration_opt:-10} REPS=${reps_opt:-3} WARMUP=${warmup_opt:-2} MAX_AGAIN=${again_opt:-2}
+fi
+DISTURBED_ABOVE=0.10 # share of a core taken by other processes that makes a run "disturbed"
+DISTURBED=false
+for n in "${CONNS[@]}" "$DURATION" "$REPS" "$WARMUP"; do
+    [[ $n =~ ^[0-9]+$ ]] && ((n > 0)) || die "connections, durations and repetitions are positive integers"
+done
+[[ $MAX_AGAIN =~ ^[0-9]+$ ]] || die "--again takes a count"
+((${#CONNS[@]} <= 8 && DURATION <= 600 && REPS <= 20 && WARMUP <= 60 && MAX_AGAIN <= 5)) || die "that run would be too long"
+MAX_CONNS=$(printf '%s\n' "${CONNS[@]}" | sort -n | tail -1)
+
+ALL_TARGETS=(mcp-cpp floor v2-stateless v2-session v1-stateless v1-session)
+if [[ -n $targets_opt ]]; then
+    IFS=, read -r -a TARGETS <<<"$targets_opt"
+    for t in "${TARGETS[@]}"; do [[ " ${ALL_TARGETS[*]} " == *" $t "* ]] || die "unknown target $t"; done
+else
+    TARGETS=("${ALL_TARGETS[@]}")
+fi
+wires_of() {
+    case $1 in
+        mcp-cpp) echo "2026 2025-session 2025-churn" ;;
+        floor) echo "2026+2026-nocheck 2025-session 2025-churn" ;; # a+b: a and b alternate run by run
+        v2-stateless) echo "2026 2025-stateless" ;;
+        v2-session) echo "2025-session 2025-churn" ;;
+        v1-stateless) echo "2025-stateless" ;;
+        v1-session) echo "2025-session 2025-churn" ;;
+    esac
+}
+
+# ~100 bytes of echo text, nothing that needs JSON escaping (bench/wrk/common.lua checks).
+export BENCH_TEXT="mcp-cpp-bench-echo:0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-0123456789-0123456"
+URL_PATH=/mcp
+CLK_TCK=$(getconf CLK_TCK)
+
+WORK=$(mktemp -d /tmp/mcp-bench.XXXXXX) # transient: raw wrk output, server logs, records
+mkdir -p "$WORK/logs"
+
+# --- what it needs -------------------------------------------------------------------------------
+as_root() { if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi; }
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
+policy_rc_created=0
+install_debian() {
+    local missing=()
+    command -v wrk >/dev/null || missing+=(wrk)
+    command -v curl >/dev/null || missing+=(curl)
+    command -v jq >/dev/null || missing+=(jq)
+    command -v taskset >/dev/null || missing+=(util-linux)
+    if ! command -v nginx >/dev/null && ! [[ -x /usr/sbin/nginx ]]; then
+        if apt-cache show nginx-light >/dev/null 2>&1; then missing+=(nginx-light); else missing+=(nginx); fi
+    fi
+    ((${#missing[@]})) || return 0
+    ((do_install)) || die "missing: ${missing[*]} (run without --no-install)"
+    echo "bench: installing ${missing[*]}"
+    # Installing nginx must not start it as a system service: a policy-rc.d that says no, for the
+    # duration of the install, unless the machine already has one.
+    if [[ ! -e /usr/sbin/policy-rc.d ]]; then
+        as_root sh -c 'printf "#!/bin/sh\nexit 101\n" > /usr/sbin/policy-rc.d && chmod 755 /usr/sbin/policy-rc.d'
+        policy_rc_created=1
+    fi
+    as_root apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --no-install-recommends "${missing[@]}"
+    if ((policy_rc_created)); then as_root rm -f /usr/sbin/policy-rc.d; policy_rc_created=0; fi
+}
+
+install_npm() {
+    command -v node >/dev/null && command -v npm >/dev/null ||
+        die "the TypeScript peers need node and npm (Node.js 20 or newer, from NodeSource; not apt-get nodejs)"
+    local major
+    major=$(node -p 'process.versions.node.split(".")[0]')
+    ((major >= 20)) || die "Node.js $(node -v) is too old: the peers need 20 or newer"
+    local peers=$BENCH/peers
+    if [[ ! -f $peers/node_modules/.package-lock.json || $peers/package-lock.json -nt $peers/node_modules/.package-lock.json ]]; then
+        ((do_install)) || die "bench/peers/node_modules is missing or stale (run without --no-install)"
+        echo "bench: npm ci in bench/peers"
+        npm ci --prefix "$peers" --no-audit --no-fund --loglevel=error
+    fi
+}
+
+DEMO=""
+build_demo() {
+    local dir=$build_dir
+    [[ $dir = /* ]] || dir=$ROOT/$dir
+    DEMO=$dir/examples/demo/mcp-cpp-demo
+    if ((do_build)); then
+        local jobs=${BENCH_JOBS:-2}
+        if [[ -f $dir/CMakeCache.txt ]]; then
+            grep -q '^CMAKE_BUILD_TYPE:STRING=Release$' "$dir/CMakeCache.txt" ||
+                die "$dir is not a Release build: pass --build-dir with a Release one"
+        else
+            ((do_install)) && "$ROOT/scripts/install-deps.sh"
+            cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release
+        fi
+        echo "bench: building mcp-cpp-demo (Release) in $dir if needed"
+        if ! cmake --build "$dir" --target mcp-cpp-demo -j "$jobs" >"$WORK/logs/build.log" 2>&1; then
+            grep -m 20 -E 'error|Error' "$WORK/logs/build.log" >&2 || tail -20 "$WORK/logs/build.log" >&2
+            die "the build failed (log: $WORK/logs/build.log); --no-build measures the existing binary"
+        fi
+    fi
+    [[ -x $DEMO ]] || die "no $DEMO (run without --no-build)"
+    # Measure one binary throughout, even if the build directory is rebuilt meanwhile.
+    cp "$DEMO" "$WORK/mcp-cpp-demo"
+    DEMO_RUN=$WORK/mcp-cpp-demo
+}
+
+# --- processes -----------------------------------------------------------------------------------
+STARTED=() # pids of the servers this script started
+cleanup() {
+    local rc=$?
+    for p in "${STARTED[@]}"; do stop_pid "$p"; done
+    if ((policy_rc_created)); then as_root rm -f /usr/sbin/policy-rc.d || true; fi
+    exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+children_of() { cat /proc/"$1"/task/*/children 2>/dev/null || true; }
+tree_pids() { echo "$1"; children_of "$1"; } # the server and its direct children (nginx workers)
+
+stop_pid() {
+    local pid=$1 kids i
+    kill -0 "$pid" 2>/dev/null || return 0
+    kids=$(children_of "$pid")
+    kill -TERM "$pid" 2>/dev/null || true
+    for ((i = 0; i < 100; i++)); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$pid" $kids 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+}
+
+free_port() {
+    node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'
+}
+
+# The two cores, from this process's affinity mask.
+expand_cpus() {
+    local part a b out=()
+    IFS=, read -r -a parts <<<"$1"
+    for part in "${parts[@]}"; do
+        if [[ $part == *-* ]]; then
+            a=${part%-*} b=${part#*-}
+            for ((i = a; i <= b; i++)); do out+=("$i"); done
+        else
+            out+=("$part")
+        fi
+    done
+    echo "${out[@]}"
+}
+read -r -a CPUS <<<"$(expand_cpus "$(awk '/^Cpus_allowed_list/{print $2}' /proc/$$/status)")"
+((${#CPUS[@]} >= 2)) || die "needs two CPUs in the affinity mask, has: ${CPUS[*]}"
+SERVER_CPU=${CPUS[0]}
+LOAD_CPU=${CPUS[1]}
+
+proc_ticks() { # utime+stime of the server's process tree, in clock ticks
+    local t=0 p s f
+    for p in $(tree_pids "$1"); do
+        s=$(cat /proc/"$p"/stat 2>/dev/null) || continue
+        s=${s##*) }
+        read -r -a f <<<"$s"
+        t=$((t + f[11] + f[12]))
+    done
+    echo "$t"
+}
+status_kb() { # sum of a /proc/<pid>/status field (VmRSS, VmHWM) over the server's process tree
+    local t=0 p v
+    for p in $(tree_pids "$1"); do
+        v=$(awk -v k="$2:" '$1==k{print $2}' /proc/"$p"/status 2>/dev/null) || true
+        t=$((t + ${v:-0}))
+    done
+    echo "$t"
+}
+reset_hwm() { local p; for p in $(tree_pids "$1"); do echo 5 >/proc/"$p"/clear_refs 2>/dev/null || true; done; }
+children_cpu_s() { # user+sys seconds of the children line of bash's `times` output
+    awk 'NR==2{ t=0; for (i=1;i<=2;i++) { split($i, a, /[ms]/); t += a[1]*60 + a[2] } printf "%.3f\n", t }' "$1"
+}
+core_ticks() { # ticks of one CPU from /proc/stat: "tasks (user+nice+system) irq+softirq steal total"
+    awk -v c="cpu$1" '$1==c{t=$2+$3+$4; i=$7+$8; print t, i, $9, t+i+$9+$5+$6}' /proc/stat
+}
+
+event() { # a setup failure, crash or other incident, kept for the report
+    jq -nc --arg target "$1" --arg wire "$2" --arg what "$3" '{target:$target,wire:$wire,what:$what}' >>"$WORK/events.jsonl"
+    echo "bench: $1 ${2:+$2 }$3" >&2
+}
+
+H_JSON=(-H 'Content-Type: application/json' -H 'Accept: application/json, text/event-stream')
+curl_mcp() { curl -s --max-time 5 "$@"; }
+REQ_2026='{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"'$BENCH_TEXT'"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"mcp-cpp-bench","version":"1.0.0"}}}}'
+post_2026() {
+    curl_mcp "http://127.0.0.1:$1$URL_PATH" "${H_JSON[@]}" -H 'MCP-Protocol-Version: 2026-07-28' \
+        -H 'Mcp-Method: tools/call' -H 'Mcp-Name: echo' -d "$REQ_2026"
+}
+
+wait_listening() { # until the port answers HTTP at all, bounded
+    local i
+    for ((i = 0; i < 150; i++)); do
+        kill -0 "$2" 2>/dev/null || return 1
+        [[ $(curl -s -o /dev/null -w '%{http_code}' --max-time 1 "http://127.0.0.1:$1$URL_PATH") != 000 ]] && return 0
+        sleep 0.1
+    done
+    return 1
+}
+
+SPID="" PORT=""
+start_target() { # start_target TARGET -> SPID, PORT
+    local target=$1 log=$WORK/logs/$1.server.log
+    PORT=$(free_port)
+    case $target in
+        mcp-cpp)
+            taskset -c "$SERVER_CPU" "$DEMO_RUN" --http "127.0.0.1:$PORT" --io-threads 1 --log-level off >"$log" 2>&1 &
+            ;;
+        floor)
+            local prefix=$WORK/nginx conf
+            mkdir -p "$prefix/tmp"
+            conf=$(<"$BENCH/nginx/nginx.conf")
+            conf=${conf//@PORT@/$PORT}
+            conf=${conf//@SESSION_ID@/$(<"$WORK/reply.session-id")}
+            conf=${conf//@REPLY_2026@/$(<"$WORK/reply.2026.json")}
+            conf=${conf//@REPLY_INITIALIZE@/$(<"$WORK/reply.initialize.json")}
+            conf=${conf//@REPLY_2025@/$(<"$WORK/reply.2025.json")}
+            printf '%s\n' "$conf" >"$prefix/nginx.conf"
+            taskset -c "$SERVER_CPU" nginx -p "$prefix" -c "$prefix/nginx.conf" -e "$prefix/error.log" >"$log" 2>&1 &
+            ;;
+        v2-*) taskset -c "$SERVER_CPU" node "$BENCH/peers/server-v2.mjs" --port "$PORT" --mode "${target#v2-}" >"$log" 2>&1 & ;;
+        v1-*) taskset -c "$SERVER_CPU" node "$BENCH/peers/server-v1.mjs" --port "$PORT" --mode "${target#v1-}" >"$log" 2>&1 & ;;
+    esac
+    SPID=$!
+    STARTED+=("$SPID")
+    wait_listening "$PORT" "$SPID"
+}
+
+# mcp-cpp's own replies, which the floor serves byte for byte: the 2026 echo reply, and the 2025
+# initialize reply, session id and echo reply (id 2) of one churn iteration.
+capture_replies() {
+    start_target mcp-cpp || { event mcp-cpp "" "did not start (see $WORK/logs/mcp-cpp.server.log)"; return 1; }
+    local ok=1 f
+    post_2026 "$PORT" >"$WORK/reply.2026.json" || ok=0
+    if open_session "$PORT" "$WORK/reply.initialize.json"; then
+        printf '%s' "$SESSION_ID" >"$WORK/reply.session-id"
+        post_2025_call "$PORT" "$SESSION_ID" >"$WORK/reply.2025.json" || ok=0
+        close_session "$PORT" "$SESSION_ID"
+    else
+        ok=0
+    fi
+    stop_pid "$SPID"
+    local block='{"type":"text","text":"'"$BENCH_TEXT"'"}'
+    ((ok)) && [[ $(<"$WORK/reply.2026.json") == *"$block"* && $(<"$WORK/reply.2026.json") == *'"resultType":"complete"'* &&
+        $(<"$WORK/reply.2025.json") == *"$block"* && $(<"$WORK/reply.2025.json") == *'"id":2'* ]] ||
+        { event floor "" "could not capture mcp-cpp's replies for the floor (see $WORK/reply.*)"; return 1; }
+    for f in "$WORK"/reply.*; do
+        [[ $(<"$f") != *[\'\\\$]* ]] || { event floor "" "$f has characters nginx's return would alter"; return 1; }
+    done
+    [[ $(<"$WORK/reply.session-id") =~ ^[A-Za-z0-9_.~-]+$ ]] || { event floor "" "unexpected session id"; return 1; }
+}
+
+# A 2025 session: initialize + notifications/initialized, checked. open_session PORT [INIT_REPLY_FILE]
+open_session() {
+    local hdr=$WORK/init.headers body sid code
+    body=$(curl_mcp -D "$hdr" "http://127.0.0.1:$1$URL_PATH" "${H_JSON[@]}" \
+        -d '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"mcp-cpp-bench","version":"1.0.0"}}}') || return 1
+    sid=$(tr -d '\r' <"$hdr" | awk -F': ' 'tolower($1)=="mcp-session-id"{print $2}')
+    [[ -n $sid && $body == *'"protocolVersion":"2025-11-25"'* ]] || return 1
+    [[ -z ${2:-} ]] || printf '%s' "$body" >"$2"
+    code=$(curl_mcp -o /dev/null -w '%{http_code}' "http://127.0.0.1:$1$URL_PATH" "${H_JSON[@]}" \
+        -H "Mcp-Session-Id: $sid" -H 'MCP-Protocol-Version: 2025-11-25' \
+        -d '{"jsonrpc":"2.0","method":"notifications/initialized"}') || return 1
+    [[ $code == 202 ]] || return 1
+    SESSION_ID=$sid
+}
+post_2025_call() { # PORT SESSION_ID: the churn's tools/call, id 2
+    curl_mcp "http://127.0.0.1:$1$URL_PATH" "${H_JSON[@]}" -H "Mcp-Session-Id: $2" -H 'MCP-Protocol-Version: 2025-11-25' \
+        -d '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"text":"'"$BENCH_TEXT"'"}}}'
+}
+close_session() {
+    curl_mcp -o /dev/null -X DELETE "http://127.0.0.1:$1$URL_PATH" "${H_JSON[@]}" \
+        -H "Mcp-Session-Id: $2" -H 'MCP-Protocol-Version: 2025-11-25' || true
+}
+
+# One wrk run; prints its BENCH_RESULT object with what was measured around it.
+# run_wrk TARGET WIRE CONNS SECONDS REP(0 = warm-up)
+run_wrk() {
+    local target=$1 wire=$2 conns=$3 secs=$4 rep=$5 attempt=${6:-0} script threads=1 log
+    local -a envs=()
+    case $wire in
+        2026) script=wire2026.lua ;;
+        2026-nocheck) script=wire2026.lua envs+=(BENCH_NO_CHECK=1) ;;
+        2025-stateless) script=wire2025.lua ;;
+        2025-session)
+            script=wire2025.lua envs+=("BENCH_SESSION_ID=$SESSION_ID")
+            [[ $target == floor ]] && envs+=(BENCH_FIXED_REPLY=1)
+            ;;
+        2025-churn) script=churn2025.lua threads=$conns ;; # one connection per thread: see the script
+    esac
+    log=$WORK/logs/$target.$wire.c$conns.r$rep.a$attempt.txt
+    local t0 t1 s0 s1 l0 l1 res w0 w1
+    t0=$(proc_ticks "$SPID") s0=$(core_ticks "$SERVER_CPU") l0=$(core_ticks "$LOAD_CPU")
+    times >"$WORK/times.0" # this shell's children: wrk's own CPU time is the difference
+    env "${envs[@]}" timeout -k 5 $((secs + 60)) taskset -c "$LOAD_CPU" \
+        wrk -t"$threads" -c"$conns" -d"${secs}s" --timeout 30s --latency -s "$BENCH/wrk/$script" \
+        "http://127.0.0.1:$PORT$URL_PATH" >"$log" 2>&1 || true
+    times >"$WORK/times.1"
+    t1=$(proc_ticks "$SPID") s1=$(core_ticks "$SERVER_CPU") l1=$(core_ticks "$LOAD_CPU")
+    w0=$(children_cpu_s "$WORK/times.0") w1=$(children_cpu_s "$WORK/times.1")
+    res=$(grep -m1 '^BENCH_RESULT ' "$log" | cut -d' ' -f2-) || true
+    if [[ -z $res ]]; then
+        event "$target" "$wire" "wrk produced no result at $conns connections (see $log)"
+        return 1
+    fi
+    jq -c --arg target "$target" --arg wire "$wire" --argjson conns "$conns" --argjson rep "$rep" \
+        --argjson attempt "$attempt" --argjson threads "$threads" --argjson server_ticks $((t1 - t0)) \
+        --argjson clk "$CLK_TCK" --argjson s0 "[${s0// /,}]" --argjson s1 "[${s1// /,}]" \
+        --argjson l0 "[${l0// /,}]" --argjson l1 "[${l1// /,}]" --argjson wrk_cpu "$(awk -v a="$w0" -v b="$w1" 'BEGIN{print b-a}')" \
+        --argjson limit "$DISTURBED_ABOVE" '
+        def d(a; b; i): (b[i] - a[i]) / $clk;
+        . + {target:$target, wire:$wire, conns:$conns, rep:$rep, attempt:$attempt, warmup:($rep==0),
+             wrk_threads:$threads, server_cpu_s:($server_ticks/$clk), wrk_cpu_s:$wrk_cpu,
+             server_core:{tasks_s:d($s0;$s1;0), irq_s:d($s0;$s1;1), steal_s:d($s0;$s1;2), total_s:d($s0;$s1;3)},
+             load_core:{tasks_s:d($l0;$l1;0), irq_s:d($l0;$l1;1), steal_s:d($l0;$l1;2), total_s:d($l0;$l1;3)}}
+        | .others_on_server_core = ([0, (.server_core.tasks_s + .server_core.steal_s - .server_cpu_s) / .server_core.total_s] | max)
+        | .others_on_load_core = ([0, (.load_core.tasks_s + .load_core.steal_s - .wrk_cpu_s) / .load_core.total_s] | max)
+        | .disturbed = (([.others_on_server_core, .others_on_load_core] | max) > $limit)' \
+        <<<"$res" >>"$WORK/samples.jsonl"
+    jq -r '"  \(.target) \(.wire) c=\(.conns) " + (if .rep==0 then "warm-up" else "run \(.rep)" end) +
+           (if .attempt > 0 then " (again)" else "" end) +
+           ": \(.requests) requests, \(.ok) ok, \(.failures) failed, p99 \(.lat_p99_us) us" +
+           (if .disturbed then ", disturbed: others used \(.others_on_server_core*100|floor)% of the server core, \(.others_on_load_core*100|floor)% of wrk'"'"'s" else "" end)' \
+        <<<"$(tail -1 "$WORK/samples.jsonl")"
+    DISTURBED=$(tail -1 "$WORK/samples.jsonl" | jq -r '.disturbed')
+}
+
+# measure_point TARGET WIRES CONNS: a warm-up, then REPS runs. WIRES is one wire, or wires joined
+# by "+" that alternate run by run (the floor with and without the response() hook), so that a
+# comparison between them is not skewed by what else the machine does meanwhile.
+measure_point() {
+    local target=$1 conns=$3 rep wire rss hwm=null
+    local -a wires
+    IFS=+ read -r -a wires <<<"$2"
+    SESSION_ID=""
+    if [[ $2 == 2025-session ]]; then
+        if [[ $target == floor ]]; then
+            SESSION_ID=$(<"$WORK/reply.session-id")
+        elif ! open_session "$PORT"; then
+            event "$target" "$2" "could not open a 2025 session (initialize + notifications/initialized)"
+            return 1
+        fi
+    fi
+    ((conns == MAX_CONNS)) && reset_hwm "$SPID"
+    for wire in "${wires[@]}"; do run_wrk "$target" "$wire" "$conns" "$WARMUP" 0 || return 1; done
+    local attempt
+    for ((rep = 1; rep <= REPS; rep++)); do
+        for wire in "${wires[@]}"; do
+            # A run during which other processes took more than DISTURBED_ABOVE of either core is
+            # done again, at most MAX_AGAIN times; the report uses each repetition's last attempt.
+            for ((attempt = 0; attempt <= MAX_AGAIN; attempt++)); do
+                run_wrk "$target" "$wire" "$conns" "$DURATION" "$rep" "$attempt" || return 1
+                [[ $DISTURBED == true ]] || break
+                kill -0 "$SPID" 2>/dev/null || return 1
+            done
+        done
+        kill -0 "$SPID" 2>/dev/null || return 1
+    done
+    rss=$(status_kb "$SPID" VmRSS)
+    ((conns == MAX_CONNS)) && hwm=$(status_kb "$SPID" VmHWM)
+    [[ -n $SESSION_ID && $target != floor ]] && close_session "$PORT" "$SESSION_ID"
+    for wire in "${wires[@]}"; do
+        jq -nc --arg target "$target" --arg wire "$wire" --argjson conns "$conns" --argjson rss "$rss" --argjson hwm "$hwm" \
+            '{target:$target, wire:$wire, conns:$conns, rss_after_kb:$rss, peak_rss_kb:$hwm}' >>"$WORK/points.jsonl"
+    done
+}
+
+suite_http() {
+    local target wire conns idle
+    for target in "${TARGETS[@]}"; do
+        echo "bench: == $target"
+        if [[ $target == floor && ! -s $WORK/reply.2025.json ]]; then
+            event floor "" "skipped: no captured mcp-cpp replies to serve"
+            continue
+        fi
+        if ! start_target "$target"; then
+            event "$target" "" "did not start (see $WORK/logs/$target.server.log)"
+            stop_pid "$SPID"
+            continue
+        fi
+        if [[ $target == floor ]] && ! { cmp -s <(post_2026 "$PORT") "$WORK/reply.2026.json" &&
+            cmp -s <(post_2025_call "$PORT" x) "$WORK/reply.2025.json"; }; then
+            event floor "" "nginx's replies differ from mcp-cpp's"
+        fi
+        sleep 1
+        idle=$(status_kb "$SPID" VmRSS)
+        jq -nc --arg target "$target" --argjson pid "$SPID" --argjson port "$PORT" --argjson idle "$idle" \
+            '{target:$target, pid:$pid, port:$port, idle_rss_kb:$idle}' >>"$WORK/targets.jsonl"
+        for wire in $(wires_of "$target"); do
+            for conns in "${CONNS[@]}"; do
+                measure_point "$target" "$wire" "$conns" && continue
+                kill -0 "$SPID" 2>/dev/null ||
+                    event "$target" "$wire" "the server died at $conns connections (see $WORK/logs/$target.server.log)"
+                break
+            done
+            kill -0 "$SPID" 2>/dev/null || break
+        done
+        stop_pid "$SPID"
+    done
+}
+
+write_meta() {
+    local wrk_v nginx_v commit dirty
+    wrk_v=$(wrk -v 2>&1 | head -1 || true)
+    nginx_v=$(nginx -v 2>&1 | head -1 || true)
+    commit=$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)
+    dirty=$(git -C "$ROOT" status --porcelain --untracked-files=no 2>/dev/null | wc -l || echo 0)
+    jq -n --arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" --arg host "$(hostname -s)" \
+        --arg cpu "$(awk -F': ' '/^model name/{print $2; exit}' /proc/cpuinfo)" --arg kernel "$(uname -r)" \
+        --argjson online "$(nproc --all)" --arg affinity "${CPUS[*]}" \
+        --argjson server_cpu "$SERVER_CPU" --argjson load_cpu "$LOAD_CPU" \
+        --arg wrk "$wrk_v" --arg nginx "$nginx_v" --arg node "$(node -v)" --arg commit "$commit" --argjson dirty "$dirty" \
+        --argjson quick "$quick" --argjson duration "$DURATION" --argjson reps "$REPS" --argjson warmup "$WARMUP" \
+        --argjson again "$MAX_AGAIN" --argjson disturbed_above "$DISTURBED_ABOVE" \
+        --argjson conns "$(printf '%s\n' "${CONNS[@]}" | jq -s .)" --arg text "$BENCH_TEXT" \
+        --arg loadavg "$(cut -d' ' -f1-3 /proc/loadavg)" --argjson built "$do_build" \
+        --arg binary_time "$(date -u -r "$DEMO" +%Y-%m-%dT%H:%M:%SZ)" \
+        --arg reply "$(cat "$WORK/reply.2026.json" 2>/dev/null || true)" \
+        '{date:$date, host:$host, cpu:$cpu, kernel:$kernel, cpus_online:$online, affinity:$affinity,
+          server_cpu:$server_cpu, load_cpu:$load_cpu, quick:($quick==1), duration_s:$duration, reps:$reps,
+          warmup_s:$warmup, max_again:$again, disturbed_above:$disturbed_above, conns:$conns, text_bytes:($text|length), echo_reply_bytes:($reply|length),
+          loadavg_start:$loadavg, demo_built_by_run:($built==1), demo_binary_time:$binary_time,
+          versions:{wrk:$wrk, nginx:$nginx, node:$node, mcp_cpp:$commit, mcp_cpp_uncommitted_files:$dirty,
+                    "@modelcontextprotocol/server":"2.4.0", "@modelcontextprotocol/sdk":"1.32.2"}}' >"$WORK/meta.json"
+}
+
+# --- the run -------------------------------------------------------------------------------------
+start_s=$SECONDS
+install_debian
+install_npm
+build_demo
+echo "bench: work directory $WORK; server on CPU $SERVER_CPU, wrk on CPU $LOAD_CPU;" \
+    "connections ${CONNS[*]}, ${REPS} x ${DURATION} s after ${WARMUP} s of warm-up"
+: >"$WORK/samples.jsonl"; : >"$WORK/points.jsonl"; : >"$WORK/targets.jsonl"; : >"$WORK/events.jsonl"
+capture_replies || true
+write_meta
+suite_http
+jq --arg l "$(cut -d' ' -f1-3 /proc/loadavg)" --argjson s $((SECONDS - start_s)) \
+    '. + {loadavg_end:$l, elapsed_s:$s}' "$WORK/meta.json" >"$WORK/meta.tmp" && mv "$WORK/meta.tmp" "$WORK/meta.json"
+
+if [[ -z $out_dir ]]; then
+    if ((quick)); then out_dir=$WORK; else out_dir=$BENCH/results; fi
+fi
+mkdir -p "$out_dir"
+name="$(date +%Y-%m-%d)-$(hostname -s)"
+((quick)) && name="$name-quick"
+rc=0
+node "$BENCH/report.mjs" "$WORK" "$out_dir/$name" || rc=$?
+echo "bench: $out_dir/$name.md and .json written in $((SECONDS - start_s)) s; raw logs in $WORK"
+exit "$rc"
