@@ -192,10 +192,12 @@ int main(int argc, char** argv) {
     auto calls = std::make_shared<std::atomic<int>>(0);
     auto cancellations = std::make_shared<std::atomic<int>>(0);
 
-    server.tool("echo", "Returns its text argument unchanged", [calls](const EchoInput& in) {
-        ++*calls;
-        return in.text;
-    });
+    // Never blocks, so it runs on the transport's thread rather than the handler pool.
+    server.tool({.name = "echo", .description = "Returns its text argument unchanged", .runs_inline = true},
+                [calls](const EchoInput& in) {
+                    ++*calls;
+                    return in.text;
+                });
 
     server.tool({.name = "word_stats",
                  .description = "Counts words, characters and lines, and lists the most frequent words",

@@ -42,6 +42,8 @@ struct CallState {
     std::atomic<bool> cancelled_by_client{false};
 
     InputRounds input;  // what the handler asked of the client
+    // Runs on the transport's thread (the handler was declared runs_inline): it must not wait.
+    bool runs_inline = false;
 
     std::mutex progress_mutex;
     std::optional<double> last_progress;

@@ -20,8 +20,11 @@ namespace mcp::detail {
 
 namespace {
 
-Method method(MethodFn run, bool on_pool, Cache cache = Cache::none, bool rounds = false) {
-    return Method{run, on_pool, false, true, true, cache, rounds};
+Method built_in(MethodFn run, Cache cache = Cache::none) { return Method{run, false, false, true, true, cache}; }
+// Runs user code and takes part in 2026 rounds: on the handler pool, unless the probe finds the
+// handler declared runs_inline.
+Method user_code(MethodFn run, Cache cache, InlineProbe runs_inline) {
+    return Method{run, true, false, true, true, cache, true, runs_inline};
 }
 Method legacy_only(MethodFn run, bool before_initialize = false) { return Method{run, false, before_initialize, true, false}; }
 Method modern_only(MethodFn run, Cache cache) { return Method{run, false, false, false, true, cache}; }
@@ -36,14 +39,14 @@ const std::unordered_map<std::string_view, Method>& method_table() {
         {"server/discover", modern_only(discover, Cache::list)},
         // Its run function is never called: a listen is a stream, not a call (start_listen).
         {"subscriptions/listen", modern_only(nullptr, Cache::none)},
-        {"tools/list", method(list_tools, false, Cache::list)},
-        {"tools/call", method(call_tool, true, Cache::none, true)},
-        {"prompts/list", method(list_prompts, false, Cache::list)},
-        {"prompts/get", method(get_prompt, true, Cache::none, true)},
-        {"resources/list", method(list_resources, false, Cache::list)},
-        {"resources/templates/list", method(list_resource_templates, false, Cache::list)},
-        {"resources/read", method(read_resource, true, Cache::read, true)},
-        {"completion/complete", method(complete, true)},
+        {"tools/list", built_in(list_tools, Cache::list)},
+        {"tools/call", user_code(call_tool, Cache::none, tool_runs_inline)},
+        {"prompts/list", built_in(list_prompts, Cache::list)},
+        {"prompts/get", user_code(get_prompt, Cache::none, prompt_runs_inline)},
+        {"resources/list", built_in(list_resources, Cache::list)},
+        {"resources/templates/list", built_in(list_resource_templates, Cache::list)},
+        {"resources/read", user_code(read_resource, Cache::read, resource_runs_inline)},
+        {"completion/complete", Method{complete, true}},
     };
     return table;
 }
@@ -220,6 +223,13 @@ void handle_request(ServerCore& core, const std::shared_ptr<CallState>& call, co
     }
     if (inbound.cancel.stop_possible()) call->transport_cancel.emplace(inbound.cancel, CallState::RequestStop{&call->stop});
     if (listen) return start_listen(core, call);
+
+    if (method->runs_inline != nullptr && method->runs_inline(core, *call)) {
+        // Declared non-blocking: served on this thread, with the request context already here.
+        call->runs_inline = true;
+        RequestContextScope request_context(trace_of(call->message, inbound), log_fields_of(*call));
+        return run_call(*method, call);
+    }
 
     std::optional<ContextSnapshot> snapshot;
     {

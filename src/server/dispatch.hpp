@@ -13,6 +13,9 @@ namespace mcp::detail {
 // Returns the result object, or throws mcp::Error for an error response.
 using MethodFn = boost::json::value (*)(ServerCore& core, CallState& call);
 
+// Whether the handler this call would run was declared runs_inline (tools, prompts, resources).
+using InlineProbe = bool (*)(const ServerCore& core, const CallState& call);
+
 // Which caching hints a 2026-07-28 result carries.
 enum class Cache { none, list, read };
 
@@ -27,6 +30,8 @@ struct Method {
     Cache cache = Cache::none;
     // Takes inputResponses/requestState and may answer input_required (2026 multi-round trips).
     bool rounds = false;
+    // For methods on the pool: lets a handler declared runs_inline skip it.
+    InlineProbe runs_inline = nullptr;
 };
 
 const Method* find_method(std::string_view name);

@@ -173,6 +173,15 @@ TEST_F(Legacy, AMissingCapabilityIsAnErrorResultAndNothingIsSent) {
     EXPECT_NE(boost::json::serialize(messages[0]).find("elicitation"), std::string::npos);
 }
 
+TEST_F(Legacy, AnInlineHandlerCannotWaitForTheClientAndNothingIsSent) {
+    server.tool({.name = "ask_inline", .description = "Elicits, but was declared runs_inline", .runs_inline = true},
+                [](mcp::ToolContext& ctx) { return ctx.elicit("Your name?", name_form()).accepted() ? "yes" : "no"; });
+    auto messages = conn->send(request(5, "tools/call", {{"name", "ask_inline"}}));
+    ASSERT_EQ(messages.size(), 1u) << "no elicitation/create goes out";
+    EXPECT_EQ(messages[0].at("result").at("isError"), true);
+    EXPECT_NE(boost::json::serialize(messages[0]).find("runs_inline"), std::string::npos) << boost::json::serialize(messages[0]);
+}
+
 namespace {
 
 class Modern : public ServerTest {

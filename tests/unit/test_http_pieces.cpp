@@ -2,6 +2,7 @@
 // decoding, sealed event ids, SSE framing.
 #include "server/routing_headers.hpp"
 #include "transport/http/guards.hpp"
+#include "transport/http/response_writer.hpp"
 #include "transport/http/sse.hpp"
 #include "transport/http/sse_stream.hpp"
 
@@ -24,6 +25,24 @@ TEST(Guards, HostHeaders) {
                             "localhost:abc", "localhost:", "[::1", "[::2]:80", "", "127.0.0.1@evil.com"}) {
         EXPECT_FALSE(host_allowed(bad, allowed)) << bad;
     }
+}
+
+TEST(ResponseHead, KeepAliveLengthAndNoHeaderInjection) {
+    Request request{boost::beast::http::verb::post, "/mcp", 11};
+    const auto head = format_response_head(200, request, "application/json", 42, header_list("Mcp-Session-Id", "abc"));
+    EXPECT_EQ(head, "HTTP/1.1 200 OK\r\nServer: mcp-cpp\r\nMcp-Session-Id: abc\r\nContent-Type: application/json\r\n"
+                    "Content-Length: 42\r\n\r\n");
+    request.keep_alive(false);
+    EXPECT_NE(format_response_head(202, request, "", 0, {}).find("\r\nConnection: close\r\n"), std::string::npos);
+    Request old{boost::beast::http::verb::post, "/mcp", 10};
+    EXPECT_EQ(format_response_head(404, old, "", 0, {}).find("Connection:"), std::string::npos);  // 1.0 closes by default
+    old.keep_alive(true);
+    EXPECT_NE(format_response_head(404, old, "", 0, {}).find("HTTP/1.0 404 Not Found\r\n"), std::string::npos);
+    EXPECT_NE(format_response_head(404, old, "", 0, {}).find("\r\nConnection: keep-alive\r\n"), std::string::npos);
+    // A value from an authenticator's challenge cannot start a header or a body of its own.
+    const auto hostile = format_response_head(401, request, "", 0, header_list("WWW-Authenticate", "Bearer\r\nSet-Cookie: x=1"));
+    EXPECT_NE(hostile.find("WWW-Authenticate: Bearer\r\n"), std::string::npos);
+    EXPECT_EQ(hostile.find("Set-Cookie"), std::string::npos);
 }
 
 TEST(Guards, Origins) {

@@ -58,6 +58,57 @@ TEST_F(Elastic, FiftyBlockedHandlersDoNotStopTheFiftyFirstCall) {
     EXPECT_EQ(finished.load(), 50);
 }
 
+TEST_F(Elastic, HandlersDeclaredRunsInlineRunOnTheCallersThreadOthersOnThePool) {
+    std::thread::id tool_thread, pooled_thread, prompt_thread, resource_thread;
+    server.tool({.name = "quick", .description = "Inline", .runs_inline = true}, [&] {
+        tool_thread = std::this_thread::get_id();
+        return "quick";
+    });
+    server.tool("pooled", "On the pool", [&] {
+        pooled_thread = std::this_thread::get_id();
+        return "pooled";
+    });
+    server.prompt({.name = "p", .description = "Inline prompt", .runs_inline = true}, [&] {
+        prompt_thread = std::this_thread::get_id();
+        return "text";
+    });
+    server.resource("test://r", {.name = "r", .runs_inline = true}, [&] {
+        resource_thread = std::this_thread::get_id();
+        return "contents";
+    });
+    connect_and_initialize();
+    EXPECT_EQ(first_text(call_tool("quick", {})), "quick");
+    EXPECT_EQ(first_text(call_tool("pooled", {})), "pooled");
+    result("prompts/get", {{"name", "p"}});
+    result("resources/read", {{"uri", "test://r"}});
+    const auto here = std::this_thread::get_id();
+    EXPECT_EQ(tool_thread, here);
+    EXPECT_EQ(prompt_thread, here);
+    EXPECT_EQ(resource_thread, here);
+    EXPECT_NE(pooled_thread, here);
+    EXPECT_NE(pooled_thread, std::thread::id());
+}
+
+TEST_F(Bounded, AnInlineHandlerIsServedWhileThePoolIsFull) {
+    std::latch release(1);
+    std::latch started(1);
+    server.tool("block", "Blocks", [&] {
+        started.count_down();
+        release.wait();
+        return "x";
+    });
+    server.tool({.name = "quick", .description = "Inline", .runs_inline = true}, [] { return "quick"; });
+    connect_and_initialize();
+    std::atomic<int> done{0};
+    conn->send_async(request(101, "tools/call", {{"name", "block"}}), [](const boost::json::value&) {}, [&] { ++done; });
+    started.wait();
+    conn->send_async(request(102, "tools/call", {{"name", "block"}}), [](const boost::json::value&) {}, [&] { ++done; });
+    EXPECT_EQ(first_text(call_tool("quick", {})), "quick");  // the one thread is busy, the queue full
+    release.count_down();
+    for (int i = 0; i < 500 && done.load() < 2; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    EXPECT_EQ(done.load(), 2);
+}
+
 TEST_F(Bounded, BeyondTheBoundCallsAreRefusedWithAClearError) {
     std::latch release(1);
     std::promise<void> started;

@@ -37,6 +37,10 @@ struct PromptSpec {
     boost::json::object meta;
     // Only for handlers taking the raw argument map; typed handlers derive them from their struct.
     std::vector<PromptArgument> arguments;
+    // The handler never blocks: no I/O waits, no long-held locks, no ctx.elicit/sample/roots
+    // for a 2025-11-25 client (that would be an error). It then runs on the transport's thread
+    // instead of the handler pool, sparing the two thread hand-offs of a pooled call (docs/adr/0012).
+    bool runs_inline = false;
 };
 
 using PromptArguments = std::map<std::string, std::string, std::less<>>;

@@ -39,6 +39,10 @@ struct ResourceSpec {
     Annotations annotations;
     std::vector<Icon> icons;
     boost::json::object meta;
+    // The handler never blocks: no I/O waits, no long-held locks, no ctx.elicit/sample/roots
+    // for a 2025-11-25 client (that would be an error). It then runs on the transport's thread
+    // instead of the handler pool, sparing the two thread hand-offs of a pooled call (docs/adr/0012).
+    bool runs_inline = false;
 };
 
 namespace detail {

@@ -10,6 +10,8 @@
 #include <boost/json/serialize.hpp>
 #include "util/random.hpp"
 
+#include <stdexcept>
+
 namespace mcp::detail {
 
 namespace {
@@ -54,6 +56,10 @@ std::vector<InputAnswer> ask_legacy(CallState& call, std::vector<WireRequest> re
     auto& core = call.core;
     const auto& session = call.session;
     if (!session) throw ClientGone("there is no session to ask the client through");
+    // Waiting on the transport's own thread would stop it from reading the answer.
+    if (call.runs_inline) {
+        throw std::logic_error("a handler declared runs_inline cannot wait for the client's answer to " + requests.front().method);
+    }
     auto& state = session->impl();
     std::vector<std::optional<InputAnswer>> answers(requests.size());
 

@@ -14,13 +14,16 @@ void cancelled(ServerCore& core, const jsonrpc::Message& message, const std::sha
 
 boost::json::value list_tools(ServerCore& core, CallState& call);
 boost::json::value call_tool(ServerCore& core, CallState& call);
+bool tool_runs_inline(const ServerCore& core, const CallState& call);
 
 boost::json::value list_prompts(ServerCore& core, CallState& call);
 boost::json::value get_prompt(ServerCore& core, CallState& call);
+bool prompt_runs_inline(const ServerCore& core, const CallState& call);
 
 boost::json::value list_resources(ServerCore& core, CallState& call);
 boost::json::value list_resource_templates(ServerCore& core, CallState& call);
 boost::json::value read_resource(ServerCore& core, CallState& call);
+bool resource_runs_inline(const ServerCore& core, const CallState& call);
 boost::json::value subscribe(ServerCore& core, CallState& call);
 boost::json::value unsubscribe(ServerCore& core, CallState& call);
 

@@ -86,6 +86,19 @@ asio::awaitable<void> reject_too_large(beast::tcp_stream& stream, http::request_
                          "Message too large: the limit is " + std::to_string(limit) + " bytes", ctx);
 }
 
+// A small body usually arrives with its head: parse what the buffer holds without another
+// asynchronous read. Leaves `ec` clear when the parser just needs more bytes.
+void parse_buffered_body(http::request_parser<http::string_body>& parser, beast::flat_buffer& buffer,
+                         boost::system::error_code& ec) {
+    parser.eager(true);
+    while (!parser.is_done() && buffer.size() > 0) {
+        const auto used = parser.put(buffer.data(), ec);
+        buffer.consume(used);
+        if (ec == http::error::need_more) ec = {};
+        if (ec || used == 0) return;
+    }
+}
+
 struct ConnectionCount {
     explicit ConnectionCount(HttpContext& c) : ctx(c) {}
     ~ConnectionCount() { --ctx.connections; }
@@ -131,9 +144,13 @@ asio::awaitable<void> serve_connection(asio::ip::tcp::socket socket, HttpContext
             stream.expires_after(ctx.options.write_timeout);
             co_await asio::async_write(stream, asio::buffer(kContinue), use_tuple);
         }
-        stream.expires_after(ctx.options.body_timeout);
-        auto [ec, n] = co_await http::async_read(stream, buffer, parser, use_tuple);
-        stream.expires_never();
+        boost::system::error_code ec;
+        parse_buffered_body(parser, buffer, ec);
+        if (!ec && !parser.is_done()) {
+            stream.expires_after(ctx.options.body_timeout);
+            std::tie(ec, std::ignore) = co_await http::async_read(stream, buffer, parser, use_tuple);
+            stream.expires_never();
+        }
         if (ec == http::error::body_limit) {
             co_await reject_too_large(stream, parser, max_body, ctx);
             break;

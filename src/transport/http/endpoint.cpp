@@ -15,6 +15,7 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core/string.hpp>
 #include <boost/beast/http/field.hpp>
 #include <boost/json/serialize.hpp>
 
@@ -47,12 +48,11 @@ RequestHeaders routing_headers(const Request& request) {
     h.name = optional_header(request, "Mcp-Name");
     constexpr std::string_view prefix = "mcp-param-";
     for (const auto& field : request) {
-        std::string name(field.name_string());
-        std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
-        if (name.size() > prefix.size() && name.starts_with(prefix)) {
-            h.params.emplace_back(name.substr(prefix.size()),
-                                  std::string(trim(std::string_view(field.value().data(), field.value().size()))));
-        }
+        const std::string_view name(field.name_string().data(), field.name_string().size());
+        if (name.size() <= prefix.size() || !boost::beast::iequals(name.substr(0, prefix.size()), prefix)) continue;
+        std::string param(name.substr(prefix.size()));
+        std::transform(param.begin(), param.end(), param.begin(), [](unsigned char c) { return std::tolower(c); });
+        h.params.emplace_back(std::move(param), std::string(trim(std::string_view(field.value().data(), field.value().size()))));
     }
     return h;
 }
@@ -121,9 +121,8 @@ public:
 };
 
 asio::awaitable<bool> post_modern(boost::beast::tcp_stream& stream, const Request& request, boost::json::value document,
-                                  bool is_request, const Caller& caller, HttpContext& ctx) {
+                                  const RequestHeaders& headers, bool is_request, const Caller& caller, HttpContext& ctx) {
     auto outbox = std::make_shared<Outbox>(co_await asio::this_coro::executor, ctx.options.max_pending_bytes);
-    const RequestHeaders headers = routing_headers(request);
     std::stop_source cancel;
     dispatch(ctx, std::move(document), Inbound{nullptr, cancel.get_token(), &headers, caller.principal, caller.trace},
              std::make_shared<ResponseStream>(Era::modern, outbox, nullptr));
@@ -189,7 +188,7 @@ asio::awaitable<bool> post(boost::beast::tcp_stream& stream, Request& request, c
             co_return co_await write_error(stream, request, 404, error_code::method_not_found,
                                            "Method not found: " + std::string(message.method) + " is not part of 2026-07-28", ctx);
         }
-        co_return co_await post_modern(stream, request, std::move(document), is_request, caller, ctx);
+        co_return co_await post_modern(stream, request, std::move(document), headers, is_request, caller, ctx);
     }
 
     if (!version.empty() && !revision::is_legacy(version)) {

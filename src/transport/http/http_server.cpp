@@ -9,16 +9,18 @@
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
+#include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/strand.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
 #include <csignal>
+#include <memory>
 #include <stdexcept>
 #include <thread>
+#include <vector>
 
 namespace mcp {
 
@@ -29,11 +31,41 @@ namespace {
 
 constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 
-asio::awaitable<void> accept_loop(tcp::acceptor& acceptor, detail::HttpContext& ctx) {
-    auto& ioc = static_cast<asio::io_context&>(acceptor.get_executor().context());
-    asio::steady_timer backoff(ioc);
+// One io_context per I/O thread, each run by that thread alone. A connection lives on one of
+// them for its whole life, so its coroutine needs no strand: no locking and no shared reference
+// count on every completion. The first context also runs the acceptor and the housekeeping.
+class IoContexts {
+public:
+    explicit IoContexts(std::size_t count) {
+        for (std::size_t i = 0; i < std::max<std::size_t>(count, 1); ++i) {
+            contexts_.push_back(std::make_unique<asio::io_context>(1));
+            guards_.emplace_back(contexts_.back()->get_executor());  // idle contexts keep running
+        }
+    }
+    asio::io_context& main() { return *contexts_.front(); }
+    // Round robin over the contexts, for the next connection. Called by the acceptor only.
+    asio::io_context& next() { return *contexts_[next_++ % contexts_.size()]; }
+    // Runs every context, the first on the calling thread, until stop().
+    void run() {
+        std::vector<std::thread> threads;
+        for (std::size_t i = 1; i < contexts_.size(); ++i) threads.emplace_back([this, i] { contexts_[i]->run(); });
+        contexts_.front()->run();
+        for (auto& t : threads) t.join();
+    }
+    void stop() {
+        for (auto& c : contexts_) c->stop();
+    }
+
+private:
+    std::vector<std::unique_ptr<asio::io_context>> contexts_;
+    std::vector<asio::executor_work_guard<asio::io_context::executor_type>> guards_;
+    std::size_t next_ = 0;
+};
+
+asio::awaitable<void> accept_loop(tcp::acceptor& acceptor, IoContexts& io, detail::HttpContext& ctx) {
+    asio::steady_timer backoff(io.main());
     while (!ctx.stopping.load()) {
-        auto [ec, socket] = co_await acceptor.async_accept(asio::make_strand(ioc), use_tuple);
+        auto [ec, socket] = co_await acceptor.async_accept(io.next(), use_tuple);
         if (ec) {
             if (ctx.stopping.load() || ec == asio::error::operation_aborted) co_return;
             detail::log().warn("accept failed: {}", ec.message());
@@ -78,8 +110,8 @@ asio::awaitable<void> expire_sessions(detail::HttpContext& ctx) {
 // Waits for the connections to drain, then stops the I/O threads. Past the grace period the
 // remaining connections are closed (their calls see the stream go) and given a moment to unwind:
 // a connection's coroutine must not outlive the context it refers to.
-asio::awaitable<void> drain(asio::io_context& ioc, detail::HttpContext& ctx) {
-    asio::steady_timer timer(ioc);
+asio::awaitable<void> drain(IoContexts& io, detail::HttpContext& ctx) {
+    asio::steady_timer timer(io.main());
     auto wait_for_connections = [&](std::chrono::steady_clock::time_point deadline) -> asio::awaitable<void> {
         while (ctx.connections.load() > 0 && std::chrono::steady_clock::now() < deadline) {
             timer.expires_after(std::chrono::milliseconds(20));
@@ -93,7 +125,7 @@ asio::awaitable<void> drain(asio::io_context& ioc, detail::HttpContext& ctx) {
         ctx.close_connections(false);
         co_await wait_for_connections(std::chrono::steady_clock::now() + std::chrono::seconds(2));
     }
-    ioc.stop();
+    io.stop();
 }
 
 tcp::endpoint resolve(asio::io_context& ioc, const HttpOptions& options) {
@@ -107,7 +139,8 @@ tcp::endpoint resolve(asio::io_context& ioc, const HttpOptions& options) {
 }  // namespace
 
 int serve_http(Server& server, const HttpOptions& options) {
-    asio::io_context ioc(static_cast<int>(std::max<std::size_t>(options.io_threads, 1)));
+    IoContexts io(options.io_threads);
+    auto& ioc = io.main();
     detail::HttpContext ctx(server, options);
     server.key_ring();  // generate (and report) a key now rather than on the first stream
 
@@ -135,16 +168,12 @@ int serve_http(Server& server, const HttpOptions& options) {
         server.begin_shutdown();   // no new calls; listen streams end
         ctx.sessions.close_standalone_streams();  // GET streams end; POST streams finish with their calls
         ctx.close_connections(true);
-        asio::co_spawn(ioc, drain(ioc, ctx), asio::detached);
+        asio::co_spawn(ioc, drain(io, ctx), asio::detached);
     });
 
-    asio::co_spawn(ioc, accept_loop(acceptor, ctx), asio::detached);
+    asio::co_spawn(ioc, accept_loop(acceptor, io, ctx), asio::detached);
     asio::co_spawn(ioc, expire_sessions(ctx), asio::detached);
-
-    std::vector<std::thread> threads;
-    for (std::size_t i = 1; i < options.io_threads; ++i) threads.emplace_back([&] { ioc.run(); });
-    ioc.run();
-    for (auto& t : threads) t.join();
+    io.run();
 
     // What is still running had its grace period: cancel it and give it a moment to notice.
     if (!server.wait_idle(std::chrono::milliseconds(0))) {

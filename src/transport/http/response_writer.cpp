@@ -17,6 +17,8 @@
 #include <boost/beast/http/write.hpp>
 #include <boost/json/serialize.hpp>
 
+#include <array>
+
 namespace mcp::detail {
 
 namespace asio = boost::asio;
@@ -49,20 +51,37 @@ void common_headers(http::response<Body>& res, const Request& request, const Hea
     res.keep_alive(request.keep_alive());
 }
 
+// A header value must not end the header early (CR or LF): anything after it is dropped.
+std::string_view one_line(std::string_view value) { return value.substr(0, value.find_first_of("\r\n")); }
+
 }  // namespace
 
 HeaderList header_list(std::string name, std::string value) { return {{std::move(name), std::move(value)}}; }
 
+std::string format_response_head(unsigned status, const Request& request, std::string_view content_type, std::size_t length,
+                                 const HeaderList& headers) {
+    const auto reason = http::obsolete_reason(static_cast<http::status>(status));
+    std::string head;
+    head.reserve(160);
+    head.append(request.version() == 10 ? "HTTP/1.0 " : "HTTP/1.1 ").append(std::to_string(status)).append(" ");
+    head.append(reason.data(), reason.size()).append("\r\nServer: mcp-cpp\r\n");
+    for (const auto& [name, value] : headers) head.append(one_line(name)).append(": ").append(one_line(value)).append("\r\n");
+    if (length > 0) head.append("Content-Type: ").append(content_type).append("\r\n");
+    head.append("Content-Length: ").append(std::to_string(length)).append("\r\n");
+    // HTTP/1.1 keeps the connection unless told otherwise; HTTP/1.0 closes it unless told.
+    if (request.version() >= 11 && !request.keep_alive()) head.append("Connection: close\r\n");
+    if (request.version() < 11 && request.keep_alive()) head.append("Connection: keep-alive\r\n");
+    head.append("\r\n");
+    return head;
+}
+
 asio::awaitable<bool> write_response(boost::beast::tcp_stream& stream, const Request& request, unsigned status,
                                      std::string body, std::string_view content_type, const HeaderList& headers,
                                      const HttpContext& ctx) {
-    http::response<http::string_body> res{static_cast<http::status>(status), request.version()};
-    common_headers(res, request, headers);
-    if (!body.empty()) res.set(http::field::content_type, content_type);
-    res.body() = std::move(body);
-    res.prepare_payload();
+    const std::string head = format_response_head(status, request, content_type, body.size(), headers);
+    const std::array<asio::const_buffer, 2> buffers{asio::buffer(head), asio::buffer(body)};
     stream.expires_after(ctx.options.write_timeout);
-    auto [ec, n] = co_await http::async_write(stream, res, use_tuple);
+    auto [ec, n] = co_await asio::async_write(stream, buffers, use_tuple);
     stream.expires_never();
     co_return !ec;
 }
