@@ -66,7 +66,8 @@ command -v curl >/dev/null || die "curl is needed"
 
 # ------------------------------------------------------------------------------------------------
 # Ports: free_port VAR sets VAR to a port nobody listens on (from /proc/net/tcp*), and not one
-# already picked.
+# already picked. Below Linux's ephemeral range (32768 and up), where outgoing connections would
+# race us for it.
 picked=" "
 free_port() {
   local listening=" " p _ local_address st
@@ -74,7 +75,7 @@ free_port() {
     [[ $st == 0A ]] && listening+="$((16#${local_address##*:})) "
   done < <(cat /proc/net/tcp /proc/net/tcp6 2>/dev/null)
   for _ in $(seq 200); do
-    p=$((20000 + RANDOM % 40000))
+    p=$((20000 + RANDOM % 12000))
     [[ $listening == *" $p "* || $picked == *" $p "* ]] && continue
     picked+="$p "
     printf -v "$1" %s "$p"

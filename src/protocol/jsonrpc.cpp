@@ -2,8 +2,10 @@
 
 #include <mcp/protocol/errors.hpp>
 
+#include <boost/json/monotonic_resource.hpp>
 #include <boost/json/parser.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 namespace mcp::jsonrpc {
@@ -28,7 +30,14 @@ std::variant<boost::json::value, Failure> parse(std::string_view text, const Lim
     }
     boost::json::parse_options options;
     options.max_depth = limits.max_depth;
-    boost::json::parser parser({}, options);
+    // The parser's working stack starts in this buffer: no allocation for a typical message.
+    unsigned char scratch[4096];
+    boost::json::parser parser({}, options, scratch, sizeof scratch);
+    // The message lives in an arena of its own: parsing it takes a block or two instead of an
+    // allocation per key, object and string, and freeing it is one release. A value *constructed*
+    // from a part of it shares (and keeps) the arena; assigning into an existing value copies out.
+    const std::size_t first_block = std::clamp<std::size_t>(text.size() * 2, 1024, 64 * 1024);
+    parser.reset(boost::json::make_shared_resource<boost::json::monotonic_resource>(first_block));
     boost::system::error_code ec;
     parser.write(text.data(), text.size(), ec);  // the whole text, trailing garbage is an error
     if (ec) {

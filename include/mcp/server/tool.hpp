@@ -8,6 +8,9 @@
 // a content block (mcp::Content or one of its alternatives), std::vector<mcp::Content>,
 // mcp::CallToolResult, or any JSON-bindable type: a described struct or map gives outputSchema
 // and structuredContent; other types (numbers, vectors…) are wrapped as {"result": …}.
+// Raw arguments live in the request's arena (docs/adr/0012-hot-path.md): a copy kept beyond the
+// call should be assigned into a value of its own rather than copy-constructed, or it keeps the
+// whole request's memory alive.
 #include <mcp/json/bind.hpp>
 #include <mcp/json/schema.hpp>
 #include <mcp/protocol/content.hpp>

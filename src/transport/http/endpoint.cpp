@@ -15,7 +15,6 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <boost/beast/core/string.hpp>
 #include <boost/beast/http/field.hpp>
 #include <boost/json/serialize.hpp>
 
@@ -29,15 +28,25 @@ namespace {
 constexpr int kServerError = -32000;  // transport-level failures (the spec's generic server error)
 constexpr int kSessionNotFound = -32001;
 
+// A request has a dozen fields: a scan comparing lengths first beats Beast's case-insensitive
+// ordered lookup, which lowers every character it compares.
+const Request::value_type* find_field(const Request& request, std::string_view name) {
+    for (const auto& field : request) {
+        const auto n = field.name_string();
+        if (n.size() == name.size() && ascii_iequals(std::string_view(n.data(), n.size()), name)) return &field;
+    }
+    return nullptr;
+}
+
 std::string_view header(const Request& request, std::string_view name) {
-    auto it = request.find(name);
-    return it == request.end() ? std::string_view() : trim(std::string_view(it->value().data(), it->value().size()));
+    const auto* field = find_field(request, name);
+    return field == nullptr ? std::string_view() : trim(std::string_view(field->value().data(), field->value().size()));
 }
 
 std::optional<std::string> optional_header(const Request& request, std::string_view name) {
-    auto it = request.find(name);
-    if (it == request.end()) return std::nullopt;
-    return std::string(trim(std::string_view(it->value().data(), it->value().size())));
+    const auto* field = find_field(request, name);
+    if (field == nullptr) return std::nullopt;
+    return std::string(trim(std::string_view(field->value().data(), field->value().size())));
 }
 
 // The 2026-07-28 metadata headers; names compare case-insensitively (Beast does that).
@@ -49,9 +58,9 @@ RequestHeaders routing_headers(const Request& request) {
     constexpr std::string_view prefix = "mcp-param-";
     for (const auto& field : request) {
         const std::string_view name(field.name_string().data(), field.name_string().size());
-        if (name.size() <= prefix.size() || !boost::beast::iequals(name.substr(0, prefix.size()), prefix)) continue;
+        if (name.size() <= prefix.size() || !ascii_iequals(name.substr(0, prefix.size()), prefix)) continue;
         std::string param(name.substr(prefix.size()));
-        std::transform(param.begin(), param.end(), param.begin(), [](unsigned char c) { return std::tolower(c); });
+        std::transform(param.begin(), param.end(), param.begin(), ascii_lower);
         h.params.emplace_back(std::move(param), std::string(trim(std::string_view(field.value().data(), field.value().size()))));
     }
     return h;

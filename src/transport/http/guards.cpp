@@ -1,7 +1,6 @@
 #include "transport/http/guards.hpp"
 
 #include <algorithm>
-#include <cctype>
 
 namespace mcp::detail {
 
@@ -9,21 +8,20 @@ namespace {
 
 std::string lower(std::string_view s) {
     std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
+    std::transform(out.begin(), out.end(), out.begin(), ascii_lower);
     return out;
-}
-
-bool iequals(std::string_view a, std::string_view b) {
-    return a.size() == b.size() &&
-           std::equal(a.begin(), a.end(), b.begin(), [](unsigned char x, unsigned char y) { return std::tolower(x) == std::tolower(y); });
 }
 
 bool listed(const std::string& host, const std::vector<std::string>& allowed) {
     if (host.empty()) return false;
-    return std::any_of(allowed.begin(), allowed.end(), [&](const std::string& a) { return iequals(a, host); });
+    return std::any_of(allowed.begin(), allowed.end(), [&](const std::string& a) { return ascii_iequals(a, host); });
 }
 
 }  // namespace
+
+bool ascii_iequals(std::string_view a, std::string_view b) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return ascii_lower(x) == ascii_lower(y); });
+}
 
 std::string_view trim(std::string_view s) {
     const auto first = s.find_first_not_of(" \t");
@@ -73,22 +71,22 @@ bool origin_allowed(std::string_view origin, const std::vector<std::string>& all
 
 bool accepts(std::string_view accept, std::string_view type) {
     if (trim(accept).empty()) return true;
-    const auto slash = type.find('/');
-    const std::string family = std::string(type.substr(0, slash)) + "/*";
+    const auto family = type.substr(0, type.find('/') + 1);  // "application/", matched by "application/*"
     while (!accept.empty()) {
         const auto comma = accept.find(',');
         auto range = accept.substr(0, comma);
         accept = comma == std::string_view::npos ? std::string_view() : accept.substr(comma + 1);
         if (const auto semi = range.find(';'); semi != std::string_view::npos) range = range.substr(0, semi);
         range = trim(range);
-        if (iequals(range, type) || iequals(range, family) || range == "*/*") return true;
+        if (ascii_iequals(range, type) || range == "*/*") return true;
+        if (range.size() == family.size() + 1 && range.ends_with('*') && ascii_iequals(range.substr(0, family.size()), family)) return true;
     }
     return false;
 }
 
 bool is_json_content_type(std::string_view content_type) {
     auto media = content_type.substr(0, content_type.find(';'));
-    return iequals(trim(media), "application/json");
+    return ascii_iequals(trim(media), "application/json");
 }
 
 }  // namespace mcp::detail

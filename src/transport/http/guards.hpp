@@ -8,6 +8,10 @@ namespace mcp::detail {
 
 std::string_view trim(std::string_view s);
 
+// HTTP names and tokens are ASCII: comparing them needs no locale.
+constexpr char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+bool ascii_iequals(std::string_view a, std::string_view b);
+
 // The host part of a Host header ("example.com:8080", "[::1]:3000") or of an Origin
 // ("http://localhost:5173"), lowercased; empty when it cannot be parsed.
 std::string host_of_host_header(std::string_view host);

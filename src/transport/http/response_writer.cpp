@@ -69,8 +69,9 @@ std::string format_response_head(unsigned status, const Request& request, std::s
     if (length > 0) head.append("Content-Type: ").append(content_type).append("\r\n");
     head.append("Content-Length: ").append(std::to_string(length)).append("\r\n");
     // HTTP/1.1 keeps the connection unless told otherwise; HTTP/1.0 closes it unless told.
-    if (request.version() >= 11 && !request.keep_alive()) head.append("Connection: close\r\n");
-    if (request.version() < 11 && request.keep_alive()) head.append("Connection: keep-alive\r\n");
+    const bool keep_alive = request.keep_alive();
+    if (request.version() >= 11 && !keep_alive) head.append("Connection: close\r\n");
+    if (request.version() < 11 && keep_alive) head.append("Connection: keep-alive\r\n");
     head.append("\r\n");
     return head;
 }
