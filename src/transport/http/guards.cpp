@@ -19,10 +19,6 @@ bool listed(const std::string& host, const std::vector<std::string>& allowed) {
 
 }  // namespace
 
-bool ascii_iequals(std::string_view a, std::string_view b) {
-    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return ascii_lower(x) == ascii_lower(y); });
-}
-
 std::string_view trim(std::string_view s) {
     const auto first = s.find_first_not_of(" \t");
     if (first == std::string_view::npos) return {};
