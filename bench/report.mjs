@@ -1,6 +1,7 @@
-// Turns the raw records of one bench/run.sh run into the tables: prints Markdown, writes
-// <base>.md and <base>.json. Exit code 1 when any reply was wrong, any socket error happened, a
-// server died or a setup step failed.
+// Turns the raw records of one bench/run.sh run into the tables, one section per suite (http,
+// stdio, memory, growth): prints Markdown, writes <base>.md and <base>.json. Exit code 1 when any
+// reply was wrong, any socket error happened, a server died, a setup step failed or a suite that
+// ran has no records.
 //   node bench/report.mjs WORK_DIR OUT_BASE
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 
@@ -15,10 +16,19 @@ const jsonl = (name) => {
     return readFileSync(p, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l));
 };
 const meta = JSON.parse(readFileSync(`${workDir}/meta.json`, 'utf8'));
-const samples = jsonl('samples.jsonl');
-const points = jsonl('points.jsonl');
+const suitesRun = meta.suites ?? ['http'];
+// wrk runs and points of the http and growth suites share their files, told apart by `suite`.
+const allSamples = jsonl('samples.jsonl');
+const allPoints = jsonl('points.jsonl');
+const ofSuite = (xs, suite) => xs.filter((x) => (x.suite ?? 'http') === suite);
+const samples = ofSuite(allSamples, 'http');
+const points = ofSuite(allPoints, 'http');
+const growthSamples = ofSuite(allSamples, 'growth');
+const growthPoints = ofSuite(allPoints, 'growth');
 const targets = jsonl('targets.jsonl');
 const events = jsonl('events.jsonl');
+const stdio = jsonl('stdio.jsonl');
+const memory = jsonl('memory.jsonl');
 
 const TARGET_LABEL = {
     'mcp-cpp': 'mcp-cpp',
@@ -35,6 +45,12 @@ const WIRE_LABEL = {
     '2025-churn': '2025-11-25 session churn',
     '2025-stateless': '2025-11-25 no session',
 };
+const STDIO_LABEL = {
+    'mcp-cpp': 'mcp-cpp-demo',
+    'v2-stdio': 'TS server 2.4.0 (serveStdio)',
+    'v1-stdio': 'TS sdk 1.32.2 (StdioServerTransport)',
+    cat: '`cat` (the driver\'s ceiling)',
+};
 const TARGET_ORDER = Object.keys(TARGET_LABEL);
 const WIRE_ORDER = Object.keys(WIRE_LABEL);
 
@@ -48,15 +64,19 @@ const median = (xs) => {
 const stat = (xs) => (xs.length ? { median: median(xs), min: Math.min(...xs), max: Math.max(...xs), n: xs.length } : null);
 const errorsOf = (s) => s.err_connect + s.err_read + s.err_write + s.err_status + s.err_timeout;
 
-const groups = new Map();
-for (const s of samples) {
-    const k = `${s.target}|${s.wire}|${s.conns}`;
-    if (!groups.has(k)) groups.set(k, []);
-    groups.get(k).push(s);
+// One row per point: the wrk runs with equal `fields`, and the point record with the same.
+function aggregate(list, pointList, fields) {
+    const key = (x) => JSON.stringify(fields.map((f) => x[f] ?? null));
+    const groups = new Map();
+    for (const s of list) {
+        const k = key(s);
+        if (!groups.has(k)) groups.set(k, []);
+        groups.get(k).push(s);
+    }
+    return [...groups.values()].map((all) => aggregatePoint(all, Object.fromEntries(fields.map((f) => [f, all[0][f] ?? null])),
+        pointList.find((p) => key(p) === key(all[0]))));
 }
-const rows = [];
-for (const [k, all] of groups) {
-    const [target, wire, conns] = k.split('|');
+function aggregatePoint(all, head, point) {
     // Each repetition's last attempt (a run disturbed by other processes may have been done again).
     const last = new Map();
     for (const s of all.filter((x) => !x.warmup)) if (!last.has(s.rep) || last.get(s.rep).attempt < s.attempt) last.set(s.rep, s);
@@ -64,11 +84,8 @@ for (const [k, all] of groups) {
     const calls = (s) => (s.checked ? s.ok : s.requests);
     const secs = (s) => s.duration_us / 1e6;
     const firstFailure = all.map((s) => s.first_failure).find((f) => f) ?? '';
-    const point = points.find((p) => p.target === target && p.wire === wire && p.conns === Number(conns));
-    rows.push({
-        target,
-        wire,
-        conns: Number(conns),
+    return {
+        ...head,
         checked: all.every((s) => s.checked),
         reps: runs.length,
         calls_per_s: stat(runs.map((s) => calls(s) / secs(s))),
@@ -89,8 +106,14 @@ for (const [k, all] of groups) {
         first_failure: firstFailure,
         rss_after_kb: point?.rss_after_kb ?? null,
         peak_rss_kb: point?.peak_rss_kb ?? null,
-    });
+        // tools-list: `ok` counts full listings; the time each took and its pages.
+        ...(head.wire === 'tools-list' ? {
+            ms_per_ok: stat(runs.filter((s) => s.ok > 0).map((s) => s.duration_us / 1e3 / s.ok)),
+            pages_per_ok: stat(runs.filter((s) => s.ok > 0).map((s) => s.pages / s.ok)),
+        } : {}),
+    };
 }
+const rows = aggregate(samples, points, ['target', 'wire', 'conns']);
 const order = (r) => TARGET_ORDER.indexOf(r.target) * 1e6 + WIRE_ORDER.indexOf(r.wire) * 1e4 + r.conns;
 rows.sort((a, b) => order(a) - order(b));
 const find = (target, wire, conns) => rows.find((r) => r.target === target && r.wire === wire && r.conns === conns);
@@ -116,6 +139,42 @@ const ratios = rows
         ),
     }));
 
+// stdio: one row per server, over its measured phases (phase 0 is the warm-up). The driver reads
+// /proc/stat of both cores around each phase: [tasks, irq, steal, total] seconds.
+const othersOn = (core, own) => Math.max(0, (core[0] + core[2] - own) / core[3]);
+const stdioRows = Object.keys(STDIO_LABEL).filter((t) => stdio.some((r) => r.target === t)).map((target) => {
+    const recs = stdio.filter((r) => r.target === target);
+    const runs = recs.filter((r) => r.phase > 0);
+    const secs = (r) => r.duration_us / 1e6;
+    const disturbed = (r) => Math.max(othersOn(r.cores.server, r.server_cpu_s), othersOn(r.cores.load, r.driver_cpu_s)) > (meta.disturbed_above ?? 0.1);
+    return {
+        target,
+        reps: runs.length,
+        calls_per_s: stat(runs.map((r) => r.ok / secs(r))),
+        server_cpu_us_per_call: stat(runs.filter((r) => r.ok > 0).map((r) => (r.server_cpu_s / r.ok) * 1e6)),
+        server_busy: stat(runs.map((r) => r.server_cpu_s / secs(r))),
+        driver_busy: stat(runs.map((r) => r.driver_cpu_s / secs(r))),
+        others_on_server_core: stat(runs.map((r) => othersOn(r.cores.server, r.server_cpu_s))),
+        others_on_load_core: stat(runs.map((r) => othersOn(r.cores.load, r.driver_cpu_s))),
+        runs_disturbed: runs.filter(disturbed).length,
+        failures: recs.reduce((a, r) => a + (r.failures ?? 0), 0),
+        error: recs.find((r) => r.error)?.error ?? '',
+        first_failure: recs.map((r) => r.first_failure).find((f) => f) ?? '',
+    };
+});
+const stdioOf = (t) => stdioRows.find((r) => r.target === t);
+
+// memory: each driver record, with its growth per held session or call.
+const memoryRows = memory.map((r) => ({
+    ...r,
+    kb_each: r.rss_open_kb != null ? (r.rss_open_kb - r.rss_before_kb) / r.n : null,
+}));
+
+// growth: one row per point (tools, text size, what).
+const growthRows = aggregate(growthSamples, growthPoints, ['target', 'tools', 'text_bytes', 'wire', 'conns', 'handler'])
+    .sort((a, b) => (a.wire === b.wire ? 0 : a.wire === 'tools-call' ? -1 : 1) || (a.handler ? 1 : 0) - (b.handler ? 1 : 0) ||
+        a.tools - b.tools || a.text_bytes - b.text_bytes);
+
 // --- formatting ----------------------------------------------------------------------------------
 const int = (x) => (x == null ? '–' : Math.round(x).toLocaleString('en-US'));
 const fix = (x, d = 2) => (x == null ? '–' : x.toFixed(d));
@@ -137,28 +196,30 @@ p(`- ${meta.versions.wrk}; ${meta.versions.nginx}; Node ${meta.versions.node}; m
     `${meta.demo_built_by_run ? '' : `, binary of ${meta.demo_binary_time} used as it was (--no-build)`}); ` +
     `@modelcontextprotocol/server 2.4.0, @modelcontextprotocol/sdk 1.32.2.`);
 p(`- Each point: ${meta.warmup_s} s warm-up, then ${meta.reps} × ${meta.duration_s} s; median (min–max). tools/call of \`echo\` with ` +
-    `${meta.text_bytes} bytes of text; the floor answers with mcp-cpp's own ${meta.echo_reply_bytes}-byte reply. Every reply checked.`);
-p(`- Run took ${meta.elapsed_s ?? '?'} s.`);
+    `${meta.text_bytes} bytes of text${meta.echo_reply_bytes ? `; the floor answers with mcp-cpp's own ${meta.echo_reply_bytes}-byte reply` : ''}. Every reply checked.`);
+p(`- Suites: ${suitesRun.join(', ')}. Run took ${meta.elapsed_s ?? '?'} s.`);
 p();
-p('## Throughput');
-p();
-p('calls/s = checked tools/call replies per second (session churn: one call per initialize + initialized + call + DELETE, ' +
-    'so 4 HTTP requests per call). × floor: against nginx measured with the same kind of wrk script. CPU/call: server ' +
-    'process user+system time over the run ÷ calls. server core, wrk core: how busy each pinned core was (100% on wrk\'s ' +
-    'core: the figure is wrk\'s limit, not the server\'s). Others on the cores: task time on the server\'s / wrk\'s core ' +
-    `not charged to the server / wrk, i.e. other processes (this machine is shared); a run where others took more than ` +
-    `${Math.round((meta.disturbed_above ?? 0.1) * 100)}% of either core was done again, up to ${meta.max_again ?? 0} times; ` +
-    '⚠n: n of the runs kept were still disturbed.');
-p();
-p('| target | wire | conns | calls/s | × floor | HTTP req/s | p50 ms | p99 ms | CPU µs/call | server core | wrk core | others on the cores | failed |');
-p('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|');
-for (const r of rows) {
-    p(`| ${TARGET_LABEL[r.target]} | ${WIRE_LABEL[r.wire]} | ${r.conns} | ${range(r.calls_per_s, int)} | ${times(r.ratio_to_floor)} | ` +
-        `${int(med(r.http_requests_per_s))} | ${ms(med(r.p50_us))} | ${range(r.p99_us, ms)} | ${fix(med(r.server_cpu_us_per_call), 1)} | ` +
-        `${pct(med(r.server_core_busy))} | ${pct(med(r.load_core_busy))} | ${pct(med(r.others_on_server_core))} / ${pct(med(r.others_on_load_core))}` +
-        `${r.runs_still_disturbed ? ` ⚠${r.runs_still_disturbed}` : ''} | ${r.failures + r.socket_errors} |`);
+if (rows.length) {
+    p('## HTTP throughput');
+    p();
+    p('calls/s = checked tools/call replies per second (session churn: one call per initialize + initialized + call + DELETE, ' +
+        'so 4 HTTP requests per call). × floor: against nginx measured with the same kind of wrk script. CPU/call: server ' +
+        'process user+system time over the run ÷ calls. server core, wrk core: how busy each pinned core was (100% on wrk\'s ' +
+        'core: the figure is wrk\'s limit, not the server\'s). Others on the cores: task time on the server\'s / wrk\'s core ' +
+        `not charged to the server / wrk, i.e. other processes (this machine is shared); a run where others took more than ` +
+        `${Math.round((meta.disturbed_above ?? 0.1) * 100)}% of either core was done again, up to ${meta.max_again ?? 0} times; ` +
+        '⚠n: n of the runs kept were still disturbed.');
+    p();
+    p('| target | wire | conns | calls/s | × floor | HTTP req/s | p50 ms | p99 ms | CPU µs/call | server core | wrk core | others on the cores | failed |');
+    p('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|');
+    for (const r of rows) {
+        p(`| ${TARGET_LABEL[r.target]} | ${WIRE_LABEL[r.wire]} | ${r.conns} | ${range(r.calls_per_s, int)} | ${times(r.ratio_to_floor)} | ` +
+            `${int(med(r.http_requests_per_s))} | ${ms(med(r.p50_us))} | ${range(r.p99_us, ms)} | ${fix(med(r.server_cpu_us_per_call), 1)} | ` +
+            `${pct(med(r.server_core_busy))} | ${pct(med(r.load_core_busy))} | ${pct(med(r.others_on_server_core))} / ${pct(med(r.others_on_load_core))}` +
+            `${r.runs_still_disturbed ? ` ⚠${r.runs_still_disturbed}` : ''} | ${r.failures + r.socket_errors} |`);
+    }
+    p();
 }
-p();
 if (ratios.length && peerKeys.length) {
     p('## mcp-cpp ÷ each TypeScript peer (calls/s, same connection count)');
     p();
@@ -191,7 +252,7 @@ if (hook.length) {
     p();
 }
 if (targets.length) {
-    p('## Memory');
+    p('## Memory (HTTP suite)');
     p();
     p(`Idle: VmRSS 1 s after start. Peak: VmHWM over the ${Math.max(...meta.conns)}-connection point of each wire (reset with clear_refs before it).`);
     p();
@@ -222,26 +283,125 @@ if (at32('2026') || at32('2025-session')) {
     for (const [what, v, ok, f] of checks) p(`| ${what} | ${v == null ? '–' : f(v)} | ${v == null ? '–' : ok(v) ? 'yes' : 'no'} |`);
     p();
 }
-const bad = rows.filter((r) => r.failures || r.socket_errors);
-if (bad.length || events.length) {
+const size = (b) => (b == null ? '–' : b >= 1 << 20 ? `${b / (1 << 20)} MiB` : b >= 1024 ? `${b / 1024} KiB` : `${b} B`);
+const ratioOf = (a, b) => (med(a?.calls_per_s) && med(b?.calls_per_s) ? med(a.calls_per_s) / med(b.calls_per_s) : null);
+if (stdioRows.length) {
+    p('## stdio');
+    p();
+    p(`A 2025-11-25 session on the server's stdin and stdout (initialize + notifications/initialized), then tools/call of \`echo\` ` +
+        `with ${meta.text_bytes} bytes of text, streamed with at most ${meta.stdio_window} requests outstanding; every reply checked ` +
+        `(bench/drivers/stdio.mjs, Node, on the load core; the server on the server core). ${meta.warmup_s} s warm-up, then ` +
+        `${meta.reps} × ${meta.duration_s} s in the same server process. \`cat\` sends each request back as its reply, which the ` +
+        'driver checks the same way: the most this driver can do. CPU/call: the server process\'s user+system time ÷ calls. ' +
+        'server, driver: the share of its core each process used. Others on the cores as in the HTTP table (not done again here).');
+    p();
+    p('| server | calls/s | mcp-cpp ÷ this | share of `cat` | CPU µs/call | server | driver | others on the cores | failed |');
+    p('|---|---:|---:|---:|---:|---:|---:|---|---:|');
+    for (const r of stdioRows) {
+        p(`| ${STDIO_LABEL[r.target]} | ${range(r.calls_per_s, int)} | ${r.target === 'mcp-cpp' ? '' : times(ratioOf(stdioOf('mcp-cpp'), r))} | ` +
+            `${pct(ratioOf(r, stdioOf('cat')))} | ${fix(med(r.server_cpu_us_per_call), 1)} | ${pct(med(r.server_busy))} | ${pct(med(r.driver_busy))} | ` +
+            `${pct(med(r.others_on_server_core))} / ${pct(med(r.others_on_load_core))}${r.runs_disturbed ? ` ⚠${r.runs_disturbed}` : ''} | ` +
+            `${r.error ? 'error' : r.failures} |`);
+    }
+    p();
+}
+if (memoryRows.length) {
+    p(`## Memory per ${meta.memory_n} idle sessions and parked calls`);
+    p();
+    p(`VmRSS of a fresh server before, while it holds ${meta.memory_n} idle 2025-11-25 sessions (initialize + ` +
+        'notifications/initialized over HTTP, 32 at a time) or as many tools/call of mcp-cpp-demo\'s `delete_note` parked in ' +
+        'an elicitation nobody answers (each an open SSE stream that carried its elicitation/create), and after the sessions ' +
+        `are ended (DELETE) or the streams closed; each reading ${meta.memory_settle_ms} ms after the step (bench/drivers/memory.mjs). ` +
+        'A Node server\'s figures include garbage not yet collected. The TypeScript peers serve no eliciting tool: parked calls ' +
+        'are measured on mcp-cpp only.');
+    p();
+    p('| server | held | VmRSS before MB | while held MB | growth per 1000 MB | KiB each | after ending them MB | threads before → held → after | failed |');
+    p('|---|---|---:|---:|---:|---:|---:|---|---:|');
+    for (const r of memoryRows) {
+        p(`| ${TARGET_LABEL[r.target] ?? r.target} | ${r.n} ${r.kind === 'parked' ? 'parked elicitations' : 'idle sessions'} | ` +
+            `${mb(r.rss_before_kb)} | ${mb(r.rss_open_kb)} | ${mb(r.kb_each == null ? null : r.kb_each * 1000)} | ${fix(r.kb_each, 1)} | ` +
+            `${mb(r.rss_closed_kb)} | ${r.threads_before ?? '–'} → ${r.threads_open ?? '–'} → ${r.threads_closed ?? '–'} | ${r.failures} |`);
+    }
+    p();
+}
+const growthCalls = growthRows.filter((r) => r.wire === 'tools-call');
+const growthLists = growthRows.filter((r) => r.wire === 'tools-list');
+if (growthRows.length) {
+    p('## Growth: registered tools and argument size (mcp-cpp)');
+    p();
+    p(`bench/server/growth_server.cpp: mcp-cpp-demo's \`echo\` among N registered tools of the same shape, on the 2026-07-28 ` +
+        `stateless wire; ${meta.warmup_s} s warm-up, then ${meta.reps} × ${meta.growth.duration_s} s per point. tools/call of ` +
+        `\`echo\` at ${meta.growth.conns} connections (bench/wrk/wire2026.lua, the text repeated to size); peak RSS: VmHWM over ` +
+        'the point. Columns as in the HTTP table. Handler: `inline` as the demo declares `echo` (`runs_inline`), ' +
+        '`pool` the same tool on the handler pool, as a handler that may block runs.');
+    p();
+    p('| registered tools | handler | text | calls/s | MB/s of text | p50 ms | p99 ms | CPU µs/call | peak RSS MB | server core | wrk core | others on the cores | failed |');
+    p('|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|');
+    for (const r of growthCalls) {
+        p(`| ${int(r.tools)} | ${r.handler ?? 'inline'} | ${size(r.text_bytes)} | ${range(r.calls_per_s, int)} | ${fix((med(r.calls_per_s) * r.text_bytes) / 1e6, 1)} | ` +
+            `${ms(med(r.p50_us))} | ${range(r.p99_us, ms)} | ${fix(med(r.server_cpu_us_per_call), 1)} | ${mb(r.peak_rss_kb)} | ` +
+            `${pct(med(r.server_core_busy))} | ${pct(med(r.load_core_busy))} | ${pct(med(r.others_on_server_core))} / ${pct(med(r.others_on_load_core))}` +
+            `${r.runs_still_disturbed ? ` ⚠${r.runs_still_disturbed}` : ''} | ${r.failures + r.socket_errors} |`);
+    }
+    p();
+    p('A full tools/list on one connection: the first page, then each nextCursor until the last page (the server\'s default ' +
+        'page size); every page checked and the tools counted (bench/wrk/list2026.lua). Latency is per page.');
+    p();
+    p('| registered tools | pages | ms per listing | CPU ms per listing | page p50 ms | page p99 ms | peak RSS MB | server core | wrk core | others on the cores | failed |');
+    p('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|');
+    for (const r of growthLists) {
+        p(`| ${int(r.tools)} | ${int(med(r.pages_per_ok))} | ${range(r.ms_per_ok, (x) => fix(x, x < 10 ? 2 : 1))} | ` +
+            `${fix(med(r.server_cpu_us_per_call) / 1e3, 2)} | ${ms(med(r.p50_us))} | ${range(r.p99_us, ms)} | ${mb(r.peak_rss_kb)} | ` +
+            `${pct(med(r.server_core_busy))} | ${pct(med(r.load_core_busy))} | ${pct(med(r.others_on_server_core))} / ${pct(med(r.others_on_load_core))}` +
+            `${r.runs_still_disturbed ? ` ⚠${r.runs_still_disturbed}` : ''} | ${r.failures + r.socket_errors} |`);
+    }
+    p();
+}
+
+const bad = [...rows, ...growthRows].filter((r) => r.failures || r.socket_errors);
+const badStdio = stdioRows.filter((r) => r.failures || r.error);
+const badMemory = memoryRows.filter((r) => r.failures);
+// A suite that ran must have left records.
+const empty = [
+    ['http', samples], ['stdio', stdio], ['memory', memory], ['growth', growthSamples],
+].filter(([suite, records]) => suitesRun.includes(suite) && records.length === 0).map(([suite]) => suite);
+if (bad.length || badStdio.length || badMemory.length || events.length || empty.length) {
     p('## Failures');
     p();
     for (const r of bad) {
-        p(`- ${TARGET_LABEL[r.target]}, ${WIRE_LABEL[r.wire]}, ${r.conns} connections: ${r.failures} wrong replies, ` +
+        const what = r.tools != null ? `growth, ${r.tools} tools, ${r.wire}${r.text_bytes ? ` (${size(r.text_bytes)})` : ''}` : `${TARGET_LABEL[r.target]}, ${WIRE_LABEL[r.wire]}`;
+        p(`- ${what}, ${r.conns} connections: ${r.failures} wrong replies, ` +
             `${r.socket_errors} socket errors/timeouts/HTTP ≥ 400${r.first_failure ? `; first: \`${r.first_failure.slice(0, 400)}\`` : ''}`);
     }
+    for (const r of badStdio) {
+        p(`- stdio, ${STDIO_LABEL[r.target]}: ${r.failures} wrong replies${r.error ? `; ${r.error}` : ''}` +
+            `${r.first_failure ? `; first: \`${r.first_failure.slice(0, 400)}\`` : ''}`);
+    }
+    for (const r of badMemory) {
+        p(`- memory, ${TARGET_LABEL[r.target] ?? r.target}, ${r.kind}: ${r.failures} failed` +
+            `${r.first_failure ? `; first: \`${r.first_failure.slice(0, 400)}\`` : ''}`);
+    }
     for (const e of events) p(`- ${TARGET_LABEL[e.target] ?? e.target}${e.wire ? `, ${e.wire}` : ''}: ${e.what}`);
+    for (const suite of empty) p(`- the ${suite} suite left no records`);
     p();
 }
-p('Not measured yet (step two): stdio, RSS per 1000 idle sessions and per 1000 parked elicitations, growth with 10/1000/10000 tools and 100 B/10 KB/1 MB arguments.');
 
 const md = out.join('\n') + '\n';
 process.stdout.write(md);
 writeFileSync(`${outBase}.md`, md);
 writeFileSync(
     `${outBase}.json`,
-    JSON.stringify({ meta, rows, mcp_cpp_vs_peers: ratios, targets, events, suites: { http: true, stdio: null, memory: null, growth: null }, samples, points }, null, 1) + '\n'
+    JSON.stringify({
+        meta, rows, mcp_cpp_vs_peers: ratios, targets, events,
+        suites: {
+            http: suitesRun.includes('http'),
+            stdio: suitesRun.includes('stdio') ? stdioRows : null,
+            memory: suitesRun.includes('memory') ? memoryRows : null,
+            growth: suitesRun.includes('growth') ? growthRows : null,
+        },
+        samples: allSamples, points: allPoints, stdio_records: stdio,
+    }, null, 1) + '\n'
 );
-const failed = bad.length > 0 || events.length > 0 || samples.length === 0;
+const failed = bad.length + badStdio.length + badMemory.length + events.length + empty.length > 0;
 if (failed) console.error('bench: FAILED: wrong replies, errors or incidents (see above)');
 process.exit(failed ? 1 : 0);

@@ -2,57 +2,73 @@
 # mcp-cpp side by side with the TypeScript SDK and this machine's HTTP floor, in one run.
 #
 #   bench/run.sh            the full run: 1, 32 and 256 connections, a warm-up then 3 x 10 s per
-#                           point; writes bench/results/<date>-<host>.{md,json}  (about 25 minutes)
-#   bench/run.sh --quick    a smoke test: 32 connections, one 2 s run per point, every reply still
-#                           checked; results stay in the work directory under /tmp (about 1 minute)
+#                           point; writes bench/results/<date>-<host>.{md,json}  (about 35 minutes)
+#   bench/run.sh --quick    a smoke test: 32 connections, one 2 s run per point (growth: 1 s), every
+#                           reply still checked; results stay in the work directory under /tmp
+#                           (about 1.5 minutes)
 #
 # It installs what it needs (Debian: wrk, nginx-light, curl, jq; npm: the peers pinned by
-# bench/peers/package-lock.json), builds mcp-cpp-demo (Release) if needed, then measures each target
-# one after the other, each on a fresh 127.0.0.1 port, the server pinned to one core and wrk to
-# another (the first two CPUs of this process's affinity mask). Every reply is checked by the wrk
-# scripts in bench/wrk/; a wrong reply, a socket error, a crash or a failed setup makes the run
-# exit 1 after the table is printed. Benchmarks are not tests: no time is asserted.
+# bench/peers/package-lock.json), builds mcp-cpp-demo and mcp-cpp-bench-growth (Release) if needed,
+# then runs its suites, each target one after the other, each on a fresh 127.0.0.1 port, the server
+# pinned to one core and the load (wrk or a Node driver) to another (the first two CPUs of this
+# process's affinity mask). Every reply is checked (bench/wrk/, bench/drivers/); a wrong reply, a
+# socket error, a crash or a failed setup makes the run exit 1 after the table is printed.
+# Benchmarks are not tests: no time is asserted.
+#
+# Suites (see bench/README.md):
+#   http     tools/call over Streamable HTTP, three wires, every target below (wrk)
+#   stdio    a pipelined tools/call stream, 256 outstanding, through mcp-cpp-demo, the two SDKs'
+#            stdio servers and `cat` (the driver's ceiling): calls/s and CPU per call
+#   memory   VmRSS per 1000 idle 2025 sessions (mcp-cpp and the sessionful peers) and per 1000
+#            tool calls parked in an unanswered elicitation (mcp-cpp)
+#   growth   mcp-cpp with 10, 1000 and 10 000 registered tools: tools/call and a full paginated
+#            tools/list; tools/call with 100 B, 10 KiB and 1 MiB of text
 #
 # Options:
 #   --quick                 as above
+#   --suites LIST           comma-separated subset of: http,stdio,memory,growth (default: all)
 #   --targets LIST          comma-separated subset of: mcp-cpp,floor,v2-stateless,v2-session,
-#                           v1-stateless,v1-session   (default: all)
-#   --conns "1 32 256"      connection counts        --duration S   seconds per measured run
+#                           v1-stateless,v1-session,v2-stdio,v1-stdio,cat (default: all); each
+#                           suite runs those of its targets that are listed
+#   --conns "1 32 256"      connection counts (http) --duration S   seconds per measured run
 #   --reps N                repetitions per point    --warmup S     seconds of warm-up per point
-#   --again N               redo a run disturbed by other processes (they took > 10% of the
+#   --again N               redo a wrk run disturbed by other processes (they took > 10% of the
 #                           server's or wrk's core) at most N times (default 2; --quick: 0)
 #   --out DIR               where to write <date>-<host>.{md,json} (default: bench/results for a
 #                           full run, the work directory for --quick)
-#   --no-install            do not apt-get/npm anything  --no-build   use the existing binary
+#   --no-install            do not apt-get/npm anything  --no-build   use the existing binaries
 #   --build-dir DIR         the Release build directory (default: build)
 #
-# Targets and wires (see bench/README.md):
-#   mcp-cpp       build/examples/demo/mcp-cpp-demo --http 127.0.0.1:PORT --io-threads 1 --log-level off
-#                 wires 2026, 2025-session, 2025-churn
+# Targets (see bench/README.md):
+#   mcp-cpp       http, memory: build/examples/demo/mcp-cpp-demo --http 127.0.0.1:PORT --io-threads 1
+#                 --log-level off, wires 2026, 2025-session, 2025-churn; stdio: the same binary on
+#                 stdin/stdout; growth: build/bench/mcp-cpp-bench-growth (bench/server/growth_server.cpp)
 #   floor         nginx, one worker, fixed replies byte-identical to mcp-cpp's (bench/nginx/nginx.conf)
 #                 wires 2026 (checked) alternating with 2026-nocheck (no response() hook: its cost),
 #                 2025-session and 2025-churn (the same scripts as for the servers: what wrk can drive)
 #   v2-stateless  @modelcontextprotocol/server 2.4.0, createMcpHandler defaults: wires 2026, 2025-stateless
-#   v2-session    @modelcontextprotocol/server 2.4.0, sessionful 2025 transport: wires 2025-session, 2025-churn
+#   v2-session    @modelcontextprotocol/server 2.4.0, sessionful 2025 transport: wires 2025-session,
+#                 2025-churn; memory (sessions)
 #   v1-stateless  @modelcontextprotocol/sdk 1.32.2, sessionIdGenerator undefined: wire 2025-stateless
-#   v1-session    @modelcontextprotocol/sdk 1.32.2, sessions (SSE replies): wires 2025-session, 2025-churn
-#
-# Step two (not implemented yet, see bench/README.md): suites for stdio, idle-session and
-# parked-elicitation memory, and growth (tools count, argument size). They plug in next to
-# suite_http below and add their own sections to the report.
+#   v1-session    @modelcontextprotocol/sdk 1.32.2, sessions (SSE replies): wires 2025-session,
+#                 2025-churn; memory (sessions)
+#   v2-stdio      stdio: @modelcontextprotocol/server 2.4.0, serveStdio (bench/peers/server-stdio.mjs)
+#   v1-stdio      stdio: @modelcontextprotocol/sdk 1.32.2, StdioServerTransport (the same file)
+#   cat           stdio: cat, which sends each request back: what the driver can check per second
 set -euo pipefail
 shopt -u patsub_replacement 2>/dev/null || true
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BENCH=$ROOT/bench
 
-quick=0 do_install=1 do_build=1 out_dir="" build_dir=build targets_opt="" again_opt=""
+quick=0 do_install=1 do_build=1 out_dir="" build_dir=build targets_opt="" suites_opt="" again_opt=""
 conns_opt="" duration_opt="" reps_opt="" warmup_opt=""
 die() { echo "bench: $*" >&2; exit 2; }
 while (($#)); do
     case $1 in
         --quick) quick=1 ;;
         --targets) targets_opt=${2:?}; shift ;;
+        --suites) suites_opt=${2:?}; shift ;;
         --conns) conns_opt=${2:?}; shift ;;
         --duration) duration_opt=${2:?}; shift ;;
         --reps) reps_opt=${2:?}; shift ;;
@@ -74,6 +90,11 @@ else
     CONNS=(${conns_opt:-1 32 256}) DURATION=${duration_opt:-10} REPS=${reps_opt:-3} WARMUP=${warmup_opt:-2} MAX_AGAIN=${again_opt:-2}
 fi
 DISTURBED_ABOVE=0.10 # share of a core taken by other processes that makes a run "disturbed"
+STDIO_WINDOW=256                         # stdio: requests outstanding at most
+MEMORY_N=1000 MEMORY_SETTLE_MS=1000      # memory: sessions or parked calls; wait before each reading
+((quick)) && MEMORY_SETTLE_MS=300
+GROWTH_TOOLS=(10 1000 10000) GROWTH_BYTES=(100 10240 1048576) GROWTH_CONNS=32 GROWTH_DURATION=$DURATION
+((quick)) && GROWTH_DURATION=1
 DISTURBED=false
 for n in "${CONNS[@]}" "$DURATION" "$REPS" "$WARMUP"; do
     [[ $n =~ ^[0-9]+$ ]] && ((n > 0)) || die "connections, durations and repetitions are positive integers"
@@ -82,13 +103,38 @@ done
 ((${#CONNS[@]} <= 8 && DURATION <= 600 && REPS <= 20 && WARMUP <= 60 && MAX_AGAIN <= 5)) || die "that run would be too long"
 MAX_CONNS=$(printf '%s\n' "${CONNS[@]}" | sort -n | tail -1)
 
-ALL_TARGETS=(mcp-cpp floor v2-stateless v2-session v1-stateless v1-session)
+ALL_SUITES=(http stdio memory growth)
+if [[ -n $suites_opt ]]; then
+    IFS=, read -r -a SUITES <<<"$suites_opt"
+    for s in "${SUITES[@]}"; do [[ " ${ALL_SUITES[*]} " == *" $s "* ]] || die "unknown suite $s"; done
+else
+    SUITES=("${ALL_SUITES[@]}")
+fi
+suite_on() { [[ " ${SUITES[*]} " == *" $1 "* ]]; }
+
+# Each suite's targets, in order; --targets picks among all of them.
+HTTP_TARGETS=(mcp-cpp floor v2-stateless v2-session v1-stateless v1-session)
+STDIO_TARGETS=(mcp-cpp v2-stdio v1-stdio cat)
+MEMORY_TARGETS=(mcp-cpp v2-session v1-session)
+GROWTH_TARGETS=(mcp-cpp)
+ALL_TARGETS=("${HTTP_TARGETS[@]}" v2-stdio v1-stdio cat)
 if [[ -n $targets_opt ]]; then
     IFS=, read -r -a TARGETS <<<"$targets_opt"
     for t in "${TARGETS[@]}"; do [[ " ${ALL_TARGETS[*]} " == *" $t "* ]] || die "unknown target $t"; done
 else
     TARGETS=("${ALL_TARGETS[@]}")
 fi
+selected() { [[ " ${TARGETS[*]} " == *" $1 "* ]]; }
+has_targets() { # SUITE: whether any of its targets is selected
+    local -n list=${1^^}_TARGETS
+    local t
+    for t in "${list[@]}"; do selected "$t" && return 0; done
+    return 1
+}
+runnable=()
+for s in "${SUITES[@]}"; do has_targets "$s" && runnable+=("$s"); done
+((${#runnable[@]})) || die "no suite has any of the targets selected"
+SUITES=("${runnable[@]}")
 wires_of() {
     case $1 in
         mcp-cpp) echo "2026 2025-session 2025-churn" ;;
@@ -149,11 +195,14 @@ install_npm() {
     fi
 }
 
-DEMO=""
+DEMO="" GROWTH=""
 build_demo() {
     local dir=$build_dir
     [[ $dir = /* ]] || dir=$ROOT/$dir
     DEMO=$dir/examples/demo/mcp-cpp-demo
+    GROWTH=$dir/bench/mcp-cpp-bench-growth
+    local -a build_targets=(mcp-cpp-demo)
+    suite_on growth && build_targets+=(mcp-cpp-bench-growth)
     if ((do_build)); then
         local jobs=${BENCH_JOBS:-2}
         if [[ -f $dir/CMakeCache.txt ]]; then
@@ -163,8 +212,8 @@ build_demo() {
             ((do_install)) && "$ROOT/scripts/install-deps.sh"
             cmake -S "$ROOT" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release
         fi
-        echo "bench: building mcp-cpp-demo (Release) in $dir if needed"
-        if ! cmake --build "$dir" --target mcp-cpp-demo -j "$jobs" >"$WORK/logs/build.log" 2>&1; then
+        echo "bench: building ${build_targets[*]} (Release) in $dir if needed"
+        if ! cmake --build "$dir" --target "${build_targets[@]}" -j "$jobs" >"$WORK/logs/build.log" 2>&1; then
             grep -m 20 -E 'error|Error' "$WORK/logs/build.log" >&2 || tail -20 "$WORK/logs/build.log" >&2
             die "the build failed (log: $WORK/logs/build.log); --no-build measures the existing binary"
         fi
@@ -173,6 +222,11 @@ build_demo() {
     # Measure one binary throughout, even if the build directory is rebuilt meanwhile.
     cp "$DEMO" "$WORK/mcp-cpp-demo"
     DEMO_RUN=$WORK/mcp-cpp-demo
+    if suite_on growth; then
+        [[ -x $GROWTH ]] || die "no $GROWTH (run without --no-build, or configure with -DMCP_BUILD_BENCH=ON)"
+        cp "$GROWTH" "$WORK/mcp-cpp-bench-growth"
+        GROWTH_RUN=$WORK/mcp-cpp-bench-growth
+    fi
 }
 
 # --- processes -----------------------------------------------------------------------------------
@@ -272,12 +326,15 @@ wait_listening() { # until the port answers HTTP at all, bounded
 }
 
 SPID="" PORT=""
-start_target() { # start_target TARGET -> SPID, PORT
-    local target=$1 log=$WORK/logs/$1.server.log
+start_target() { # start_target TARGET [TOOLS, for growth] -> SPID, PORT
+    local target=$1 log=$WORK/logs/$1${2:+-$2}.server.log
     PORT=$(free_port)
     case $target in
         mcp-cpp)
             taskset -c "$SERVER_CPU" "$DEMO_RUN" --http "127.0.0.1:$PORT" --io-threads 1 --log-level off >"$log" 2>&1 &
+            ;;
+        growth) # mcp-cpp with TOOLS registered tools (bench/server/growth_server.cpp)
+            taskset -c "$SERVER_CPU" "$GROWTH_RUN" "$2" --http "127.0.0.1:$PORT" --io-threads 1 --log-level off >"$log" 2>&1 &
             ;;
         floor)
             local prefix=$WORK/nginx conf
@@ -346,6 +403,10 @@ close_session() {
         -H "Mcp-Session-Id: $2" -H 'MCP-Protocol-Version: 2025-11-25' || true
 }
 
+# What run_wrk and measure_point add to their records and log names: the suite, and the growth
+# suite's point (suite_growth sets its own, local, values).
+EXTRA='{"suite":"http"}' LOG_TAG=""
+
 # One wrk run; prints its BENCH_RESULT object with what was measured around it.
 # run_wrk TARGET WIRE CONNS SECONDS REP(0 = warm-up)
 run_wrk() {
@@ -360,8 +421,10 @@ run_wrk() {
             [[ $target == floor ]] && envs+=(BENCH_FIXED_REPLY=1)
             ;;
         2025-churn) script=churn2025.lua threads=$conns ;; # one connection per thread: see the script
+        tools-call) script=wire2026.lua ;;
+        tools-list) script=list2026.lua threads=$conns ;; # a listing is a sequence, as the churn
     esac
-    log=$WORK/logs/$target.$wire.c$conns.r$rep.a$attempt.txt
+    log=$WORK/logs/$target$LOG_TAG.$wire.c$conns.r$rep.a$attempt.txt
     local t0 t1 s0 s1 l0 l1 res w0 w1
     t0=$(proc_ticks "$SPID") s0=$(core_ticks "$SERVER_CPU") l0=$(core_ticks "$LOAD_CPU")
     times >"$WORK/times.0" # this shell's children: wrk's own CPU time is the difference
@@ -380,9 +443,9 @@ run_wrk() {
         --argjson attempt "$attempt" --argjson threads "$threads" --argjson server_ticks $((t1 - t0)) \
         --argjson clk "$CLK_TCK" --argjson s0 "[${s0// /,}]" --argjson s1 "[${s1// /,}]" \
         --argjson l0 "[${l0// /,}]" --argjson l1 "[${l1// /,}]" --argjson wrk_cpu "$(awk -v a="$w0" -v b="$w1" 'BEGIN{print b-a}')" \
-        --argjson limit "$DISTURBED_ABOVE" '
+        --argjson limit "$DISTURBED_ABOVE" --argjson extra "$EXTRA" '
         def d(a; b; i): (b[i] - a[i]) / $clk;
-        . + {target:$target, wire:$wire, conns:$conns, rep:$rep, attempt:$attempt, warmup:($rep==0),
+        . + $extra + {target:$target, wire:$wire, conns:$conns, rep:$rep, attempt:$attempt, warmup:($rep==0),
              wrk_threads:$threads, server_cpu_s:($server_ticks/$clk), wrk_cpu_s:$wrk_cpu,
              server_core:{tasks_s:d($s0;$s1;0), irq_s:d($s0;$s1;1), steal_s:d($s0;$s1;2), total_s:d($s0;$s1;3)},
              load_core:{tasks_s:d($l0;$l1;0), irq_s:d($l0;$l1;1), steal_s:d($l0;$l1;2), total_s:d($l0;$l1;3)}}
@@ -398,11 +461,12 @@ run_wrk() {
     DISTURBED=$(tail -1 "$WORK/samples.jsonl" | jq -r '.disturbed')
 }
 
-# measure_point TARGET WIRES CONNS: a warm-up, then REPS runs. WIRES is one wire, or wires joined
-# by "+" that alternate run by run (the floor with and without the response() hook), so that a
-# comparison between them is not skewed by what else the machine does meanwhile.
+# measure_point TARGET WIRES CONNS PEAK: a warm-up, then REPS runs. WIRES is one wire, or wires
+# joined by "+" that alternate run by run (the floor with and without the response() hook), so
+# that a comparison between them is not skewed by what else the machine does meanwhile. PEAK=1:
+# VmHWM is reset before and recorded after.
 measure_point() {
-    local target=$1 conns=$3 rep wire rss hwm=null
+    local target=$1 conns=$3 peak=$4 rep wire rss hwm=null
     local -a wires
     IFS=+ read -r -a wires <<<"$2"
     SESSION_ID=""
@@ -414,7 +478,7 @@ measure_point() {
             return 1
         fi
     fi
-    ((conns == MAX_CONNS)) && reset_hwm "$SPID"
+    ((peak)) && reset_hwm "$SPID"
     for wire in "${wires[@]}"; do run_wrk "$target" "$wire" "$conns" "$WARMUP" 0 || return 1; done
     local attempt
     for ((rep = 1; rep <= REPS; rep++)); do
@@ -430,18 +494,19 @@ measure_point() {
         kill -0 "$SPID" 2>/dev/null || return 1
     done
     rss=$(status_kb "$SPID" VmRSS)
-    ((conns == MAX_CONNS)) && hwm=$(status_kb "$SPID" VmHWM)
+    ((peak)) && hwm=$(status_kb "$SPID" VmHWM)
     [[ -n $SESSION_ID && $target != floor ]] && close_session "$PORT" "$SESSION_ID"
     for wire in "${wires[@]}"; do
         jq -nc --arg target "$target" --arg wire "$wire" --argjson conns "$conns" --argjson rss "$rss" --argjson hwm "$hwm" \
-            '{target:$target, wire:$wire, conns:$conns, rss_after_kb:$rss, peak_rss_kb:$hwm}' >>"$WORK/points.jsonl"
+            --argjson extra "$EXTRA" '$extra + {target:$target, wire:$wire, conns:$conns, rss_after_kb:$rss, peak_rss_kb:$hwm}' >>"$WORK/points.jsonl"
     done
 }
 
 suite_http() {
     local target wire conns idle
-    for target in "${TARGETS[@]}"; do
-        echo "bench: == $target"
+    for target in "${HTTP_TARGETS[@]}"; do
+        selected "$target" || continue
+        echo "bench: == http $target"
         if [[ $target == floor && ! -s $WORK/reply.2025.json ]]; then
             event floor "" "skipped: no captured mcp-cpp replies to serve"
             continue
@@ -461,7 +526,7 @@ suite_http() {
             '{target:$target, pid:$pid, port:$port, idle_rss_kb:$idle}' >>"$WORK/targets.jsonl"
         for wire in $(wires_of "$target"); do
             for conns in "${CONNS[@]}"; do
-                measure_point "$target" "$wire" "$conns" && continue
+                measure_point "$target" "$wire" "$conns" $((conns == MAX_CONNS)) && continue
                 kill -0 "$SPID" 2>/dev/null ||
                     event "$target" "$wire" "the server died at $conns connections (see $WORK/logs/$target.server.log)"
                 break
@@ -470,6 +535,109 @@ suite_http() {
         done
         stop_pid "$SPID"
     done
+}
+
+# stdio: a pipelined tools/call stream (bench/drivers/stdio.mjs), WARMUP s then REPS x DURATION s
+# in one server process per target. `cat` echoes the requests back: the driver's own ceiling.
+suite_stdio() {
+    local target log raw
+    local -a cmd
+    for target in "${STDIO_TARGETS[@]}"; do
+        selected "$target" || continue
+        echo "bench: == stdio $target"
+        raw=""
+        case $target in
+            mcp-cpp) cmd=("$DEMO_RUN" --log-level off) ;;
+            v2-stdio) cmd=(node "$BENCH/peers/server-stdio.mjs" --sdk v2) ;;
+            v1-stdio) cmd=(node "$BENCH/peers/server-stdio.mjs" --sdk v1) ;;
+            cat) cmd=(cat) raw=--raw ;;
+        esac
+        log=$WORK/logs/stdio.$target.txt
+        timeout -k 5 $((WARMUP + REPS * DURATION + 90)) taskset -c "$LOAD_CPU" node "$BENCH/drivers/stdio.mjs" $raw \
+            --seconds "$DURATION" --warmup "$WARMUP" --reps "$REPS" --window "$STDIO_WINDOW" \
+            --server-cpu "$SERVER_CPU" --load-cpu "$LOAD_CPU" -- taskset -c "$SERVER_CPU" "${cmd[@]}" >"$log" 2>&1 || true
+        grep '^BENCH_RESULT ' "$log" | cut -d' ' -f2- | jq -c --arg target "$target" '{target:$target} + .' >>"$WORK/stdio.jsonl" || true
+        jq -r --arg target "$target" 'select(.target==$target) | "  stdio \(.target) " +
+            if .error then "failed: \(.error)" else (if .phase==0 then "warm-up" else "run \(.phase)" end) +
+            ": \(.calls) calls, \(.ok) ok, \(.failures) failed, \(.ok / .duration_us * 1e6 | floor) calls/s" end' "$WORK/stdio.jsonl"
+        jq -e --arg target "$target" 'select(.target==$target and .phase!=null)' "$WORK/stdio.jsonl" >/dev/null ||
+            event "$target" stdio "the driver produced no result (see $log)"
+    done
+}
+
+# memory: VmRSS with MEMORY_N idle 2025 sessions open, and (mcp-cpp) with MEMORY_N tool calls
+# parked in an unanswered elicitation (bench/drivers/memory.mjs); a fresh server for each.
+suite_memory() {
+    local target kind log res
+    for target in "${MEMORY_TARGETS[@]}"; do
+        selected "$target" || continue
+        for kind in sessions parked; do
+            [[ $kind == parked && $target != mcp-cpp ]] && continue # the peers have no eliciting tool
+            echo "bench: == memory $target $kind"
+            if ! start_target "$target"; then
+                event "$target" "memory" "did not start (see $WORK/logs/$target.server.log)"
+                stop_pid "$SPID"
+                continue
+            fi
+            log=$WORK/logs/memory.$target.$kind.txt
+            timeout -k 5 300 taskset -c "$LOAD_CPU" node "$BENCH/drivers/memory.mjs" --url "http://127.0.0.1:$PORT$URL_PATH" \
+                --pid "$SPID" "--$kind" "$MEMORY_N" --settle-ms "$MEMORY_SETTLE_MS" >"$log" 2>&1 || true
+            res=$(grep -m1 '^BENCH_RESULT ' "$log" | cut -d' ' -f2-) || true
+            if [[ -n $res ]]; then
+                jq -c --arg target "$target" '{target:$target} + .' <<<"$res" >>"$WORK/memory.jsonl"
+                jq -r '"  memory \(.target) \(.kind): \(.ok) of \(.n) ok, \(.failures) failed; VmRSS \(.rss_before_kb) -> \(.rss_open_kb) kB open, \(.rss_closed_kb) kB closed"' \
+                    <<<"$(tail -1 "$WORK/memory.jsonl")"
+            else
+                event "$target" "memory" "the $kind driver produced no result (see $log)"
+            fi
+            kill -0 "$SPID" 2>/dev/null || event "$target" "memory" "the server died during $kind (see $WORK/logs/$target.server.log)"
+            stop_pid "$SPID"
+        done
+    done
+}
+
+# growth: mcp-cpp with GROWTH_TOOLS registered tools: tools/call of echo (100 B of text, and with
+# the fewest tools also the larger GROWTH_BYTES) at GROWTH_CONNS connections, and full paginated
+# tools/list listings on one connection; the server's default page size.
+suite_growth() {
+    selected mcp-cpp || return 0
+    local tools bytes EXTRA LOG_TAG
+    local -x BENCH_TOOLS BENCH_TEXT_BYTES # for the wrk scripts
+    local DURATION=$GROWTH_DURATION       # what measure_point sees (bash scoping is dynamic)
+    for tools in "${GROWTH_TOOLS[@]}"; do
+        echo "bench: == growth, $tools tools"
+        if ! start_target growth "$tools"; then
+            event mcp-cpp growth "did not start with $tools tools (see $WORK/logs/growth-$tools.server.log)"
+            stop_pid "$SPID"
+            continue
+        fi
+        BENCH_TOOLS=$tools
+        # The listing first, and the largest text last: each point's peak RSS then is its own.
+        EXTRA="{\"suite\":\"growth\",\"tools\":$tools,\"text_bytes\":null}" LOG_TAG=.t$tools
+        if measure_point mcp-cpp tools-list 1 1; then
+            for bytes in "${GROWTH_BYTES[@]}"; do
+                ((bytes == GROWTH_BYTES[0] || tools == GROWTH_TOOLS[0])) || continue
+                BENCH_TEXT_BYTES=$bytes
+                EXTRA="{\"suite\":\"growth\",\"tools\":$tools,\"text_bytes\":$bytes}" LOG_TAG=.t$tools.b$bytes
+                measure_point mcp-cpp tools-call "$GROWTH_CONNS" 1 || break
+            done
+        fi
+        kill -0 "$SPID" 2>/dev/null || event mcp-cpp growth "the server died with $tools tools (see $WORK/logs/growth-$tools.server.log)"
+        stop_pid "$SPID"
+    done
+    # The same echo on the handler pool (not declared runs_inline): the cost of the two thread
+    # hand-offs a blocking handler needs.
+    tools=${GROWTH_TOOLS[0]}
+    echo "bench: == growth, $tools tools, handlers on the pool"
+    if MCP_BENCH_POOLED=1 start_target growth "$tools"; then
+        BENCH_TOOLS=$tools BENCH_TEXT_BYTES=${GROWTH_BYTES[0]}
+        EXTRA="{\"suite\":\"growth\",\"tools\":$tools,\"text_bytes\":${GROWTH_BYTES[0]},\"handler\":\"pool\"}" LOG_TAG=.t$tools.pool
+        measure_point mcp-cpp tools-call "$GROWTH_CONNS" 1 || true
+        kill -0 "$SPID" 2>/dev/null || event mcp-cpp growth "the pooled server died (see $WORK/logs/growth-$tools.server.log)"
+    else
+        event mcp-cpp growth "the pooled server did not start (see $WORK/logs/growth-$tools.server.log)"
+    fi
+    stop_pid "$SPID"
 }
 
 write_meta() {
@@ -489,10 +657,15 @@ write_meta() {
         --arg loadavg "$(cut -d' ' -f1-3 /proc/loadavg)" --argjson built "$do_build" \
         --arg binary_time "$(date -u -r "$DEMO" +%Y-%m-%dT%H:%M:%SZ)" \
         --arg reply "$(cat "$WORK/reply.2026.json" 2>/dev/null || true)" \
+        --argjson suites "$(printf '%s\n' "${SUITES[@]}" | jq -R . | jq -sc .)" --argjson stdio_window "$STDIO_WINDOW" \
+        --argjson memory_n "$MEMORY_N" --argjson memory_settle_ms "$MEMORY_SETTLE_MS" --argjson growth_conns "$GROWTH_CONNS" \
+        --argjson growth_duration "$GROWTH_DURATION" --argjson growth_tools "$(printf '%s\n' "${GROWTH_TOOLS[@]}" | jq -sc .)" --argjson growth_bytes "$(printf '%s\n' "${GROWTH_BYTES[@]}" | jq -sc .)" \
         '{date:$date, host:$host, cpu:$cpu, kernel:$kernel, cpus_online:$online, affinity:$affinity,
           server_cpu:$server_cpu, load_cpu:$load_cpu, quick:($quick==1), duration_s:$duration, reps:$reps,
           warmup_s:$warmup, max_again:$again, disturbed_above:$disturbed_above, conns:$conns, text_bytes:($text|length), echo_reply_bytes:($reply|length),
           loadavg_start:$loadavg, demo_built_by_run:($built==1), demo_binary_time:$binary_time,
+          suites:$suites, stdio_window:$stdio_window, memory_n:$memory_n, memory_settle_ms:$memory_settle_ms,
+          growth:{tools:$growth_tools, text_bytes:$growth_bytes, conns:$growth_conns, duration_s:$growth_duration},
           versions:{wrk:$wrk, nginx:$nginx, node:$node, mcp_cpp:$commit, mcp_cpp_uncommitted_files:$dirty,
                     "@modelcontextprotocol/server":"2.4.0", "@modelcontextprotocol/sdk":"1.32.2"}}' >"$WORK/meta.json"
 }
@@ -504,10 +677,10 @@ install_npm
 build_demo
 echo "bench: work directory $WORK; server on CPU $SERVER_CPU, wrk on CPU $LOAD_CPU;" \
     "connections ${CONNS[*]}, ${REPS} x ${DURATION} s after ${WARMUP} s of warm-up"
-: >"$WORK/samples.jsonl"; : >"$WORK/points.jsonl"; : >"$WORK/targets.jsonl"; : >"$WORK/events.jsonl"
-capture_replies || true
+for f in samples points targets events stdio memory; do : >"$WORK/$f.jsonl"; done
+if suite_on http && selected floor; then capture_replies || true; fi
 write_meta
-suite_http
+for suite in "${SUITES[@]}"; do "suite_$suite"; done
 jq --arg l "$(cut -d' ' -f1-3 /proc/loadavg)" --argjson s $((SECONDS - start_s)) \
     '. + {loadavg_end:$l, elapsed_s:$s}' "$WORK/meta.json" >"$WORK/meta.tmp" && mv "$WORK/meta.tmp" "$WORK/meta.json"
 

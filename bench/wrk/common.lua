@@ -5,11 +5,14 @@
 --   BENCH_TEXT        the echo text (~100 bytes, no characters that need JSON escaping)
 --   BENCH_SESSION_ID  the 2025 session to reuse (wire2025.lua; empty: no session header)
 --   BENCH_NO_CHECK=1  do not install the response() hook (only to measure the hook's own cost)
+--   BENCH_TEXT_BYTES  make the echo text this long, BENCH_TEXT repeated (the growth suite's large arguments)
 local M = {}
 
 M.text = os.getenv("BENCH_TEXT")
 if not M.text or #M.text == 0 then error("BENCH_TEXT is not set") end
 if M.text:find('[%c"\\]') then error("BENCH_TEXT must not need JSON escaping") end
+local bytes = tonumber(os.getenv("BENCH_TEXT_BYTES") or "")
+if bytes then M.text = M.text:rep(math.floor(bytes / #M.text) + 1):sub(1, bytes) end
 
 M.check = os.getenv("BENCH_NO_CHECK") ~= "1"
 M.content_block = '{"type":"text","text":"' .. M.text .. '"}'
@@ -18,6 +21,7 @@ M.content_block = '{"type":"text","text":"' .. M.text .. '"}'
 ok = 0             -- replies that passed their check (for churn: tools/call replies)
 failures = 0       -- replies that failed their check
 iterations = 0     -- churn: completed initialize -> initialized -> call -> DELETE sequences
+pages = 0          -- list2026.lua: the pages of the complete listings
 first_failure = "" -- what the first failing reply looked like
 
 function M.fail(what, status, body)
@@ -55,7 +59,7 @@ end
 
 -- One line, prefixed BENCH_RESULT, that bench/run.sh picks out of wrk's output.
 function M.done(summary, latency, requests)
-  local sum = { ok = 0, failures = 0, iterations = 0 }
+  local sum = { ok = 0, failures = 0, iterations = 0, pages = 0 }
   local first = ""
   for _, t in ipairs(threads) do
     for k in pairs(sum) do sum[k] = sum[k] + (t:get(k) or 0) end
@@ -65,10 +69,10 @@ function M.done(summary, latency, requests)
   local e = summary.errors
   io.write(string.format(
     'BENCH_RESULT {"checked":%s,"requests":%d,"duration_us":%d,"bytes":%d,"ok":%d,"failures":%d,' ..
-    '"iterations":%d,"err_connect":%d,"err_read":%d,"err_write":%d,"err_status":%d,"err_timeout":%d,' ..
+    '"iterations":%d,"pages":%d,"err_connect":%d,"err_read":%d,"err_write":%d,"err_status":%d,"err_timeout":%d,' ..
     '"lat_mean_us":%.1f,"lat_p50_us":%d,"lat_p90_us":%d,"lat_p99_us":%d,"lat_max_us":%d,"first_failure":%s}\n',
     tostring(M.check), summary.requests, summary.duration, summary.bytes, sum.ok, sum.failures,
-    sum.iterations, e.connect, e.read, e.write, e.status, e.timeout,
+    sum.iterations, sum.pages, e.connect, e.read, e.write, e.status, e.timeout,
     latency.mean, latency:percentile(50), latency:percentile(90), latency:percentile(99), latency.max,
     json_string(first)))
 end
