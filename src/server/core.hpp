@@ -105,6 +105,8 @@ struct ServerCore {
     void list_changed(std::string_view list);
     void resource_updated(std::string_view uri);
     void track_session(const std::shared_ptr<Session>& session);
+    // Entries in the session table, ended sessions not yet swept included.
+    std::size_t tracked_sessions();
     std::shared_ptr<Session> local_session(std::string_view id);
     // Set by the HTTP transport while it serves with a shared store; nullptr to unset.
     void set_cluster_sessions(ClusterSessions* sessions);
@@ -136,6 +138,8 @@ private:
     std::unique_ptr<HandlerPool> pool_;
     std::mutex sessions_mutex_;
     std::unordered_map<std::string, std::weak_ptr<Session>> sessions_;
+    static constexpr std::size_t kFirstSessionSweep = 1024;
+    std::size_t sweep_sessions_at_ = kFirstSessionSweep;
     // Held while the transport's directory is in use, so unsetting it waits for its users.
     std::mutex cluster_sessions_mutex_;
     ClusterSessions* cluster_sessions_ = nullptr;

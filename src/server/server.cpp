@@ -267,6 +267,18 @@ void ServerCore::cancel_all() {
 void ServerCore::track_session(const std::shared_ptr<Session>& session) {
     std::lock_guard lock(sessions_mutex_);
     sessions_[session->id()] = session;
+    // Ended sessions leave expired entries behind. Sweeping them whenever the table has doubled
+    // since the last sweep keeps it within twice the live sessions, at a constant amortized cost:
+    // a client that creates and deletes sessions in a loop must not grow it without end.
+    if (sessions_.size() >= sweep_sessions_at_) {
+        std::erase_if(sessions_, [](const auto& entry) { return entry.second.expired(); });
+        sweep_sessions_at_ = std::max(kFirstSessionSweep, 2 * sessions_.size());
+    }
+}
+
+std::size_t ServerCore::tracked_sessions() {
+    std::lock_guard lock(sessions_mutex_);
+    return sessions_.size();
 }
 
 void Completers::set(std::string owner, std::string argument, Completer completer) {

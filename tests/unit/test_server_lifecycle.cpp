@@ -1,6 +1,8 @@
 // initialize, version negotiation, ping, logging, progress, cancellation — through the real core.
 #include "server_fixture.hpp"
 
+#include "server/core.hpp"
+
 #include <boost/json/serialize.hpp>
 
 #include <atomic>
@@ -16,6 +18,15 @@ namespace {
 class Lifecycle : public ServerTest {};
 
 }  // namespace
+
+TEST_F(Lifecycle, EndedSessionsDoNotAccumulate) {
+    // A client creating and ending sessions in a loop: the core's session table stays bounded.
+    for (int i = 0; i < 5000; ++i) {
+        mcp::LocalConnection c(server);
+        c.send(request(1, "initialize", {{"protocolVersion", "2025-11-25"}, {"capabilities", boost::json::object()}}));
+    }
+    EXPECT_LE(mcp::detail::core_of(server).tracked_sessions(), 2048u);
+}
 
 TEST_F(Lifecycle, NegotiatesTheProtocolVersion) {
     conn = std::make_unique<mcp::LocalConnection>(server);
