@@ -152,9 +152,19 @@ class RedisBackendTest : public ::testing::Test {
 protected:
     void SetUp() override { ASSERT_TRUE(raw_.wait_connected(5s)); }
 
+    // A node, once it reaches Redis: a freshly started redis-server may still refuse the first
+    // connection, and a test must not begin with its node still retrying.
     std::shared_ptr<Backend> node() {
         auto backend = make_backend(redis_.url());
         EXPECT_NE(backend->cluster(), nullptr);
+        EXPECT_TRUE(eventually([&] {
+            try {
+                backend->cluster()->subscribers("connected?");
+                return true;
+            } catch (const StoreUnavailable&) {
+                return false;
+            }
+        }));
         return backend;
     }
 
