@@ -38,6 +38,16 @@ void end_listens(ServerCore& core);
 inline const std::string& key_of(const ToolEntry& e) { return e.def.spec.name; }
 inline const std::string& key_of(const PromptEntry& e) { return e.def.spec.name; }
 inline const std::string& key_of(const ResourceEntry& e) { return e.def.uri; }
+
+// Whether the entry that params[`key`] names was declared runs_inline (for the dispatcher's
+// InlineProbe); false when it names none.
+template <class Registry>
+bool names_inline_entry(const Registry& registry, const CallState& call, std::string_view key) {
+    const auto* name = call.params().if_contains(key);
+    if (name == nullptr || !name->is_string()) return false;
+    const auto entry = registry.find(name->get_string());
+    return entry && entry->def.spec.runs_inline;
+}
 inline const std::string& key_of(const TemplateEntry& e) { return e.def.uri_template; }
 
 // The capabilities this server declares (initialize result).

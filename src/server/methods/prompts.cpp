@@ -7,12 +7,7 @@ boost::json::value list_prompts(ServerCore& core, CallState& call) {
     return list_page(core, call, core.prompts, "prompts");
 }
 
-bool prompt_runs_inline(const ServerCore& core, const CallState& call) {
-    const auto* name = call.params().if_contains("name");
-    if (name == nullptr || !name->is_string()) return false;
-    const auto entry = core.prompts.find(name->get_string());
-    return entry && entry->def.spec.runs_inline;
-}
+bool prompt_runs_inline(const ServerCore& core, const CallState& call) { return names_inline_entry(core.prompts, call, "name"); }
 
 boost::json::value get_prompt(ServerCore& core, CallState& call) {
     const auto& params = call.params();

@@ -14,10 +14,7 @@ boost::json::value list_resource_templates(ServerCore& core, CallState& call) {
 
 // Fixed resources only: matching the templates twice would cost more than the hop it saves.
 bool resource_runs_inline(const ServerCore& core, const CallState& call) {
-    const auto* uri = call.params().if_contains("uri");
-    if (uri == nullptr || !uri->is_string()) return false;
-    const auto entry = core.resources.find(uri->get_string());
-    return entry && entry->def.spec.runs_inline;
+    return names_inline_entry(core.resources, call, "uri");
 }
 
 boost::json::value read_resource(ServerCore& core, CallState& call) {

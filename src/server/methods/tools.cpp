@@ -42,12 +42,7 @@ std::optional<boost::json::object> missing_capabilities(const std::vector<std::s
 
 boost::json::value list_tools(ServerCore& core, CallState& call) { return list_page(core, call, core.tools, "tools"); }
 
-bool tool_runs_inline(const ServerCore& core, const CallState& call) {
-    const auto* name = call.params().if_contains("name");
-    if (name == nullptr || !name->is_string()) return false;
-    const auto entry = core.tools.find(name->get_string());
-    return entry && entry->def.spec.runs_inline;
-}
+bool tool_runs_inline(const ServerCore& core, const CallState& call) { return names_inline_entry(core.tools, call, "name"); }
 
 boost::json::value call_tool(ServerCore& core, CallState& call) {
     const auto& params = call.params();
