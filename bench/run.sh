@@ -103,13 +103,21 @@ done
 ((${#CONNS[@]} <= 8 && DURATION <= 600 && REPS <= 20 && WARMUP <= 60 && MAX_AGAIN <= 5)) || die "that run would be too long"
 MAX_CONNS=$(printf '%s\n' "${CONNS[@]}" | sort -n | tail -1)
 
+# pick_from RESULT ALL WHAT LIST: RESULT (an array) is the comma-separated LIST, each checked
+# against the array ALL, or all of ALL when LIST is empty.
+pick_from() {
+    local -n into=$1 all=$2
+    local item
+    if [[ -z $4 ]]; then
+        into=("${all[@]}")
+        return
+    fi
+    IFS=, read -r -a into <<<"$4"
+    for item in "${into[@]}"; do [[ " ${all[*]} " == *" $item "* ]] || die "unknown $3 $item"; done
+}
+
 ALL_SUITES=(http stdio memory growth)
-if [[ -n $suites_opt ]]; then
-    IFS=, read -r -a SUITES <<<"$suites_opt"
-    for s in "${SUITES[@]}"; do [[ " ${ALL_SUITES[*]} " == *" $s "* ]] || die "unknown suite $s"; done
-else
-    SUITES=("${ALL_SUITES[@]}")
-fi
+pick_from SUITES ALL_SUITES suite "$suites_opt"
 suite_on() { [[ " ${SUITES[*]} " == *" $1 "* ]]; }
 
 # Each suite's targets, in order; --targets picks among all of them.
@@ -118,12 +126,7 @@ STDIO_TARGETS=(mcp-cpp v2-stdio v1-stdio cat)
 MEMORY_TARGETS=(mcp-cpp v2-session v1-session)
 GROWTH_TARGETS=(mcp-cpp)
 ALL_TARGETS=("${HTTP_TARGETS[@]}" v2-stdio v1-stdio cat)
-if [[ -n $targets_opt ]]; then
-    IFS=, read -r -a TARGETS <<<"$targets_opt"
-    for t in "${TARGETS[@]}"; do [[ " ${ALL_TARGETS[*]} " == *" $t "* ]] || die "unknown target $t"; done
-else
-    TARGETS=("${ALL_TARGETS[@]}")
-fi
+pick_from TARGETS ALL_TARGETS target "$targets_opt"
 selected() { [[ " ${TARGETS[*]} " == *" $1 "* ]]; }
 has_targets() { # SUITE: whether any of its targets is selected
     local -n list=${1^^}_TARGETS
