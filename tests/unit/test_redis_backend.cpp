@@ -477,7 +477,8 @@ TEST_F(RedisBackendTest, RemovedOnOneNodeIsGoneOnTheOther) {
     EXPECT_EQ(store_a->find("s-remove"), nullptr);
     EXPECT_EQ(store_a->remove("s-remove"), nullptr);
 
-    EXPECT_EQ(store_b->size(), 1u);
+    // B still counts its copy unless that late "changed" signal already found the record gone.
+    EXPECT_LE(store_b->size(), 1u);
     EXPECT_EQ(store_b->find("s-remove"), nullptr);
     EXPECT_EQ(store_b->size(), 0u);
     EXPECT_EQ(store_b->remove("s-remove"), nullptr);

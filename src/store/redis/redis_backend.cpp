@@ -47,7 +47,7 @@ public:
         client_.psubscribe("mcp:bus:*", [queue = queue_](std::string_view channel, std::string_view payload) {
             queue->post(std::string(channel.substr(std::string_view("mcp:bus:").size())), std::string(payload));
         });
-        client_.on_resubscribe([queue = queue_] { queue->post(std::string(kReconnected), {}); });
+        client_.on_reconnect([queue = queue_] { queue->post(std::string(kReconnected), {}); });
     }
 
     ~RedisCluster() override {

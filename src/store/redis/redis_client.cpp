@@ -101,8 +101,12 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
     // Subscriptions.
     std::mutex subs_mutex;
     std::vector<std::pair<std::string, Callback>> patterns;
-    std::vector<std::function<void()>> resubscribed;
+    std::vector<std::function<void()>> reconnected;
     std::unique_ptr<tcp::socket> sub_socket;
+    bool subscribed = false;  // every pattern confirmed on the live subscription connection
+    // A connection came (back) up since the reconnect callbacks last ran. They run only once
+    // both connections are live, because catching up needs commands as well as wake-ups.
+    bool catch_up_owed = false;
     asio::steady_timer sub_idle{ioc};  // parks the subscription loop while there is nothing to listen to
 
     void set_up(bool value) {
@@ -111,6 +115,17 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
             up.store(value);
         }
         up_changed.notify_all();
+    }
+
+    void run_reconnect_callbacks_when_both_live() {
+        if (!catch_up_owed || !subscribed || !up.load()) return;
+        catch_up_owed = false;
+        std::vector<std::function<void()>> callbacks;
+        {
+            std::lock_guard lock(subs_mutex);
+            callbacks = reconnected;
+        }
+        for (auto& cb : callbacks) cb();
     }
 
     asio::awaitable<bool> connect(tcp::socket& s) {
@@ -184,6 +199,8 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
                 if (reported) log().info("Redis at {}:{} is back", url.host, url.port);
                 reported = false;
                 set_up(true);
+                catch_up_owed = true;
+                run_reconnect_callbacks_when_both_live();
                 RespParser parser;
                 char buffer[16 * 1024];
                 while (true) {
@@ -262,6 +279,7 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
                     if (resubscribe_wanted(wanted)) break;  // patterns were added: subscribe again
                 }
             }
+            subscribed = false;
             boost::system::error_code ignored;
             sub_socket->close(ignored);
             sub_socket.reset();
@@ -282,12 +300,9 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
         const auto& kind = reply.elements[0].text;
         if (kind == "psubscribe") {
             if (++confirmed == wanted) {
-                std::vector<std::function<void()>> callbacks;
-                {
-                    std::lock_guard lock(subs_mutex);
-                    callbacks = resubscribed;
-                }
-                for (auto& cb : callbacks) cb();
+                subscribed = true;
+                catch_up_owed = true;
+                run_reconnect_callbacks_when_both_live();
             }
             return;
         }
@@ -372,9 +387,9 @@ void RedisClient::psubscribe(std::string pattern, Callback callback) {
     });
 }
 
-void RedisClient::on_resubscribe(std::function<void()> callback) {
+void RedisClient::on_reconnect(std::function<void()> callback) {
     std::lock_guard lock(impl_->subs_mutex);
-    impl_->resubscribed.push_back(std::move(callback));
+    impl_->reconnected.push_back(std::move(callback));
 }
 
 }  // namespace mcp::detail

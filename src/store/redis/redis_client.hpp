@@ -54,10 +54,11 @@ public:
     bool wait_connected(std::chrono::milliseconds timeout) const;
 
     // Pattern subscriptions, kept across reconnections. Callbacks run on the client's thread and
-    // must not block. `on_resubscribe` runs after every (re)established subscription, so callers
-    // can catch up on what they missed while it was down.
+    // must not block. `on_reconnect` runs whenever both connections (commands and subscription)
+    // are live again after either was established or lost, so callers can catch up on what they
+    // missed: they can then read the store and will hear every later wake-up.
     void psubscribe(std::string pattern, Callback callback);
-    void on_resubscribe(std::function<void()> callback);
+    void on_reconnect(std::function<void()> callback);
 
     struct Impl;
 
