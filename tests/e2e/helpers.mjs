@@ -2,7 +2,7 @@
 // the demo over Streamable HTTP, a recording fetch, SSE parsing and the 2026-07-28 envelope.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { connect as netConnect, createServer as createNetServer } from 'node:net';
 import { inflateSync } from 'node:zlib';
 
@@ -335,17 +335,35 @@ export function runDemo(args, timeoutMs = 10_000) {
 // ---------------------------------------------------------------------------------------------
 // Streamable HTTP: a demo server on a free loopback port, a recording fetch, SSE parsing.
 
-// A TCP port on 127.0.0.1 that nothing listens on right now.
-export function freePort() {
-    return new Promise((resolve, reject) => {
+// A TCP port on 127.0.0.1 that nothing listens on right now, below the kernel's ephemeral range:
+// servers restarted on their port (Redis in the fault tests) cannot lose it to an outgoing
+// connection meanwhile.
+const ephemeralLow = (() => {
+    try {
+        const low = Number.parseInt(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8'), 10);
+        return Number.isInteger(low) ? low : 32768;
+    } catch {
+        return 32768;
+    }
+})();
+
+function listensOn(port) {
+    return new Promise((resolve) => {
         const srv = createNetServer();
         srv.unref();
-        srv.once('error', reject);
-        srv.listen(0, '127.0.0.1', () => {
-            const { port } = srv.address();
-            srv.close(() => resolve(port));
-        });
+        srv.once('error', () => resolve(false));
+        srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
     });
+}
+
+export async function freePort() {
+    const low = 20000;
+    const high = Math.max(low + 1000, ephemeralLow);
+    for (let attempt = 0; attempt < 200; attempt++) {
+        const port = low + Math.floor(Math.random() * (high - low));
+        if (await listensOn(port)) return port;
+    }
+    throw new Error('no free loopback port below the ephemeral range');
 }
 
 // Resolves with the error of a TCP connection attempt to port (undefined when it connected);

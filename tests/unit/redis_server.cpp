@@ -8,9 +8,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
+#include <random>
 #include <stdexcept>
 #include <thread>
 
@@ -18,16 +20,34 @@ namespace testing_support {
 
 namespace {
 
-std::uint16_t free_port() {
+bool binds(std::uint16_t port) {
     const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
+    addr.sin_port = htons(port);
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-    socklen_t len = sizeof addr;
-    ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
+    const bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
     ::close(fd);
-    return ntohs(addr.sin_port);
+    return ok;
+}
+
+// A free port below the kernel's ephemeral range: restart() reuses the port, and an outgoing
+// connection could take one from inside that range while the server is down.
+std::uint16_t free_port() {
+    int ephemeral_low = 32768;
+    if (std::FILE* f = std::fopen("/proc/sys/net/ipv4/ip_local_port_range", "r")) {
+        if (std::fscanf(f, "%d", &ephemeral_low) != 1) ephemeral_low = 32768;
+        std::fclose(f);
+    }
+    const int low = 20000;
+    const int high = std::max(low + 1000, ephemeral_low);
+    static std::mt19937 pick(std::random_device{}());
+    std::uniform_int_distribution<int> in_range(low, high - 1);
+    for (int attempt = 0; attempt < 200; ++attempt) {
+        const auto port = static_cast<std::uint16_t>(in_range(pick));
+        if (binds(port)) return port;
+    }
+    throw std::runtime_error("no free loopback port below the ephemeral range");
 }
 
 bool answers(std::uint16_t port) {
