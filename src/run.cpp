@@ -165,7 +165,7 @@ int run(Server& server, int argc, char** argv) {
         ->check(kDuration);
     app.add_option("--store", options.store,
                    "Where 2025-era HTTP sessions, SSE journals and pending client answers live: memory, or "
-                   "redis://[:password@]host[:port][/db] shared by several nodes")
+                   "redis://[[user]:password@]host[:port][/db] shared by several nodes")
         ->envname("MCP_STORE");
     app.add_option("--secret-file", s.secret_file,
                    "Sealing keys: one base64 32-byte key, or lines kid:base64 (first active); env MCP_SECRET holds the same text")

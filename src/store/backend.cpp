@@ -35,7 +35,7 @@ void check_store_url(std::string_view url) {
     }
     // Never echo what may hold a password.
     const bool has_credentials = url.find('@') != std::string_view::npos;
-    throw std::invalid_argument("store: expected memory or redis://[:password@]host[:port][/db], got \"" +
+    throw std::invalid_argument("store: expected memory or redis://[[user]:password@]host[:port][/db], got \"" +
                                 std::string(has_credentials ? "..." : url) + "\"");
 }
 

@@ -54,7 +54,7 @@ public:
     virtual Cluster* cluster() = 0;
 };
 
-// "memory", or "redis://[:password@]host[:port][/db]". Throws std::invalid_argument for anything
+// "memory", or "redis://[[user]:password@]host[:port][/db]". Throws std::invalid_argument for anything
 // else. A Redis that is down at startup is not an error: the client keeps trying.
 std::shared_ptr<Backend> make_backend(std::string_view url);
 // Throws std::invalid_argument when make_backend would, without connecting to anything.

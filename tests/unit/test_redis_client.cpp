@@ -77,11 +77,20 @@ TEST(RedisUrl, Parses) {
     for (const char* bad : {"http://x", "redis://h:0", "redis://h:99999", "redis://h/x", "redis://h:12a"}) {
         EXPECT_THROW(RedisUrl::parse(bad), std::invalid_argument) << bad;
     }
-    try {
-        RedisUrl::parse("redis://:hunter2@h:bad");
-    } catch (const std::invalid_argument& e) {
-        EXPECT_EQ(std::string(e.what()).find("hunter2"), std::string::npos);
+    for (const char* leaks : {"redis://:hunter2@h:bad", "redis://:hunter2%zz@h", "redis://:hunter2%4@h"}) {
+        try {
+            RedisUrl::parse(leaks);
+            ADD_FAILURE() << "accepted a bad URL";
+        } catch (const std::invalid_argument& e) {
+            EXPECT_EQ(std::string(e.what()).find("hunter2"), std::string::npos);
+        }
     }
+    // Reserved characters in user names and passwords come percent-encoded.
+    auto encoded = RedisUrl::parse("redis://a%3Ab:p%40ss%3aw%2Fd%25@h:7001");
+    EXPECT_EQ(encoded.username, "a:b");
+    EXPECT_EQ(encoded.password, "p@ss:w/d%");
+    EXPECT_EQ(encoded.port, 7001);
+    EXPECT_EQ(RedisUrl::parse("redis://:a@b@h").password, "a@b");  // the last '@' ends the password
 }
 
 TEST(RedisClient, CommandsPipelinesAndConcurrency) {
@@ -119,6 +128,11 @@ TEST(RedisClient, AuthenticatesAsAnAclUser) {
     RedisClient app(RedisUrl::parse("redis://app:pw@" + address), {});
     ASSERT_TRUE(app.wait_connected(std::chrono::seconds(5)));
     EXPECT_EQ(app.command({"ACL", "WHOAMI"}).text, "app");
+    // A password with reserved characters, percent-encoded in the URL.
+    ASSERT_NE(redis.cli("ACL SETUSER odd on '>p@ss:w/d%' '~*' '&*' '+@all'").find("OK"), std::string::npos);
+    RedisClient odd(RedisUrl::parse("redis://odd:p%40ss%3Aw%2Fd%25@" + address), {});
+    ASSERT_TRUE(odd.wait_connected(std::chrono::seconds(5)));
+    EXPECT_EQ(odd.command({"ACL", "WHOAMI"}).text, "odd");
     RedisClient wrong(RedisUrl::parse("redis://app:nope@" + address), {});
     EXPECT_FALSE(wrong.wait_connected(std::chrono::milliseconds(500)));
     EXPECT_THROW(wrong.command({"PING"}), StoreUnavailable);

@@ -49,7 +49,7 @@ struct ServerOptions {
     LogLevel default_client_log_level = LogLevel::info;
     ExecutionOptions execution;
     // Where 2025-era HTTP sessions, their SSE journals and the answers handlers wait for live:
-    // "memory" (one node) or "redis://[:password@]host[:port][/db]", shared by the nodes behind
+    // "memory" (one node) or "redis://[[user]:password@]host[:port][/db]", shared by the nodes behind
     // one load balancer (docs/adr/0011-several-nodes.md).
     std::string store = "memory";
     // Seals every opaque token (SSE event ids, request state). Nodes behind one load balancer

@@ -20,7 +20,7 @@ namespace mcp::detail {
 using mcp::StoreUnavailable;
 
 // redis://[[user]:password@]host[:port][/db]; the host defaults to 127.0.0.1, the port to 6379.
-// No percent-decoding: a password with '@', ':' or '/' does not fit in the URL.
+// A user name or password holding '@', ':', '/' or '%' is percent-encoded (%40, %3A, %2F, %25).
 struct RedisUrl {
     std::string host = "127.0.0.1";
     std::uint16_t port = 6379;
