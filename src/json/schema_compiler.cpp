@@ -1,6 +1,7 @@
 #include "json/schema_compiler.hpp"
 
 #include "json/schema_json.hpp"
+#include "util/percent_encoding.hpp"
 
 #include <boost/json/serialize.hpp>
 
@@ -48,28 +49,10 @@ std::string child_location(std::string_view parent, std::size_t index) {
 
 std::string quoted(std::string_view s) { return bj::serialize(bj::string_view(s.data(), s.size())); }
 
-int hex_digit(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
 std::string percent_decode(std::string_view s, std::string_view location) {
-    std::string out;
-    out.reserve(s.size());
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        if (s[i] != '%') {
-            out += s[i];
-            continue;
-        }
-        const int hi = i + 2 < s.size() ? hex_digit(s[i + 1]) : -1;
-        const int lo = hi >= 0 ? hex_digit(s[i + 2]) : -1;
-        if (lo < 0) malformed(location, "invalid percent-encoding in $ref");
-        out += static_cast<char>(hi * 16 + lo);
-        i += 2;
-    }
-    return out;
+    auto decoded = percent_decoded(s);
+    if (!decoded) malformed(location, "invalid percent-encoding in $ref");
+    return std::move(*decoded);
 }
 
 // Follows a JSON Pointer ("/a/b~1c/0") from `root`; nullptr when it leads nowhere.

@@ -28,6 +28,8 @@
 // const methods keep all their state on the stack, so they are safe to call concurrently.
 #include <mcp/server/uri_template.hpp>
 
+#include "util/percent_encoding.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cstddef>
@@ -79,23 +81,6 @@ bool in_class(char c, std::uint8_t classes) { return (kChars[uc(c)] & classes) !
 
 constexpr char kHexDigits[] = "0123456789ABCDEF";
 
-int hex_value(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    return -1;
-}
-
-// True when s[i] is '%' followed by two hex digits.
-bool escape_at(std::string_view s, std::size_t i) {
-    return s[i] == '%' && i + 2 < s.size() && hex_value(s[i + 1]) >= 0 && hex_value(s[i + 2]) >= 0;
-}
-
-// The byte of the valid escape at s[i].
-unsigned char escaped_byte(std::string_view s, std::size_t i) {
-    return static_cast<unsigned char>(hex_value(s[i + 1]) * 16 + hex_value(s[i + 2]));
-}
-
 bool continuation_byte(unsigned char b) { return (b & 0xC0) == 0x80; }
 
 // Byte-at-a-time UTF-8 validation per RFC 3629: no overlong forms, surrogates, or code points
@@ -136,8 +121,8 @@ bool valid_uri(std::string_view uri) {
     for (std::size_t i = 0; i < uri.size(); ++i) {
         unsigned char b = uc(uri[i]);
         if (b == '%') {
-            if (!escape_at(uri, i)) return false;
-            b = escaped_byte(uri, i);
+            if (!percent_escape_at(uri, i)) return false;
+            b = percent_escaped_byte(uri, i);
             i += 2;
         }
         if (!utf8.feed(b)) return false;
@@ -150,7 +135,7 @@ bool valid_uri(std::string_view uri) {
 void append_decoded(std::string& out, std::string_view raw, char separator = '\0') {
     for (std::size_t i = 0; i < raw.size(); ++i) {
         if (raw[i] == '%') {
-            out += static_cast<char>(escaped_byte(raw, i));
+            out += static_cast<char>(percent_escaped_byte(raw, i));
             i += 2;
         } else {
             out += separator != '\0' && raw[i] == separator ? ',' : raw[i];
@@ -163,7 +148,7 @@ void append_encoded(std::string& out, std::string_view value, bool allow_reserve
     for (std::size_t i = 0; i < value.size(); ++i) {
         if (in_class(value[i], as_is)) {
             out += value[i];
-        } else if (allow_reserved && escape_at(value, i)) {  // {+var} and {#var} keep escapes
+        } else if (allow_reserved && percent_escape_at(value, i)) {  // {+var} and {#var} keep escapes
             out.append(value, i, 3);
             i += 2;
         } else {
@@ -232,7 +217,7 @@ bool valid_varname(std::string_view name) {
             continue;
         }
         if (c == '%') {
-            if (!escape_at(name, i)) return false;
+            if (!percent_escape_at(name, i)) return false;
             i += 2;
         } else if (!(c >= 'a' && c <= 'z') && !(c >= 'A' && c <= 'Z') && !(c >= '0' && c <= '9') && c != '_') {
             return false;
@@ -364,7 +349,7 @@ bool Matcher::match_from(std::size_t step, std::size_t pos) {
 bool Matcher::boundary(std::size_t pos) const {
     if (pos == 0 || pos >= uri_.size()) return true;
     if (uri_[pos - 1] == '%' || (pos >= 2 && uri_[pos - 2] == '%')) return false;
-    return !continuation_byte(uri_[pos] == '%' ? escaped_byte(uri_, pos) : uc(uri_[pos]));
+    return !continuation_byte(uri_[pos] == '%' ? percent_escaped_byte(uri_, pos) : uc(uri_[pos]));
 }
 
 // End of the longest run from pos of `chars` and escapes holding at most `limit` code points
@@ -376,7 +361,7 @@ std::size_t Matcher::run_end(std::size_t pos, std::uint8_t chars, unsigned limit
         unsigned char b;
         std::size_t width = 1;
         if (uri_[end] == '%') {
-            b = escaped_byte(uri_, end);
+            b = percent_escaped_byte(uri_, end);
             width = 3;
         } else if (in_class(uri_[end], chars)) {
             b = uc(uri_[end]);
@@ -599,7 +584,7 @@ UriTemplate::UriTemplate(std::string_view text) : text_(text) {
         } else if (c == '}') {
             fail(text, "'}' without '{'", i);
         } else if (c == '%') {
-            if (!escape_at(text, i)) fail(text, "'%' not followed by two hex digits", i);
+            if (!percent_escape_at(text, i)) fail(text, "'%' not followed by two hex digits", i);
             i += 3;
         } else if (!in_class(c, kLiteral)) {
             fail(text, describe(c) + " not allowed", i);

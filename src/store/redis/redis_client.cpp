@@ -1,6 +1,7 @@
 #include "store/redis/redis_client.hpp"
 
 #include "util/log.hpp"
+#include "util/percent_encoding.hpp"
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -33,27 +34,10 @@ namespace {
 
 // User names and passwords arrive percent-encoded when they hold ':', '@', '/' or '%'.
 // The message never repeats the text: it may be a password.
-std::string percent_decoded(std::string_view text) {
-    const auto hex = [](char c) -> int {
-        if (c >= '0' && c <= '9') return c - '0';
-        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-        return -1;
-    };
-    std::string out;
-    out.reserve(text.size());
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        if (text[i] != '%') {
-            out += text[i];
-            continue;
-        }
-        const int high = i + 1 < text.size() ? hex(text[i + 1]) : -1;
-        const int low = i + 2 < text.size() ? hex(text[i + 2]) : -1;
-        if (high < 0 || low < 0) throw std::invalid_argument("bad percent-encoding in the Redis URL's user or password");
-        out += static_cast<char>(high * 16 + low);
-        i += 2;
-    }
-    return out;
+std::string userinfo_part(std::string_view text) {
+    auto decoded = percent_decoded(text);
+    if (!decoded) throw std::invalid_argument("bad percent-encoding in the Redis URL's user or password");
+    return std::move(*decoded);
 }
 
 }  // namespace
@@ -67,10 +51,10 @@ RedisUrl RedisUrl::parse(std::string_view url) {
         // [user]:password (Redis 6 ACL users), or a bare password as older clients wrote it.
         const auto userinfo = url.substr(0, at);
         if (const auto colon = userinfo.find(':'); colon != std::string_view::npos) {
-            out.username = percent_decoded(userinfo.substr(0, colon));
-            out.password = percent_decoded(userinfo.substr(colon + 1));
+            out.username = userinfo_part(userinfo.substr(0, colon));
+            out.password = userinfo_part(userinfo.substr(colon + 1));
         } else {
-            out.password = percent_decoded(userinfo);
+            out.password = userinfo_part(userinfo);
         }
         url.remove_prefix(at + 1);
     }
