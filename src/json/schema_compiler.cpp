@@ -50,7 +50,7 @@ std::string child_location(std::string_view parent, std::size_t index) {
 std::string quoted(std::string_view s) { return bj::serialize(bj::string_view(s.data(), s.size())); }
 
 std::string percent_decode(std::string_view s, std::string_view location) {
-    auto decoded = percent_decoded(s);
+    auto decoded = mcp::detail::percent_decoded(s);
     if (!decoded) malformed(location, "invalid percent-encoding in $ref");
     return std::move(*decoded);
 }

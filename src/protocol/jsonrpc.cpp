@@ -101,7 +101,7 @@ std::variant<Message, Failure> classify(const boost::json::value& document) {
 }
 
 boost::json::value make_result(const boost::json::value& id, boost::json::value result) {
-    boost::json::object msg;
+    boost::json::object msg(result.storage());  // the same storage: the result moves in, uncopied
     msg.reserve(3);
     msg.emplace("jsonrpc", "2.0");
     msg.emplace("id", id);

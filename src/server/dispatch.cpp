@@ -252,40 +252,42 @@ void handle_request(ServerCore& core, const std::shared_ptr<CallState>& call, co
 
 void run_call(const Method& method, const std::shared_ptr<CallState>& call) {
     const bool modern = call->exchange->era() == Era::modern;
-    boost::json::value response;
+    // Emplaced, not assigned: assigning a value moves it only within one storage, and a result
+    // built in the request's arena would be copied out.
+    std::optional<boost::json::value> response;
     bool unavailable = false;  // the shared store is away: HTTP 503, the client retries
     try {
         auto result = method.run(call->core, *call);
         // A handler that swallowed InputRequired still asked: the pending requests decide.
         if (modern && !call->input.pending.empty()) throw InputRequired{};
         if (modern) stamp_modern_result(call->core, method.cache, result);
-        response = jsonrpc::make_result(call->message.id, std::move(result));
+        response.emplace(jsonrpc::make_result(call->message.id, std::move(result)));
     } catch (const InputRequired&) {
         auto result = input_required(*call);
         stamp_modern_result(call->core, Cache::none, result);  // never cacheable
-        response = jsonrpc::make_result(call->message.id, std::move(result));
+        response.emplace(jsonrpc::make_result(call->message.id, std::move(result)));
     } catch (const CapabilityMissing& e) {
-        response = modern ? jsonrpc::make_error(call->message.id, error_code::missing_required_client_capability, e.what(),
-                                                boost::json::object{{"requiredCapabilities", capability_object(e.capability())}})
-                          : jsonrpc::make_error(call->message.id, error_code::internal_error, e.what());
+        response.emplace(modern ? jsonrpc::make_error(call->message.id, error_code::missing_required_client_capability, e.what(),
+                                                      boost::json::object{{"requiredCapabilities", capability_object(e.capability())}})
+                                : jsonrpc::make_error(call->message.id, error_code::internal_error, e.what()));
     } catch (const Error& e) {
-        response = error_response(*call, e);
+        response.emplace(error_response(*call, e));
     } catch (const json::BindError& e) {
-        response = jsonrpc::make_error(call->message.id, error_code::invalid_params, std::string("Invalid params: ") + e.what());
+        response.emplace(jsonrpc::make_error(call->message.id, error_code::invalid_params, std::string("Invalid params: ") + e.what()));
     } catch (const StoreUnavailable& e) {
         unavailable = true;
-        response = jsonrpc::make_error(call->message.id, error_code::internal_error, std::string("Store unavailable: ") + e.what());
+        response.emplace(jsonrpc::make_error(call->message.id, error_code::internal_error, std::string("Store unavailable: ") + e.what()));
     } catch (const std::exception& e) {
         log().warn("{} failed: {}", call->message.method, e.what());
-        response = jsonrpc::make_error(call->message.id, error_code::internal_error, std::string("Internal error: ") + e.what());
+        response.emplace(jsonrpc::make_error(call->message.id, error_code::internal_error, std::string("Internal error: ") + e.what()));
     } catch (...) {
-        response = jsonrpc::make_error(call->message.id, error_code::internal_error, "Internal error");
+        response.emplace(jsonrpc::make_error(call->message.id, error_code::internal_error, "Internal error"));
     }
     if (call->session && !call->key.empty()) call->session->impl().untrack(*call);
     if (call->cancelled_by_client.load() || (call->exchange->era() == Era::modern && call->stop.stop_requested())) {
         call->sink->complete(std::nullopt);  // a cancelled request gets no response
     } else if (unavailable) {
-        call->sink->complete_overloaded(std::move(response));
+        call->sink->complete_overloaded(std::move(*response));
     } else {
         call->sink->complete(std::move(response));
     }

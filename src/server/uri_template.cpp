@@ -42,6 +42,9 @@
 namespace mcp {
 namespace {
 
+using detail::percent_escape_at;
+using detail::percent_escaped_byte;
+
 using Part = UriTemplate::Part;
 constexpr std::size_t npos = std::string_view::npos;
 

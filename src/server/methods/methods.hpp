@@ -38,6 +38,7 @@ void end_listens(ServerCore& core);
 inline const std::string& key_of(const ToolEntry& e) { return e.def.spec.name; }
 inline const std::string& key_of(const PromptEntry& e) { return e.def.spec.name; }
 inline const std::string& key_of(const ResourceEntry& e) { return e.def.uri; }
+inline const std::string& key_of(const TemplateEntry& e) { return e.def.uri_template; }
 
 // Whether the entry that params[`key`] names was declared runs_inline (for the dispatcher's
 // InlineProbe); false when it names none.
@@ -48,7 +49,6 @@ bool names_inline_entry(const Registry& registry, const CallState& call, std::st
     const auto entry = registry.find(name->get_string());
     return entry && entry->def.spec.runs_inline;
 }
-inline const std::string& key_of(const TemplateEntry& e) { return e.def.uri_template; }
 
 // The capabilities this server declares (initialize result).
 boost::json::object server_capabilities(const ServerCore& core);
@@ -59,10 +59,12 @@ boost::json::value list_page(ServerCore& core, CallState& call, const Registry<E
     const auto cursor = optional_string(call.params(), "cursor");
     const std::string after = cursor.empty() ? std::string() : decode_cursor(core.keys(), list, cursor);
     auto page = registry.page(after, core.options.page_size);
-    boost::json::array items;
+    // Built in the request's arena: copying the entries there is a bump allocation per node and
+    // releasing them is free.
+    boost::json::array items(call.document.storage());
     items.reserve(page.items.size());
     for (const auto& entry : page.items) items.push_back(entry->wire);
-    boost::json::object result;
+    boost::json::object result(call.document.storage());
     result[list] = std::move(items);
     if (page.more && !page.items.empty()) result["nextCursor"] = encode_cursor(core.keys(), list, key_of(*page.items.back()));
     return result;
