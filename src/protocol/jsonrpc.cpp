@@ -100,8 +100,8 @@ std::variant<Message, Failure> classify(const boost::json::value& document) {
     return m;
 }
 
-boost::json::value make_result(const boost::json::value& id, boost::json::value result) {
-    boost::json::object msg(result.storage());  // the same storage: the result moves in, uncopied
+boost::json::value make_result(const boost::json::value& id, boost::json::value result, boost::json::storage_ptr storage) {
+    boost::json::object msg(std::move(storage));  // the result's own storage: it moves in, uncopied
     msg.reserve(3);
     msg.emplace("jsonrpc", "2.0");
     msg.emplace("id", id);

@@ -25,6 +25,9 @@ struct CallState {
 
     ServerCore& core;
     boost::json::value document;  // owns the text every view below points into
+    // Where larger results (list pages) are built: the message's arena when the server parsed
+    // it, else default storage.
+    boost::json::storage_ptr scratch;
     jsonrpc::Message message;
     std::shared_ptr<CallSink> sink;
     std::shared_ptr<Session> session;

@@ -253,7 +253,7 @@ void handle_request(ServerCore& core, const std::shared_ptr<CallState>& call, co
 void run_call(const Method& method, const std::shared_ptr<CallState>& call) {
     const bool modern = call->exchange->era() == Era::modern;
     // Emplaced, not assigned: assigning a value moves it only within one storage, and a result
-    // built in the request's arena would be copied out.
+    // built in call->scratch would be copied out.
     std::optional<boost::json::value> response;
     bool unavailable = false;  // the shared store is away: HTTP 503, the client retries
     try {
@@ -261,7 +261,10 @@ void run_call(const Method& method, const std::shared_ptr<CallState>& call) {
         // A handler that swallowed InputRequired still asked: the pending requests decide.
         if (modern && !call->input.pending.empty()) throw InputRequired{};
         if (modern) stamp_modern_result(call->core, method.cache, result);
-        response.emplace(jsonrpc::make_result(call->message.id, std::move(result)));
+        // A result built in call->scratch (a list page) is enveloped there and moves in; any
+        // other in default storage (an embedder's storage is not the server's to allocate in).
+        auto storage = result.storage() == call->scratch ? call->scratch : boost::json::storage_ptr();
+        response.emplace(jsonrpc::make_result(call->message.id, std::move(result), std::move(storage)));
     } catch (const InputRequired&) {
         auto result = input_required(*call);
         stamp_modern_result(call->core, Cache::none, result);  // never cacheable

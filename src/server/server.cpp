@@ -480,18 +480,16 @@ void Server::shutdown() {
     if (core_->started()) core_->pool().shutdown();
 }
 
-void Server::handle(std::string_view text, const Inbound& inbound, std::shared_ptr<CallSink> sink) {
-    auto parsed = jsonrpc::parse(text, core_->options.limits);
-    if (auto* failure = std::get_if<jsonrpc::Failure>(&parsed)) {
-        sink->complete(jsonrpc::make_error(failure->id, failure->code, failure->message));
-        return;
-    }
-    handle(std::move(std::get<boost::json::value>(parsed)), inbound, std::move(sink));
-}
+namespace {
 
-void Server::handle(boost::json::value message, const Inbound& inbound, std::shared_ptr<CallSink> sink) {
-    core_->pool();  // serving has begun: options are fixed from here on
-    auto call = std::make_shared<detail::CallState>(*core_, std::move(message), std::move(sink), inbound.session);
+// `scratch`: where the server may build this call's larger results (list pages): the message's
+// own arena when the server parsed it, default storage when an embedder handed in a value (its
+// storage is the embedder's, with a lifetime and thread-safety the server cannot know).
+void serve(detail::ServerCore& core, boost::json::value message, boost::json::storage_ptr scratch, const Inbound& inbound,
+           std::shared_ptr<CallSink> sink) {
+    core.pool();  // serving has begun: options are fixed from here on
+    auto call = std::make_shared<detail::CallState>(core, std::move(message), std::move(sink), inbound.session);
+    call->scratch = std::move(scratch);
     auto classified = jsonrpc::classify(call->document);
     if (auto* failure = std::get_if<jsonrpc::Failure>(&classified)) {
         call->sink->complete(jsonrpc::make_error(failure->id, failure->code, failure->message));
@@ -501,13 +499,13 @@ void Server::handle(boost::json::value message, const Inbound& inbound, std::sha
     const auto& msg = call->message;
 
     if (msg.kind == jsonrpc::Kind::notification) {
-        detail::handle_notification(*core_, msg, inbound.session);
+        detail::handle_notification(core, msg, inbound.session);
         call->sink->complete(std::nullopt);
         return;
     }
     if (msg.kind == jsonrpc::Kind::response) {
         try {
-            detail::deliver_response(*core_, call->document, msg, inbound.session);
+            detail::deliver_response(core, call->document, msg, inbound.session);
         } catch (const StoreUnavailable& e) {
             // Not acknowledged: the client sends its answer again.
             call->sink->complete_overloaded(
@@ -518,7 +516,24 @@ void Server::handle(boost::json::value message, const Inbound& inbound, std::sha
         return;
     }
 
-    detail::handle_request(*core_, call, inbound);
+    detail::handle_request(core, call, inbound);
+}
+
+}  // namespace
+
+void Server::handle(std::string_view text, const Inbound& inbound, std::shared_ptr<CallSink> sink) {
+    auto parsed = jsonrpc::parse(text, core_->options.limits);
+    if (auto* failure = std::get_if<jsonrpc::Failure>(&parsed)) {
+        sink->complete(jsonrpc::make_error(failure->id, failure->code, failure->message));
+        return;
+    }
+    auto& message = std::get<boost::json::value>(parsed);
+    auto arena = message.storage();
+    serve(*core_, std::move(message), std::move(arena), inbound, std::move(sink));
+}
+
+void Server::handle(boost::json::value message, const Inbound& inbound, std::shared_ptr<CallSink> sink) {
+    serve(*core_, std::move(message), {}, inbound, std::move(sink));
 }
 
 }  // namespace mcp

@@ -322,6 +322,37 @@ describe('Redis stopped, hung and restarted under two nodes', { timeout: 120_000
         assertIdsAnswered();
     }));
 
+    test('wake-ups lost while the subscriptions were cut: a POST stream resumed on B catches up once B listens again', TEST, withLogs(async () => {
+        const s = open();
+        await s.initialize({ node: A });
+        const call = await s.stream('tools/call',
+            { name: 'slow_count', arguments: { to: 4, step_ms: 150 }, _meta: { progressToken: 'cut-wakes' } }, { node: A });
+        assert.equal(call.status, 200);
+        await call.reader.next((m) => m.method === 'notifications/progress' && m.params.progress === 1, 5000, 'progress 1 on A');
+        const lastId = call.reader.events.slice(0, call.reader.consumed).filter((e) => e.id).at(-1).id;
+        call.abort();
+        const resumed = await s.get({ node: B, lastEventId: lastId });
+        assert.equal(resumed.status, 200, `GET with Last-Event-ID on B: ${resumed.status} ${resumed.text}`);
+
+        // The rest of the count and its result happen while every pub/sub connection is cut again
+        // and again: A journals them and publishes wake-ups that B does not hear. Only B's catch-up
+        // when its subscription is back can deliver them; no later wake-up will come.
+        let cuts = 0;
+        for (const until = Date.now() + 2000; Date.now() < until; ++cuts) await redis.command('CLIENT', 'KILL', 'TYPE', 'pubsub');
+        const messages = [];
+        let result;
+        while (!result) {
+            const { message } = await resumed.reader.next(() => true, 10_000, 'the rest of slow_count on B once it listens again');
+            messages.push(message);
+            if (!('method' in message) && message.id === call.id) result = message;
+        }
+        assert.equal(toolText(result, 'the resumed call'), 'Counted to 4');
+        const progress = messages.filter((m) => m.method === 'notifications/progress').map((m) => m.params.progress);
+        assert.deepEqual(progress, [2, 3, 4], 'the steps after the cut, once each');
+        console.log(`subscriptions cut ${cuts} times`);
+        resumed.abort();
+    }));
+
     test('every key the nodes write has a time to live: sessions, subscriptions, journals, waiting client requests', TEST, withLogs(async () => {
         const s = open();
         s.capabilities = { elicitation: { form: {} }, sampling: {} };

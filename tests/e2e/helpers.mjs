@@ -335,16 +335,18 @@ export function runDemo(args, timeoutMs = 10_000) {
 // ---------------------------------------------------------------------------------------------
 // Streamable HTTP: a demo server on a free loopback port, a recording fetch, SSE parsing.
 
-// A TCP port on 127.0.0.1 that nothing listens on right now, below the kernel's ephemeral range:
-// servers restarted on their port (Redis in the fault tests) cannot lose it to an outgoing
-// connection meanwhile.
-const ephemeralLow = (() => {
+// A TCP port on 127.0.0.1 that nothing listens on right now, outside the kernel's ephemeral
+// range (below it, or above it when it starts low): servers restarted on their port (Redis in the
+// fault tests) cannot lose it to an outgoing connection meanwhile.
+const testPorts = (() => {
+    let [low, high] = [32768, 60999];
     try {
-        const low = Number.parseInt(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8'), 10);
-        return Number.isInteger(low) ? low : 32768;
+        const [l, h] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+        if (Number.isInteger(l) && Number.isInteger(h)) [low, high] = [l, h];
     } catch {
-        return 32768;
+        // not Linux: the defaults
     }
+    return low - 20000 >= 1000 ? [20000, low] : [high + 1, 65536];
 })();
 
 function listensOn(port) {
@@ -357,13 +359,12 @@ function listensOn(port) {
 }
 
 export async function freePort() {
-    const low = 20000;
-    const high = Math.max(low + 1000, ephemeralLow);
+    const [low, high] = testPorts;
     for (let attempt = 0; attempt < 200; attempt++) {
         const port = low + Math.floor(Math.random() * (high - low));
         if (await listensOn(port)) return port;
     }
-    throw new Error('no free loopback port below the ephemeral range');
+    throw new Error('no free loopback port outside the ephemeral range');
 }
 
 // Resolves with the error of a TCP connection attempt to port (undefined when it connected);

@@ -8,7 +8,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -31,23 +30,32 @@ bool binds(std::uint16_t port) {
     return ok;
 }
 
-// A free port below the kernel's ephemeral range: restart() reuses the port, and an outgoing
-// connection could take one from inside that range while the server is down.
+// A free port outside the kernel's ephemeral range (below it, or above it when it starts low):
+// restart() reuses the port, and an outgoing connection could take one from inside that range
+// while the server is down.
 std::uint16_t free_port() {
-    int ephemeral_low = 32768;
+    int ephemeral_low = 32768;  // Linux's defaults
+    int ephemeral_high = 60999;
     if (std::FILE* f = std::fopen("/proc/sys/net/ipv4/ip_local_port_range", "r")) {
-        if (std::fscanf(f, "%d", &ephemeral_low) != 1) ephemeral_low = 32768;
+        int low = 0;
+        int high = 0;
+        if (std::fscanf(f, "%d %d", &low, &high) == 2) {
+            ephemeral_low = low;
+            ephemeral_high = high;
+        }
         std::fclose(f);
     }
-    const int low = 20000;
-    const int high = std::max(low + 1000, ephemeral_low);
+    const bool below = ephemeral_low - 20000 >= 1000;
+    const int low = below ? 20000 : ephemeral_high + 1;
+    const int high = below ? ephemeral_low : 65536;
+    if (high - low < 1000) throw std::runtime_error("no room for test ports outside the ephemeral range");
     static std::mt19937 pick(std::random_device{}());
     std::uniform_int_distribution<int> in_range(low, high - 1);
     for (int attempt = 0; attempt < 200; ++attempt) {
         const auto port = static_cast<std::uint16_t>(in_range(pick));
         if (binds(port)) return port;
     }
-    throw std::runtime_error("no free loopback port below the ephemeral range");
+    throw std::runtime_error("no free loopback port outside the ephemeral range");
 }
 
 bool answers(std::uint16_t port) {

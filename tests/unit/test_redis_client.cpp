@@ -204,5 +204,20 @@ TEST(RedisClient, PubSubAndReconnection) {
         for (int i = 0; i < 500 && resubscribed.load() == was; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
         EXPECT_GT(resubscribed.load(), was) << type;
     }
+    // The subscription comes back while the command connection cannot stay up (it retries every
+    // 50 ms and is cut at once; the subscription is cut half-way between two retries): the
+    // callbacks wait for it.
+    const int was = resubscribed.load();
+    const auto cutting = std::chrono::steady_clock::now();
+    bool subscription_cut = false;
+    while (std::chrono::steady_clock::now() < cutting + std::chrono::milliseconds(500)) {
+        admin.command({"CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes"});
+        if (!subscription_cut && std::chrono::steady_clock::now() > cutting + std::chrono::milliseconds(25)) {
+            admin.command({"CLIENT", "KILL", "TYPE", "pubsub"});
+            subscription_cut = true;
+        }
+    }
+    for (int i = 0; i < 500 && resubscribed.load() == was; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    EXPECT_GT(resubscribed.load(), was);
     EXPECT_EQ(ran_without_commands.load(), 0);
 }

@@ -1,7 +1,9 @@
 // Tools through the real core: registration rules, schemas, validation, results, errors, pagination.
 #include "server_fixture.hpp"
 
+#include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
+#include <boost/json/static_resource.hpp>
 
 using namespace testing_support;
 
@@ -235,6 +237,32 @@ TEST_F(Paging, PagesAreDeterministicAndComplete) {
     ASSERT_EQ(names.size(), 25u);
     EXPECT_TRUE(std::is_sorted(names.begin(), names.end()));
     EXPECT_EQ(all_names(), names);
+}
+
+TEST_F(Paging, AnEmbeddersMessageStorageIsNeverUsedForTheResponse) {
+    // Pages are built in the arena of a message the server parsed itself; a value handed in by an
+    // embedder lives in the embedder's storage, which the response must neither use nor outlive.
+    std::vector<boost::json::value> messages;
+    {
+        unsigned char buffer[4096];
+        boost::json::static_resource embedders(buffer, sizeof buffer);  // throws when full
+        auto message = boost::json::parse(R"({"jsonrpc":"2.0","id":99,"method":"tools/list"})", &embedders);
+        messages = conn->send(message);
+        ASSERT_FALSE(messages.empty());
+        EXPECT_NE(messages.back().storage().get(), &embedders);
+    }
+    EXPECT_EQ(messages.back().at("result").at("tools").as_array().size(), 10u);  // read after the buffer is gone
+
+    // Text goes through the server's own parser and arena: the same page.
+    struct Collect : mcp::CallSink {
+        std::optional<boost::json::value> response;
+        bool send(boost::json::value) override { return true; }
+        void complete(std::optional<boost::json::value> r) override { response = std::move(r); }  // lists answer at once
+    };
+    auto sink = std::make_shared<Collect>();
+    server.handle(std::string_view(R"({"jsonrpc":"2.0","id":100,"method":"tools/list"})"), mcp::Inbound{conn->session(), {}}, sink);
+    ASSERT_TRUE(sink->response.has_value());
+    EXPECT_EQ(sink->response->at("result").at("tools").as_array().size(), 10u);
 }
 
 TEST_F(Paging, ForgedOrForeignCursorsAreRefused) {

@@ -43,7 +43,9 @@ std::variant<boost::json::value, Failure> parse(std::string_view text, const Lim
 // a request id must be a string or an integer; params, when present, must be an object.
 std::variant<Message, Failure> classify(const boost::json::value& document);
 
-boost::json::value make_result(const boost::json::value& id, boost::json::value result);
+// The envelope is built in `storage` (default storage when omitted); a result in that same
+// storage moves in, any other is copied.
+boost::json::value make_result(const boost::json::value& id, boost::json::value result, boost::json::storage_ptr storage = {});
 boost::json::value make_error(const boost::json::value& id, int code, std::string_view message,
                               const boost::json::value& data = nullptr);
 boost::json::value make_notification(std::string_view method, boost::json::object params);

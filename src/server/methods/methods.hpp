@@ -59,12 +59,12 @@ boost::json::value list_page(ServerCore& core, CallState& call, const Registry<E
     const auto cursor = optional_string(call.params(), "cursor");
     const std::string after = cursor.empty() ? std::string() : decode_cursor(core.keys(), list, cursor);
     auto page = registry.page(after, core.options.page_size);
-    // Built in the request's arena: copying the entries there is a bump allocation per node and
-    // releasing them is free.
-    boost::json::array items(call.document.storage());
+    // Built in the request's arena (when it has one): copying the entries there is a bump
+    // allocation per node and releasing them is free.
+    boost::json::array items(call.scratch);
     items.reserve(page.items.size());
     for (const auto& entry : page.items) items.push_back(entry->wire);
-    boost::json::object result(call.document.storage());
+    boost::json::object result(call.scratch);
     result[list] = std::move(items);
     if (page.more && !page.items.empty()) result["nextCursor"] = encode_cursor(core.keys(), list, key_of(*page.items.back()));
     return result;

@@ -138,7 +138,13 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
             std::lock_guard lock(subs_mutex);
             callbacks = reconnected;
         }
-        for (auto& cb : callbacks) cb();
+        for (auto& cb : callbacks) {
+            try {
+                cb();
+            } catch (const std::exception& e) {  // must not end the connection loop that called it
+                log().error("Redis reconnect callback failed: {}", e.what());
+            }
+        }
     }
 
     asio::awaitable<bool> connect(tcp::socket& s) {

@@ -54,9 +54,10 @@ public:
     bool wait_connected(std::chrono::milliseconds timeout) const;
 
     // Pattern subscriptions, kept across reconnections. Callbacks run on the client's thread and
-    // must not block. `on_reconnect` runs whenever both connections (commands and subscription)
-    // are live again after either was established or lost, so callers can catch up on what they
-    // missed: they can then read the store and will hear every later wake-up.
+    // must not block. Once a pattern is subscribed, `on_reconnect` runs whenever both connections
+    // (commands and subscription) are live again after either was established or lost, so
+    // callers can catch up on what they missed: they can then read the store and will hear every
+    // later wake-up.
     void psubscribe(std::string pattern, Callback callback);
     void on_reconnect(std::function<void()> callback);
 

@@ -5,6 +5,8 @@
 #include "util/log.hpp"
 #include "util/random.hpp"
 
+#include <vector>
+
 namespace mcp::detail {
 
 namespace {
@@ -80,6 +82,15 @@ std::shared_ptr<SseStream> HttpSession::local_stream(std::string_view stream_id)
     return nullptr;
 }
 
+void HttpSession::catch_up_all() {
+    std::vector<std::shared_ptr<SseStream>> streams{standalone_};
+    {
+        std::lock_guard lock(mutex_);
+        for (const auto& [n, stream] : streams_) streams.push_back(stream);
+    }
+    for (const auto& stream : streams) stream->catch_up();
+}
+
 std::shared_ptr<SseStream> HttpSession::find_stream(std::string_view stream_id, std::string_view after_event) {
     if (auto stream = local_stream(stream_id)) return stream;
     if (waker_ == nullptr) return nullptr;
@@ -151,9 +162,7 @@ HttpSessions::HttpSessions(Server& server, const HttpOptions& options, Backend& 
             std::lock_guard lock(mutex_);
             for (const auto& [id, session] : live_) sessions.push_back(session);
         }
-        for (const auto& session : sessions) {
-            session->standalone().catch_up();
-        }
+        for (const auto& session : sessions) session->catch_up_all();
     }));
     core.set_cluster_sessions(this);
 }

@@ -38,6 +38,9 @@ public:
     // A stream this node already holds, without asking the journal.
     std::shared_ptr<SseStream> local_stream(std::string_view stream_id);
     SseStream& standalone() { return *standalone_; }
+    // Delivers to every stream attached here what was journaled since its last delivery (after
+    // the shared store came back: wake-ups sent meanwhile were lost).
+    void catch_up_all();
     // Streams with a connection attached now.
     std::size_t attached_streams();
     // Ends every stream's connection here; `discard` also drops their journals (DELETE, expiry
