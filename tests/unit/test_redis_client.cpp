@@ -7,7 +7,11 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <fstream>
+#include <sstream>
+#include <string>
 #include <thread>
+#include <vector>
 
 using namespace mcp::detail;
 using testing_support::RedisServer;
@@ -220,4 +224,46 @@ TEST(RedisClient, PubSubAndReconnection) {
     for (int i = 0; i < 500 && resubscribed.load() == was; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
     EXPECT_GT(resubscribed.load(), was);
     EXPECT_EQ(ran_without_commands.load(), 0);
+}
+
+namespace {
+
+// The kernel's timer of each established connection to `port` on this machine ("tr" in
+// /proc/net/tcp: 0 none, 1 retransmission, 2 keepalive).
+std::vector<int> timers_of_connections_to(std::uint16_t port) {
+    std::vector<int> timers;
+    std::ifstream table("/proc/net/tcp");
+    std::string line;
+    std::getline(table, line);  // the header
+    while (std::getline(table, line)) {
+        std::istringstream fields(line);
+        std::string slot, local, remote, state, queues, timer;
+        fields >> slot >> local >> remote >> state >> queues >> timer;
+        const auto colon = remote.find(':');
+        if (colon == std::string::npos || state != "01") continue;
+        if (std::stoul(remote.substr(colon + 1), nullptr, 16) != port) continue;
+        timers.push_back(std::stoi(timer.substr(0, timer.find(':')), nullptr, 16));
+    }
+    return timers;
+}
+
+}  // namespace
+
+TEST(RedisClient, BothConnectionsProbeASilentPeer) {
+    // A Redis host that vanished sends nothing: keepalive probes are what end the connections.
+    RedisServer redis;
+    RedisClient client(RedisUrl::parse(redis.url()), {});
+    ASSERT_TRUE(client.wait_connected(std::chrono::seconds(5)));
+    std::atomic<bool> subscribed{false};
+    client.on_reconnect([&] { subscribed = true; });
+    client.psubscribe("quiet:*", [](std::string_view, std::string_view) {});
+    for (int i = 0; i < 300 && !subscribed.load(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    ASSERT_TRUE(subscribed.load());
+    std::vector<int> timers;
+    for (int i = 0; i < 100; ++i) {  // a timer may still be a retransmission one for a moment
+        timers = timers_of_connections_to(redis.port());
+        if (timers == std::vector<int>{2, 2}) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    EXPECT_EQ(timers, (std::vector<int>{2, 2})) << "the command and subscription connections, both probing";
 }
