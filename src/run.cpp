@@ -120,7 +120,7 @@ int run(Server& server, int argc, char** argv) {
     app.add_option("--max-header-bytes", http.max_header_bytes, "Largest HTTP request head; larger gets 431")
         ->envname("MCP_MAX_HEADER_BYTES")
         ->transform(CLI::AsSizeValue(false))
-        ->check(CLI::Range(std::size_t{1024}, std::size_t{1} << 20));
+        ->check(CLI::Range(std::size_t{1024}, kMaxHeaderBytes));
     app.add_option("--header-timeout", s.header_timeout, "Time a new connection has to send a request head")
         ->envname("MCP_HEADER_TIMEOUT")
         ->check(kDuration);

@@ -2,11 +2,12 @@
 //   MCP_CPP_DEMO=build/examples/demo/mcp-cpp-demo node --test tests/e2e/stdio_hostile.test.mjs
 import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { RawServer, runDemo, sleep } from './helpers.mjs';
+import { demoBinary, RawServer, runDemo, sleep } from './helpers.mjs';
 
 const TEST = { timeout: 30_000 };
 
@@ -618,5 +619,32 @@ describe('command line', { timeout: 60_000 }, () => {
         const { code, stdout } = await runDemo(['--version']);
         assert.equal(code, 0);
         assert.equal(stdout.trim(), '0.1.0');
+    });
+});
+
+describe('a client that stops reading stdout', { timeout: 60_000 }, () => {
+    test('is not read either: 300 calls of 1 MiB leave the server bounded (backlog + calls in flight)', TEST, async () => {
+        const child = spawn(demoBinary(), ['--log-level', 'warn'], { stdio: ['pipe', 'pipe', 'ignore'] });
+        try {
+            child.stdout.pause();  // never read: the pipe fills and the server's writes wait
+            child.stdin.on('error', () => {});  // writes still queued when the server is killed
+            const send = (m) => child.stdin.write(`${JSON.stringify(m)}\n`);
+            send({ jsonrpc: '2.0', id: 0, method: 'initialize',
+                params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'unread', version: '1' } } });
+            send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+            const text = 'y '.repeat(512 * 1024);
+            for (let id = 1; id <= 300; ++id) send({ jsonrpc: '2.0', id, method: 'prompts/get', params: { name: 'summarize', arguments: { text } } });
+            await sleep(3000);
+            const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+            const rssMiB = Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024;
+            const threads = Number(/Threads:\s+(\d+)/.exec(status)[1]);
+            // Before the reader waited for the writer: 2 GB and hundreds of threads within a second.
+            assert.ok(rssMiB < 250, `server RSS ${rssMiB.toFixed(0)} MiB with stdout unread`);
+            assert.ok(threads < 64, `${threads} threads`);
+            assert.equal(child.exitCode, null, 'still running');
+        } finally {
+            child.stdin.destroy();
+            child.kill('SIGKILL');
+        }
     });
 });

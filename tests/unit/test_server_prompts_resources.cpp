@@ -186,6 +186,13 @@ TEST_F(Resources, SubscribersAreToldOfUpdates) {
     EXPECT_TRUE(conn->take_notifications().empty());
 }
 
+TEST_F(Resources, SubscribedUrisAreBoundedInLength) {
+    // A subscription is kept for the session's life: 1000 of them with 4 MiB URIs would be 4 GiB.
+    const std::string longest = "test://" + std::string(8 * 1024 - 7, 'a');
+    EXPECT_EQ(boost::json::serialize(result("resources/subscribe", {{"uri", longest}})), "{}");
+    EXPECT_EQ(error_code("resources/subscribe", {{"uri", longest + "a"}}), mcp::error_code::invalid_params);
+}
+
 TEST_F(Resources, ListChangesAreAnnounced) {
     conn->take_notifications();
     server.resource("test://new", {}, [] { return "n"; });

@@ -11,6 +11,10 @@ namespace mcp {
 
 class Server;
 
+// The largest --max-header-bytes: Beast cannot hold a header field of 64 KiB or more, so heads,
+// trailers and chunk lines are all kept below that.
+inline constexpr std::size_t kMaxHeaderBytes = 60 * 1024;
+
 struct HttpOptions {
     std::string host = "127.0.0.1";  // bind address; keep loopback unless a proxy fronts the server
     std::uint16_t port = 8080;
@@ -20,7 +24,7 @@ struct HttpOptions {
     // DNS-rebinding protection: Host and Origin must name one of these (any port).
     std::vector<std::string> allowed_hosts{"localhost", "127.0.0.1", "[::1]"};
 
-    std::size_t max_header_bytes = 16 * 1024;                 // larger heads get 431
+    std::size_t max_header_bytes = 16 * 1024;                 // larger heads get 431; at most kMaxHeaderBytes
     std::chrono::milliseconds header_timeout{10'000};         // to receive a request head (slow clients)
     std::chrono::milliseconds body_timeout{30'000};           // to receive a request body
     std::chrono::milliseconds idle_timeout{60'000};           // keep-alive connection without a request

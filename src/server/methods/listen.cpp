@@ -32,6 +32,7 @@ std::shared_ptr<Listen> read_filter(ServerCore& core, const std::shared_ptr<Call
         boost::json::array echoed;
         for (const auto& uri : uris->get_array()) {
             if (!uri.is_string()) throw InvalidParams("notifications.resourceSubscriptions must be an array of URIs");
+            check_subscribed_uri(uri.get_string());
             if (listen->uris.emplace(uri.get_string()).second) echoed.push_back(uri);
         }
         honored["resourceSubscriptions"] = std::move(echoed);

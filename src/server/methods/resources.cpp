@@ -33,6 +33,14 @@ boost::json::value read_resource(ServerCore& core, CallState& call) {
     throw ResourceNotFound(uri);
 }
 
+void check_subscribed_uri(std::string_view uri) {
+    constexpr std::size_t kMaxBytes = 8 * 1024;
+    if (uri.size() > kMaxBytes) {
+        throw InvalidParams("URI too long to subscribe to: " + std::to_string(uri.size()) + " bytes (limit " +
+                            std::to_string(kMaxBytes) + ")");
+    }
+}
+
 boost::json::value subscribe(ServerCore& core, CallState& call) {
     auto& session = call.session->impl();
     {
@@ -42,6 +50,7 @@ boost::json::value subscribe(ServerCore& core, CallState& call) {
         }
     }
     std::string uri(require_string(call.params(), "uri"));
+    check_subscribed_uri(uri);
     session.subscribe(uri);
     session.changed({SessionChange::Kind::subscribe, {}, std::move(uri)});  // acknowledged only once stored
     return boost::json::object();

@@ -32,6 +32,10 @@ void HttpContext::close_connections(bool idle_only) {
 namespace {
 constexpr std::size_t kReadBufferBytes = 4096;
 
+// The head limit (kMaxHeaderBytes at most, serve_http checks) plus room for the start of a
+// pipelined request.
+std::size_t read_buffer_limit(const HttpOptions& o) { return o.max_header_bytes + 4096; }
+
 JournalLimits journal_limits(const HttpOptions& o) {
     return {o.journal_events_per_stream, o.journal_bytes_per_stream, o.max_sessions * 4, o.session_idle_timeout};
 }
@@ -88,6 +92,21 @@ asio::awaitable<void> reject_too_large(beast::tcp_stream& stream, http::request_
                          "Message too large: the limit is " + std::to_string(limit) + " bytes", ctx);
 }
 
+// What the parser refuses as not HTTP/1.1 (bad syntax, conflicting lengths, a head, trailer or
+// chunk line too long for the read buffer); not a client that went away mid-message.
+bool malformed(const boost::system::error_code& ec) {
+    return ec.category() == beast::http::make_error_code(http::error::bad_version).category() &&
+           ec != http::error::end_of_stream && ec != http::error::partial_message;
+}
+
+// 400 with a JSON-RPC error saying what was wrong, then the connection closes: where the next
+// request would start is unknown.
+asio::awaitable<void> reject_malformed(beast::tcp_stream& stream, const boost::system::error_code& ec, HttpContext& ctx) {
+    Request request;
+    request.keep_alive(false);
+    co_await write_error(stream, request, 400, error_code::invalid_request, "Bad Request: malformed HTTP (" + ec.message() + ")", ctx);
+}
+
 // A small body usually arrives with its head: parse what the buffer holds without another
 // asynchronous read. Leaves `ec` clear when the parser just needs more bytes.
 void parse_buffered_body(http::request_parser<http::string_body>& parser, beast::flat_buffer& buffer,
@@ -115,7 +134,10 @@ asio::awaitable<void> serve_connection(asio::ip::tcp::socket socket, HttpContext
     auto owner = std::make_shared<beast::tcp_stream>(std::move(socket));
     beast::tcp_stream& stream = *owner;
     Registration registration(ctx, owner);
-    beast::flat_buffer buffer;
+    // Bounded: a head, a trailer or a chunk-size line must fit, whole, in the buffer. Without a
+    // bound, a chunk extension that never ends would be buffered without limit, and a trailer
+    // field of 64 KiB would make Beast throw outside this coroutine.
+    beast::flat_buffer buffer(read_buffer_limit(ctx.options));
     // Beast reads at most max(512, free capacity) bytes at a time: room for a typical request
     // saves a second read system call for each.
     buffer.reserve(kReadBufferBytes);
@@ -142,7 +164,11 @@ asio::awaitable<void> serve_connection(asio::ip::tcp::socket socket, HttpContext
                 break;
             }
             registration.idle(false);
-            if (ec) break;  // closed, timed out, or not HTTP
+            if (malformed(ec)) {
+                co_await reject_malformed(stream, ec, ctx);
+                break;
+            }
+            if (ec) break;  // closed or timed out
         }
         if (parser.get()[http::field::expect] == "100-continue") {
             static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
@@ -158,6 +184,10 @@ asio::awaitable<void> serve_connection(asio::ip::tcp::socket socket, HttpContext
         }
         if (ec == http::error::body_limit) {
             co_await reject_too_large(stream, parser, max_body, ctx);
+            break;
+        }
+        if (malformed(ec)) {
+            co_await reject_malformed(stream, ec, ctx);
             break;
         }
         if (ec) break;

@@ -48,8 +48,8 @@ public:
     // Runs every context, the first on the calling thread, until stop().
     void run() {
         std::vector<std::thread> threads;
-        for (std::size_t i = 1; i < contexts_.size(); ++i) threads.emplace_back([this, i] { contexts_[i]->run(); });
-        contexts_.front()->run();
+        for (std::size_t i = 1; i < contexts_.size(); ++i) threads.emplace_back([this, i] { run_one(*contexts_[i]); });
+        run_one(*contexts_.front());
         for (auto& t : threads) t.join();
     }
     void stop() {
@@ -57,6 +57,18 @@ public:
     }
 
 private:
+    // A handler that throws is a bug; it must not take the server (and every connection) down.
+    static void run_one(asio::io_context& context) {
+        for (;;) {
+            try {
+                context.run();
+                return;
+            } catch (const std::exception& e) {
+                detail::log().error("an I/O handler failed: {}", e.what());
+            }
+        }
+    }
+
     std::vector<std::unique_ptr<asio::io_context>> contexts_;
     std::vector<asio::executor_work_guard<asio::io_context::executor_type>> guards_;
     std::size_t next_ = 0;
@@ -139,9 +151,13 @@ tcp::endpoint resolve(asio::io_context& ioc, const HttpOptions& options) {
 }  // namespace
 
 int serve_http(Server& server, const HttpOptions& options) {
+    if (options.max_header_bytes > kMaxHeaderBytes) {
+        throw std::invalid_argument("max_header_bytes is at most " + std::to_string(kMaxHeaderBytes));
+    }
+    // Before the contexts: connections still pending when they are destroyed unregister from it.
+    detail::HttpContext ctx(server, options);
     IoContexts io(options.io_threads);
     auto& ioc = io.main();
-    detail::HttpContext ctx(server, options);
     server.key_ring();  // generate (and report) a key now rather than on the first stream
 
     tcp::acceptor acceptor(ioc);

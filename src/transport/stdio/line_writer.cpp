@@ -24,7 +24,13 @@ bool LineWriter::write(std::string line) {
     line += '\n';
     std::unique_lock lock(mutex_);
     // A single line larger than the whole backlog is still let through once the queue is empty.
-    drained_.wait(lock, [&] { return broken_ || backlog_ == 0 || backlog_ + line.size() <= max_backlog_; });
+    const auto has_room = [&] { return broken_ || backlog_ == 0 || backlog_ + line.size() <= max_backlog_; };
+    if (!has_room()) {
+        ++waiting_writes_;
+        drained_.wait(lock, has_room);
+        --waiting_writes_;
+        drained_.notify_all();  // wait_for_room() looks at the count
+    }
     if (broken_) return false;
     backlog_ += line.size();
     queue_.push_back(std::move(line));
@@ -35,6 +41,11 @@ bool LineWriter::write(std::string line) {
 void LineWriter::flush() {
     std::unique_lock lock(mutex_);
     drained_.wait(lock, [&] { return broken_ || (queue_.empty() && !writing_); });
+}
+
+void LineWriter::wait_for_room() {
+    std::unique_lock lock(mutex_);
+    drained_.wait(lock, [&] { return broken_ || (backlog_ <= max_backlog_ / 2 && waiting_writes_ == 0); });
 }
 
 void LineWriter::run() {

@@ -22,6 +22,10 @@ public:
     bool write(std::string line);
     // Waits until everything queued so far is written (or the descriptor failed).
     void flush();
+    // Waits while the backlog is over half full or a write() is waiting for room: the reader of
+    // stdin calls it, so a client that stops reading stops being read and its calls cannot pile
+    // up in memory.
+    void wait_for_room();
 
 private:
     void run();
@@ -33,6 +37,7 @@ private:
     std::condition_variable drained_;   // producers wait for room / flush
     std::deque<std::string> queue_;
     std::size_t backlog_ = 0;
+    std::size_t waiting_writes_ = 0;  // write() calls waiting for room
     bool writing_ = false;
     bool stopping_ = false;
     bool broken_ = false;

@@ -58,6 +58,7 @@ int serve_stdio(Server& server, StdioOptions options) {
         if (n < 0) detail::log().warn("stdin read failed: {}", std::strerror(errno));
         if (n <= 0) break;
         reader.feed(std::string_view(buffer.data(), static_cast<std::size_t>(n)));
+        writer->wait_for_room();  // a client that does not read stdout is not read either
     }
     reader.finish();
 
