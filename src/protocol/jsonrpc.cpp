@@ -2,6 +2,8 @@
 
 #include <mcp/protocol/errors.hpp>
 
+#include "util/utf8.hpp"
+
 #include <boost/json/monotonic_resource.hpp>
 #include <boost/json/parser.hpp>
 
@@ -113,7 +115,7 @@ boost::json::value make_error(const boost::json::value& id, int code, std::strin
                               const boost::json::value& data) {
     boost::json::object error;
     error.emplace("code", code);
-    error.emplace("message", message);
+    error.emplace("message", detail::valid_utf8(message));  // it may quote header bytes
     if (!data.is_null()) error.emplace("data", data);
     boost::json::object msg;
     msg.emplace("jsonrpc", "2.0");

@@ -138,6 +138,16 @@ describe('DNS rebinding', () => {
         assert.equal(ok.status, 200);
     });
 
+    test('two Host or two Origin headers get 400, whatever their values', async () => {
+        const server = await startServer();
+        for (const extra of ['Host: evil.example\r\n', 'Origin: http://127.0.0.1\r\nOrigin: http://evil.example\r\n']) {
+            const res = await raw(server.port, [`GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n${extra}Connection: close\r\n\r\n`]);
+            assert.match(res.data, /^HTTP\/1\.1 400 /, extra);
+            assert.match(res.data, /more than one Host or Origin/, extra);
+        }
+        await echoWorks(server);
+    });
+
     test('--allowed-hosts admits a configured name', async () => {
         const server = await startServer('--allowed-hosts', 'mcp.internal,127.0.0.1');
         const res = await raw(server.port, [
@@ -240,6 +250,16 @@ describe('malformed HTTP', () => {
         const grown = rssKiB(server.child.pid) - before;
         assert.ok(grown < 16 * 1024, `64 MiB of chunk extension grew the server by ${grown} KiB`);
         await echoWorks(server);
+    });
+
+    test('header bytes quoted in an error stay valid UTF-8', async () => {
+        const server = await startServer();
+        const res = await modern(server, 'tools/call', { name: 'echo', arguments: { text: 'x' } }, 1, { 'mcp-name': '=?base64?gP8=?=' });
+        assert.equal(res.status, 400);
+        const text = new TextDecoder('utf-8', { fatal: true }).decode(await res.arrayBuffer());  // throws on invalid UTF-8
+        const body = JSON.parse(text);
+        assert.equal(body.error.code, -32020);
+        assert.match(body.error.message, /\uFFFD/);
     });
 
     test('--max-header-bytes above 60 KiB is refused at startup (the parser cannot hold larger fields)', () => {

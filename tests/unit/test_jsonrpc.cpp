@@ -104,3 +104,18 @@ TEST(JsonRpc, RepliesEchoTheIdWithItsJsonType) {
     EXPECT_EQ(boost::json::serialize(make_error(nullptr, -32700, "bad", boost::json::object{{"k", 1}})),
               R"({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"bad","data":{"k":1}}})");
 }
+
+TEST(JsonRpc, ErrorMessagesAreAlwaysValidUtf8) {
+    // Messages may quote header bytes that never went through the JSON parser.
+    const auto message_of = [](std::string_view text) {
+        return std::string(make_error(1, -32020, text).at("error").at("message").as_string());
+    };
+    EXPECT_EQ(message_of("caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80"), "caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80");  // kept
+    const std::string replacement = "\xEF\xBF\xBD";
+    EXPECT_EQ(message_of("a\x80" "b"), "a" + replacement + "b");                                 // a lone continuation byte
+    EXPECT_EQ(message_of("\xFF\xFE"), replacement + replacement);                                   // never valid
+    EXPECT_EQ(message_of("\xC0\xAF"), replacement + replacement);                                   // an overlong '/'
+    EXPECT_EQ(message_of("\xED\xA0\x80"), replacement + replacement + replacement);                 // a surrogate
+    EXPECT_EQ(message_of("\xF4\x90\x80\x80"), replacement + replacement + replacement + replacement);  // above U+10FFFF
+    EXPECT_EQ(message_of("end\xE2\x82"), "end" + replacement + replacement);                        // cut short
+}

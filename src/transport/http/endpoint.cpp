@@ -299,6 +299,10 @@ asio::awaitable<bool> handle_request(boost::beast::tcp_stream& stream, Request& 
     // DNS-rebinding protection: a web page must not reach a local server through its own hostname.
     const auto host = header(request, "Host");
     if (host.empty()) co_return co_await write_error(stream, request, 400, kServerError, "Bad Request: Host header is required", ctx);
+    // Two of either could be read differently by a proxy and by us (RFC 9112 §3.2: 400).
+    if (request.count(boost::beast::http::field::host) > 1 || request.count(boost::beast::http::field::origin) > 1) {
+        co_return co_await write_error(stream, request, 400, kServerError, "Bad Request: more than one Host or Origin header", ctx);
+    }
     if (!host_allowed(host, ctx.options.allowed_hosts) || !origin_allowed(header(request, "Origin"), ctx.options.allowed_hosts)) {
         co_return co_await write_error(stream, request, 403, kServerError, "Forbidden: Host or Origin not allowed", ctx);
     }
