@@ -432,11 +432,15 @@ describe('sessions and eras', () => {
             fetch(server.url, {
                 method: 'POST',
                 headers: { 'content-type': 'application/json', accept: ACCEPT, ...headers },
-                body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+                body: JSON.stringify({ jsonrpc: '2.0', id: 'req-7', method: 'tools/list' }),
             });
-        assert.equal((await post({})).status, 400);
-        assert.equal((await post({ 'mcp-session-id': 'no-such-session' })).status, 404);
-        assert.equal((await post({ 'mcp-protocol-version': '1999-01-01', 'mcp-session-id': 'x' })).status, 400);
+        // Each error answers the request it refuses.
+        for (const [headers, status] of [[{}, 400], [{ 'mcp-session-id': 'no-such-session' }, 404],
+            [{ 'mcp-protocol-version': '1999-01-01', 'mcp-session-id': 'x' }, 400]]) {
+            const res = await post(headers);
+            assert.equal(res.status, status, JSON.stringify(headers));
+            assert.equal((await res.json()).id, 'req-7', JSON.stringify(headers));
+        }
         const get = await fetch(server.url, { headers: { accept: 'text/event-stream', 'mcp-protocol-version': '2026-07-28' } });
         assert.equal(get.status, 405);
         const del = await fetch(server.url, { method: 'DELETE', headers: { 'mcp-protocol-version': '2026-07-28' } });

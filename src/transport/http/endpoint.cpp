@@ -140,9 +140,10 @@ asio::awaitable<bool> post_modern(boost::beast::tcp_stream& stream, const Reques
 
 asio::awaitable<bool> post_initialize(boost::beast::tcp_stream& stream, const Request& request, boost::json::value document,
                                       const Caller& caller, HttpContext& ctx) {
+    const boost::json::value id = document.at("id");  // initialize is a request
     if (ctx.sessions.full()) {
         co_return co_await write_error(stream, request, 503, kServerError, "Too many sessions, try again later", ctx,
-                                       header_list("Retry-After", "5"));
+                                       header_list("Retry-After", "5"), id);
     }
     auto session = ctx.sessions.create();
     auto sink = std::make_shared<InlineSink>();
@@ -155,7 +156,7 @@ asio::awaitable<bool> post_initialize(boost::beast::tcp_stream& stream, const Re
     }
     if (!co_await near_store(ctx, [&] { return ctx.sessions.admit(session); })) {
         co_return co_await write_error(stream, request, 503, kServerError, "Too many sessions, try again later", ctx,
-                                       header_list("Retry-After", "5"));
+                                       header_list("Retry-After", "5"), id);
     }
     co_return co_await write_response(stream, request, 200, boost::json::serialize(response), "application/json",
                                       header_list("Mcp-Session-Id", session->id()), ctx);
@@ -184,6 +185,7 @@ asio::awaitable<bool> post(boost::beast::tcp_stream& stream, Request& request, c
     const auto& message = std::get<jsonrpc::Message>(classified);
     const auto version = header(request, "MCP-Protocol-Version");
     const bool is_request = message.kind == jsonrpc::Kind::request;
+    const boost::json::value id = is_request ? message.id : boost::json::value();  // what errors below answer
     const RequestHeaders headers = routing_headers(request);
 
     // Which era: the request's own _meta decides, else the version header (§8.1 of the notes).
@@ -202,14 +204,15 @@ asio::awaitable<bool> post(boost::beast::tcp_stream& stream, Request& request, c
 
     if (!version.empty() && !revision::is_legacy(version)) {
         co_return co_await write_error(stream, request, 400, kServerError,
-                                       "Bad Request: unsupported MCP-Protocol-Version " + std::string(version), ctx);
+                                       "Bad Request: unsupported MCP-Protocol-Version " + std::string(version), ctx, {}, id);
     }
     if (is_request && message.method == "initialize") {
         co_return co_await post_initialize(stream, request, std::move(document), caller, ctx);
     }
     const auto session_id = header(request, "Mcp-Session-Id");
     if (session_id.empty()) {
-        co_return co_await write_error(stream, request, 400, kServerError, "Bad Request: Mcp-Session-Id header is required", ctx);
+        co_return co_await write_error(stream, request, 400, kServerError, "Bad Request: Mcp-Session-Id header is required", ctx, {},
+                                       id);
     }
     auto outbox = std::make_shared<Outbox>(co_await asio::this_coro::executor, ctx.options.max_pending_bytes);
     const bool found = co_await near_store(ctx, [&] {
@@ -219,7 +222,7 @@ asio::awaitable<bool> post(boost::beast::tcp_stream& stream, Request& request, c
                  std::make_shared<ResponseStream>(Era::legacy, outbox, session));
         return true;
     });
-    if (!found) co_return co_await write_error(stream, request, 404, kSessionNotFound, "Session not found", ctx);
+    if (!found) co_return co_await write_error(stream, request, 404, kSessionNotFound, "Session not found", ctx, {}, id);
     // A 2025 client that disconnects has not cancelled: it may resume with Last-Event-ID.
     co_return co_await deliver(stream, request, outbox, nullptr, {}, ctx);
 }

@@ -88,10 +88,11 @@ asio::awaitable<bool> write_response(boost::beast::tcp_stream& stream, const Req
 }
 
 asio::awaitable<bool> write_error(boost::beast::tcp_stream& stream, const Request& request, unsigned status, int code,
-                                  std::string_view message, const HttpContext& ctx, const HeaderList& headers) {
+                                  std::string_view message, const HttpContext& ctx, const HeaderList& headers,
+                                  const boost::json::value& id) {
     log().debug("{} {}: {} {}", std::string_view(request.method_string().data(), request.method_string().size()),
                 std::string_view(request.target().data(), request.target().size()), status, message);
-    auto body = boost::json::serialize(jsonrpc::make_error(nullptr, code, message));
+    auto body = boost::json::serialize(jsonrpc::make_error(id, code, message));
     co_return co_await write_response(stream, request, status, std::move(body), "application/json", headers, ctx);
 }
 

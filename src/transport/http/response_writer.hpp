@@ -28,10 +28,11 @@ boost::asio::awaitable<bool> write_response(boost::beast::tcp_stream& stream, co
                                             std::string body, std::string_view content_type, const HeaderList& headers,
                                             const HttpContext& ctx);
 
-// A JSON-RPC error with id null, for failures before the core sees the message.
+// A JSON-RPC error for failures before the core sees the message: it answers `id`, the
+// request's when it could be read, else null.
 boost::asio::awaitable<bool> write_error(boost::beast::tcp_stream& stream, const Request& request, unsigned status,
                                          int code, std::string_view message, const HttpContext& ctx,
-                                         const HeaderList& headers = {});
+                                         const HeaderList& headers = {}, const boost::json::value& id = nullptr);
 
 // Writes what `outbox` produces. If the client leaves first, the outbox is detached and `cancel`
 // (2026-07-28: closing the stream cancels the request) is tripped. Returns whether the
