@@ -51,6 +51,10 @@ TEST(LineReader, ExactlyTheLimitIsAccepted) {
     r.feed("abcd\nabcde\n");
     EXPECT_EQ(c.lines, (std::vector<std::string>{"abcd"}));
     EXPECT_EQ(c.oversized.size(), 1u);
+    // The limit is on the line: a CRLF's CR does not count.
+    r.feed("wxyz\r\nvwxyz\r\n");
+    EXPECT_EQ(c.lines, (std::vector<std::string>{"abcd", "wxyz"}));
+    EXPECT_EQ(c.oversized.size(), 2u);
 }
 
 TEST(LineWriter, WritesWholeLinesInOrderFromManyThreads) {

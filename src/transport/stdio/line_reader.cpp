@@ -10,7 +10,7 @@ void LineReader::feed(std::string_view bytes) {
         const std::string_view piece = bytes.substr(0, nl);
         if (skipping_) {
             skipped_ += piece.size();
-        } else if (line_.size() + piece.size() > max_) {
+        } else if (line_.size() + piece.size() > max_ + 1) {  // + 1: a CRLF's CR is not part of the line
             skipping_ = true;
             skipped_ = line_.size() + piece.size();
             line_.clear();
@@ -37,7 +37,11 @@ void LineReader::emit() {
     }
     std::string_view line = line_;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (line.find_first_not_of(" \t") != std::string_view::npos) handlers_.line(line);
+    if (line.size() > max_) {
+        handlers_.oversized(line.size());
+    } else if (line.find_first_not_of(" \t") != std::string_view::npos) {
+        handlers_.line(line);
+    }
     line_.clear();
 }
 
