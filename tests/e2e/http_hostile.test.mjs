@@ -252,6 +252,23 @@ describe('malformed HTTP', () => {
         await echoWorks(server);
     });
 
+    test('Expect: 100-continue for another path gets 404 at once, its body unread', async () => {
+        const server = await startServer();
+        const res = await raw(server.port, [
+            `POST /elsewhere HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 4000000\r\nExpect: 100-continue\r\n\r\n`,
+        ]);
+        assert.equal(res.timedOut, false, 'answered without waiting for the body');
+        assert.match(res.data, /^HTTP\/1\.1 404 /);
+        assert.doesNotMatch(res.data, /100 Continue/);
+        // On the endpoint the client is asked for its body.
+        const ping = '{"jsonrpc":"2.0","id":1,"method":"ping"}';
+        const ok = await raw(server.port, [
+            `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: ${ACCEPT}\r\nConnection: close\r\n`
+            + `Content-Length: ${ping.length}\r\nExpect: 100-continue\r\n\r\n`, ping], { gapMs: 100 });
+        assert.match(ok.data, /^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 400 /);  // no session: the body was read
+        assert.match(ok.data, /"id":1,/);
+    });
+
     test('header bytes quoted in an error stay valid UTF-8', async () => {
         const server = await startServer();
         const res = await modern(server, 'tools/call', { name: 'echo', arguments: { text: 'x' } }, 1, { 'mcp-name': '=?base64?gP8=?=' });

@@ -171,6 +171,13 @@ asio::awaitable<void> serve_connection(asio::ip::tcp::socket socket, HttpContext
             if (ec) break;  // closed or timed out
         }
         if (parser.get()[http::field::expect] == "100-continue") {
+            // A body for another path would only be read to be refused: refuse it unread.
+            if (!targets_endpoint(std::string_view(parser.get().target().data(), parser.get().target().size()), ctx)) {
+                Request request;
+                request.keep_alive(false);
+                co_await write_error(stream, request, 404, kServerError, "Not Found", ctx);
+                break;
+            }
             static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
             stream.expires_after(ctx.options.write_timeout);
             co_await asio::async_write(stream, asio::buffer(kContinue), use_tuple);

@@ -25,7 +25,6 @@ namespace http = boost::beast::http;
 
 namespace {
 
-constexpr int kServerError = -32000;  // transport-level failures (the spec's generic server error)
 constexpr int kSessionNotFound = -32001;
 
 // A request has a dozen fields: a scan comparing lengths first beats Beast's case-insensitive
@@ -294,9 +293,13 @@ asio::awaitable<bool> remove(boost::beast::tcp_stream& stream, const Request& re
 
 }  // namespace
 
+bool targets_endpoint(std::string_view target, const HttpContext& ctx) {
+    return target.substr(0, target.find('?')) == ctx.options.endpoint;
+}
+
 asio::awaitable<bool> handle_request(boost::beast::tcp_stream& stream, Request& request, HttpContext& ctx) {
     const std::string_view target(request.target().data(), request.target().size());
-    if (target.substr(0, target.find('?')) != ctx.options.endpoint) {
+    if (!targets_endpoint(target, ctx)) {
         co_return co_await write_error(stream, request, 404, kServerError, "Not Found", ctx);
     }
     // DNS-rebinding protection: a web page must not reach a local server through its own hostname.

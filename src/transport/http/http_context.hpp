@@ -57,6 +57,9 @@ struct HttpContext {
 // One accepted connection: reads requests (with size and time limits) until it closes.
 boost::asio::awaitable<void> serve_connection(boost::asio::ip::tcp::socket socket, HttpContext& ctx);
 
+// Whether a request target names the MCP endpoint (a query string aside).
+bool targets_endpoint(std::string_view target, const HttpContext& ctx);
+
 // One request on the MCP endpoint; returns whether the connection may be kept alive.
 boost::asio::awaitable<bool> handle_request(boost::beast::tcp_stream& stream, Request& request, HttpContext& ctx);
 

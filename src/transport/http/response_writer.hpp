@@ -28,6 +28,9 @@ boost::asio::awaitable<bool> write_response(boost::beast::tcp_stream& stream, co
                                             std::string body, std::string_view content_type, const HeaderList& headers,
                                             const HttpContext& ctx);
 
+// The JSON-RPC code of transport-level failures (the spec's generic server error).
+inline constexpr int kServerError = -32000;
+
 // A JSON-RPC error for failures before the core sees the message: it answers `id`, the
 // request's when it could be read, else null.
 boost::asio::awaitable<bool> write_error(boost::beast::tcp_stream& stream, const Request& request, unsigned status,
