@@ -57,7 +57,7 @@ boost::json::value error_response(const CallState& call, const Error& e) {
     if (code == error_code::resource_not_found && call.exchange && call.exchange->era() == Era::modern) {
         code = error_code::invalid_params;
     }
-    return jsonrpc::make_error(call.message.id, code, e.what(), e.data());
+    return jsonrpc::make_error(call.message.id, code, e.message(), e.data());
 }
 
 // resultType, serverInfo and caching hints on every 2026-07-28 result.

@@ -158,3 +158,11 @@ TEST_F(Lifecycle, DuplicateInFlightIdsAreRefused) {
     release.count_down();
     done.get_future().wait();
 }
+
+TEST_F(Lifecycle, ErrorMessagesKeepEveryCharacterOfWhatTheyQuote) {
+    connect_and_initialize();
+    const std::string method("ping\0x", 6);  // what() would stop at the NUL
+    auto reply = call(method);
+    ASSERT_TRUE(reply.as_object().contains("error")) << boost::json::serialize(reply);
+    EXPECT_EQ(reply.at("error").at("message").as_string(), "Method not found: " + method);
+}

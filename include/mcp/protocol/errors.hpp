@@ -28,12 +28,15 @@ inline constexpr int unsupported_protocol_version = -32022;
 class Error : public std::runtime_error {
 public:
     Error(int code, std::string message, boost::json::value data = nullptr)
-        : std::runtime_error(std::move(message)), code_(code), data_(std::move(data)) {}
+        : std::runtime_error(message), code_(code), message_(std::move(message)), data_(std::move(data)) {}
     int code() const noexcept { return code_; }
+    // The whole message, sent to the client; what() stops at a NUL the message may quote.
+    const std::string& message() const noexcept { return message_; }
     const boost::json::value& data() const noexcept { return data_; }
 
 private:
     int code_;
+    std::string message_;
     boost::json::value data_;
 };
 

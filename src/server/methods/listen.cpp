@@ -60,7 +60,7 @@ void start_listen(ServerCore& core, const std::shared_ptr<CallState>& call) {
         listen = read_filter(core, call, honored);
     } catch (const Error& e) {
         untrack(call);
-        call->sink->complete(jsonrpc::make_error(call->message.id, e.code(), e.what(), e.data()));
+        call->sink->complete(jsonrpc::make_error(call->message.id, e.code(), e.message(), e.data()));
         return;
     }
     if (!core.listens.add(listen, core.options.max_listen_streams)) {
