@@ -29,6 +29,7 @@
 #include <mcp/server/uri_template.hpp>
 
 #include "util/percent_encoding.hpp"
+#include "util/utf8.hpp"
 
 #include <algorithm>
 #include <array>
@@ -44,6 +45,7 @@ namespace {
 
 using detail::percent_escape_at;
 using detail::percent_escaped_byte;
+using detail::Utf8Checker;
 
 using Part = UriTemplate::Part;
 constexpr std::size_t npos = std::string_view::npos;
@@ -85,38 +87,6 @@ bool in_class(char c, std::uint8_t classes) { return (kChars[uc(c)] & classes) !
 constexpr char kHexDigits[] = "0123456789ABCDEF";
 
 bool continuation_byte(unsigned char b) { return (b & 0xC0) == 0x80; }
-
-// Byte-at-a-time UTF-8 validation per RFC 3629: no overlong forms, surrogates, or code points
-// above U+10FFFF.
-class Utf8Checker {
-public:
-    bool feed(unsigned char b) {
-        if (pending_ == 0) {
-            if (b < 0x80) return true;
-            if (b >= 0xC2 && b <= 0xDF) return expect(1, 0x80, 0xBF);
-            if (b >= 0xE0 && b <= 0xEF) return expect(2, b == 0xE0 ? 0xA0 : 0x80, b == 0xED ? 0x9F : 0xBF);
-            if (b >= 0xF0 && b <= 0xF4) return expect(3, b == 0xF0 ? 0x90 : 0x80, b == 0xF4 ? 0x8F : 0xBF);
-            return false;
-        }
-        if (b < low_ || b > high_) return false;
-        --pending_;
-        low_ = 0x80;  // only the byte after the lead has a narrower range
-        high_ = 0xBF;
-        return true;
-    }
-    bool complete() const { return pending_ == 0; }
-
-private:
-    bool expect(int pending, unsigned char low, unsigned char high) {
-        pending_ = pending;
-        low_ = low;
-        high_ = high;
-        return true;
-    }
-    int pending_ = 0;
-    unsigned char low_ = 0x80;
-    unsigned char high_ = 0xBF;
-};
 
 // Every '%' starts a valid escape and the decoded bytes are UTF-8.
 bool valid_uri(std::string_view uri) {
