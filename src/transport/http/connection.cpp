@@ -15,6 +15,9 @@
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/read.hpp>
 
+#include <optional>
+#include <string>
+
 namespace mcp::detail {
 
 namespace asio = boost::asio;
@@ -82,29 +85,33 @@ private:
     std::list<HttpContext::Open>::iterator it_;
 };
 
-// 413, then the connection closes: the rest of the body is not read.
-asio::awaitable<void> reject_too_large(beast::tcp_stream& stream, http::request_parser<http::string_body>& parser,
-                                       std::size_t limit, HttpContext& ctx) {
+// An error response, then the connection closes: the rest of the request is not read, and where
+// the next one would start is unknown.
+struct Refusal {
+    unsigned status;
+    int code;
+    std::string message;
+};
+
+asio::awaitable<void> refuse_and_close(beast::tcp_stream& stream, unsigned version, const Refusal& refusal, HttpContext& ctx) {
     Request request;
-    request.version(parser.get().version());
+    request.version(version);
     request.keep_alive(false);
-    co_await write_error(stream, request, 413, error_code::invalid_request,
-                         "Message too large: the limit is " + std::to_string(limit) + " bytes", ctx);
+    co_await write_error(stream, request, refusal.status, refusal.code, refusal.message, ctx);
 }
 
-// What the parser refuses as not HTTP/1.1 (bad syntax, conflicting lengths, a head, trailer or
-// chunk line too long for the read buffer); not a client that went away mid-message.
-bool malformed(const boost::system::error_code& ec) {
-    return ec.category() == beast::http::make_error_code(http::error::bad_version).category() &&
-           ec != http::error::end_of_stream && ec != http::error::partial_message;
-}
-
-// 400 with a JSON-RPC error saying what was wrong, then the connection closes: where the next
-// request would start is unknown.
-asio::awaitable<void> reject_malformed(beast::tcp_stream& stream, const boost::system::error_code& ec, HttpContext& ctx) {
-    Request request;
-    request.keep_alive(false);
-    co_await write_error(stream, request, 400, error_code::invalid_request, "Bad Request: malformed HTTP (" + ec.message() + ")", ctx);
+// What a read error calls for: 413 for a body over the limit, 400 for what the parser refuses as
+// not HTTP/1.1 (bad syntax, conflicting lengths, a head, trailer or chunk line too long for the
+// read buffer); nothing for a client that went away or timed out.
+std::optional<Refusal> refusal_for(const boost::system::error_code& ec, std::size_t max_body) {
+    if (ec == http::error::body_limit) {
+        return Refusal{413, error_code::invalid_request, "Message too large: the limit is " + std::to_string(max_body) + " bytes"};
+    }
+    if (ec.category() == beast::http::make_error_code(http::error::bad_version).category() &&
+        ec != http::error::end_of_stream && ec != http::error::partial_message) {
+        return Refusal{400, error_code::invalid_request, "Bad Request: malformed HTTP (" + ec.message() + ")"};
+    }
+    return std::nullopt;
 }
 
 // A small body usually arrives with its head: parse what the buffer holds without another
@@ -159,13 +166,10 @@ asio::awaitable<void> serve_connection(asio::ip::tcp::socket socket, HttpContext
                 co_await write_response(stream, request, 431, {}, {}, header_list("Connection", "close"), ctx);
                 break;
             }
-            if (ec == http::error::body_limit) {  // a Content-Length over the limit, known from the head
-                co_await reject_too_large(stream, parser, max_body, ctx);
-                break;
-            }
             registration.idle(false);
-            if (malformed(ec)) {
-                co_await reject_malformed(stream, ec, ctx);
+            // body_limit here: a Content-Length over the limit, known from the head.
+            if (auto refusal = refusal_for(ec, max_body)) {
+                co_await refuse_and_close(stream, parser.get().version(), *refusal, ctx);
                 break;
             }
             if (ec) break;  // closed or timed out
@@ -173,9 +177,9 @@ asio::awaitable<void> serve_connection(asio::ip::tcp::socket socket, HttpContext
         if (parser.get()[http::field::expect] == "100-continue") {
             // A body for another path would only be read to be refused: refuse it unread.
             if (!targets_endpoint(std::string_view(parser.get().target().data(), parser.get().target().size()), ctx)) {
-                Request request;
-                request.keep_alive(false);
-                co_await write_error(stream, request, 404, kServerError, "Not Found", ctx);
+                // Named: GCC 12 frees a braced temporary inside a co_await expression twice.
+                const Refusal not_found{404, kServerError, "Not Found"};
+                co_await refuse_and_close(stream, parser.get().version(), not_found, ctx);
                 break;
             }
             static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
@@ -189,12 +193,8 @@ asio::awaitable<void> serve_connection(asio::ip::tcp::socket socket, HttpContext
             std::tie(ec, std::ignore) = co_await http::async_read(stream, buffer, parser, use_tuple);
             stream.expires_never();
         }
-        if (ec == http::error::body_limit) {
-            co_await reject_too_large(stream, parser, max_body, ctx);
-            break;
-        }
-        if (malformed(ec)) {
-            co_await reject_malformed(stream, ec, ctx);
+        if (auto refusal = refusal_for(ec, max_body)) {
+            co_await refuse_and_close(stream, parser.get().version(), *refusal, ctx);
             break;
         }
         if (ec) break;
