@@ -26,6 +26,9 @@ boost::json::value read_resource(ServerCore& core, CallState& call);
 bool resource_runs_inline(const ServerCore& core, const CallState& call);
 boost::json::value subscribe(ServerCore& core, CallState& call);
 boost::json::value unsubscribe(ServerCore& core, CallState& call);
+// A subscribed URI is kept as long as its session or listen stream: longer than 8 KiB is refused
+// with InvalidParams.
+void check_subscribed_uri(std::string_view uri);
 
 boost::json::value complete(ServerCore& core, CallState& call);
 
@@ -33,9 +36,6 @@ boost::json::value discover(ServerCore& core, CallState& call);
 // subscriptions/listen: acknowledges, then streams change notifications until the call is
 // cancelled (stream closed, notifications/cancelled) or the server shuts down.
 void start_listen(ServerCore& core, const std::shared_ptr<CallState>& call);
-// A subscribed URI is kept as long as its session or listen stream: longer than 8 KiB is refused
-// with InvalidParams.
-void check_subscribed_uri(std::string_view uri);
 void end_listens(ServerCore& core);
 
 inline const std::string& key_of(const ToolEntry& e) { return e.def.spec.name; }
