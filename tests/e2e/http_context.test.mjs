@@ -4,10 +4,9 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 
-import { waitUntil } from './helpers.mjs';
+import { freePort, waitUntil } from './helpers.mjs';
 
 const ACCEPT = 'application/json, text/event-stream';
 let server;
@@ -16,16 +15,6 @@ function probeBinary() {
     const path = process.env.MCP_CPP_PROBE;
     assert.ok(path && existsSync(path), 'MCP_CPP_PROBE must name the mcp-cpp-probe binary (ctest sets it)');
     return path;
-}
-
-function freePort() {
-    return new Promise((resolve) => {
-        const probe = net.createServer();
-        probe.listen(0, '127.0.0.1', () => {
-            const { port } = probe.address();
-            probe.close(() => resolve(port));
-        });
-    });
 }
 
 before(async () => {

@@ -6,21 +6,10 @@ import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { after, describe, test } from 'node:test';
 
-import { demoBinary, sleep, waitUntil, withTimeout } from './helpers.mjs';
+import { demoBinary, freePort, sleep, waitUntil, withTimeout } from './helpers.mjs';
 
 const ACCEPT = 'application/json, text/event-stream';
 const servers = [];
-
-function freePort() {
-    return new Promise((resolve, reject) => {
-        const probe = net.createServer();
-        probe.once('error', reject);
-        probe.listen(0, '127.0.0.1', () => {
-            const { port } = probe.address();
-            probe.close(() => resolve(port));
-        });
-    });
-}
 
 // Starts the demo over HTTP with extra flags; resolves once it answers.
 async function startServer(...flags) {
