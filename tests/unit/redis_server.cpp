@@ -19,16 +19,20 @@ namespace testing_support {
 
 namespace {
 
-bool binds(std::uint16_t port) {
+// Whether `act` (bind or connect) succeeds on a fresh socket for 127.0.0.1:port.
+template <class Act>
+bool on_loopback(std::uint16_t port, Act act) {
     const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in addr{};
     addr.sin_family = AF_INET;
     addr.sin_port = htons(port);
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    const bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+    const bool ok = act(fd, reinterpret_cast<sockaddr*>(&addr), static_cast<socklen_t>(sizeof addr)) == 0;
     ::close(fd);
     return ok;
 }
+
+bool binds(std::uint16_t port) { return on_loopback(port, ::bind); }
 
 // A free port outside the kernel's ephemeral range (below it, or above it when it starts low):
 // restart() reuses the port, and an outgoing connection could take one from inside that range
@@ -58,16 +62,7 @@ std::uint16_t free_port() {
     throw std::runtime_error("no free loopback port outside the ephemeral range");
 }
 
-bool answers(std::uint16_t port) {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_port = htons(port);
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    const bool ok = ::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
-    ::close(fd);
-    return ok;
-}
+bool answers(std::uint16_t port) { return on_loopback(port, ::connect); }
 
 }  // namespace
 
