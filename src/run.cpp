@@ -94,7 +94,7 @@ int run(Server& server, int argc, char** argv) {
     s.body_timeout = detail::format_duration(http.body_timeout);
     s.idle_timeout = detail::format_duration(http.idle_timeout);
     s.write_timeout = detail::format_duration(http.write_timeout);
-    s.session_timeout = detail::format_duration(http.session_idle_timeout);
+    s.session_timeout = detail::format_duration(options.sessions.idle_timeout);
     s.shutdown_grace = detail::format_duration(http.shutdown_grace);
     s.elicitation_timeout = detail::format_duration(options.client_requests.elicitation_timeout);
     s.sampling_timeout = detail::format_duration(options.client_requests.sampling_timeout);
@@ -133,7 +133,7 @@ int run(Server& server, int argc, char** argv) {
     app.add_option("--write-timeout", s.write_timeout, "A client that reads nothing for this long is dropped")
         ->envname("MCP_WRITE_TIMEOUT")
         ->check(kDuration);
-    app.add_option("--max-sessions", http.max_sessions, "2025-era HTTP sessions; initialize beyond gets 503")
+    app.add_option("--max-sessions", options.sessions.max_sessions, "2025-era HTTP sessions; initialize beyond gets 503")
         ->envname("MCP_MAX_SESSIONS")
         ->check(CLI::Range(1, 10000000));
     app.add_option("--session-timeout", s.session_timeout, "A 2025-era session idle this long is ended")
@@ -245,7 +245,7 @@ int run(Server& server, int argc, char** argv) {
         http.body_timeout = duration_of(s.body_timeout);
         http.idle_timeout = duration_of(s.idle_timeout);
         http.write_timeout = duration_of(s.write_timeout);
-        http.session_idle_timeout = duration_of(s.session_timeout);
+        options.sessions.idle_timeout = duration_of(s.session_timeout);
         http.shutdown_grace = duration_of(s.shutdown_grace);
         options.client_requests.elicitation_timeout = duration_of(s.elicitation_timeout);
         options.client_requests.sampling_timeout = duration_of(s.sampling_timeout);

@@ -62,7 +62,7 @@ std::vector<Root> Context::roots(std::string key) {
 }
 
 void Context::notify_elicitation_complete(std::string elicitation_id) {
-    if (exchange().era() != Era::legacy || !exchange().session()) return;  // removed in 2026-07-28
+    if (exchange().era() != Era::sessions || !exchange().session()) return;  // removed in 2026-07-28
     exchange().session()->notify(
         jsonrpc::make_notification("notifications/elicitation/complete", {{"elicitationId", std::move(elicitation_id)}}));
 }

@@ -26,19 +26,19 @@ Method built_in(MethodFn run, Cache cache = Cache::none) { return Method{run, fa
 Method user_code(MethodFn run, Cache cache, InlineProbe runs_inline) {
     return Method{run, true, false, true, true, cache, true, runs_inline};
 }
-Method legacy_only(MethodFn run, bool before_initialize = false) { return Method{run, false, before_initialize, true, false}; }
-Method modern_only(MethodFn run, Cache cache) { return Method{run, false, false, false, true, cache}; }
+Method sessions_only(MethodFn run, bool before_initialize = false) { return Method{run, false, before_initialize, true, false}; }
+Method stateless_only(MethodFn run, Cache cache) { return Method{run, false, false, false, true, cache}; }
 
 const std::unordered_map<std::string_view, Method>& method_table() {
     static const std::unordered_map<std::string_view, Method> table{
-        {"initialize", legacy_only(initialize, true)},
-        {"ping", legacy_only(ping, true)},
-        {"logging/setLevel", legacy_only(set_log_level)},
-        {"resources/subscribe", legacy_only(subscribe)},
-        {"resources/unsubscribe", legacy_only(unsubscribe)},
-        {"server/discover", modern_only(discover, Cache::list)},
+        {"initialize", sessions_only(initialize, true)},
+        {"ping", sessions_only(ping, true)},
+        {"logging/setLevel", sessions_only(set_log_level)},
+        {"resources/subscribe", sessions_only(subscribe)},
+        {"resources/unsubscribe", sessions_only(unsubscribe)},
+        {"server/discover", stateless_only(discover, Cache::list)},
         // Its run function is never called: a listen is a stream, not a call (start_listen).
-        {"subscriptions/listen", modern_only(nullptr, Cache::none)},
+        {"subscriptions/listen", stateless_only(nullptr, Cache::none)},
         {"tools/list", built_in(list_tools, Cache::list)},
         {"tools/call", user_code(call_tool, Cache::none, tool_runs_inline)},
         {"prompts/list", built_in(list_prompts, Cache::list)},
@@ -54,14 +54,14 @@ const std::unordered_map<std::string_view, Method>& method_table() {
 boost::json::value error_response(const CallState& call, const Error& e) {
     int code = e.code();
     // The 2026-07-28 revision reports an unknown resource as invalid params.
-    if (code == error_code::resource_not_found && call.exchange && call.exchange->era() == Era::modern) {
+    if (code == error_code::resource_not_found && call.exchange && call.exchange->era() == Era::stateless) {
         code = error_code::invalid_params;
     }
     return jsonrpc::make_error(call.message.id, code, e.message(), e.data());
 }
 
 // resultType, serverInfo and caching hints on every 2026-07-28 result.
-void stamp_modern_result(const ServerCore& core, Cache cache, boost::json::value& result) {
+void stamp_stateless_result(const ServerCore& core, Cache cache, boost::json::value& result) {
     auto& obj = result.as_object();
     if (!obj.contains("resultType")) obj["resultType"] = "complete";
     auto& meta = obj["_meta"];
@@ -113,16 +113,16 @@ boost::json::value input_required(const CallState& call) {
 }
 
 // Era rules of 2026-07-28, in the order the spec gives: envelope, headers, version, method.
-const Method* admit_modern(CallState& call, const Inbound& inbound) {
+const Method* admit_stateless(CallState& call, const Inbound& inbound) {
     const auto& msg = call.message;
     const Envelope envelope = read_envelope(msg);
     if (inbound.headers != nullptr) {
         check_routing_headers(msg, *inbound.headers, envelope.client->protocol_version);
         call.headers = *inbound.headers;
     }
-    if (!revision::is_modern(envelope.client->protocol_version)) {
+    if (!revision::is_stateless_era(envelope.client->protocol_version)) {
         boost::json::array supported;
-        for (auto v : revision::modern()) supported.emplace_back(v);
+        for (auto v : revision::stateless_era()) supported.emplace_back(v);
         throw Error(error_code::unsupported_protocol_version,
                     "Unsupported protocol version: " + envelope.client->protocol_version,
                     boost::json::object{{"supported", std::move(supported)}, {"requested", envelope.client->protocol_version}});
@@ -131,13 +131,13 @@ const Method* admit_modern(CallState& call, const Inbound& inbound) {
     if (method == nullptr || !method->modern) {
         throw Error(error_code::method_not_found, "Method not found: " + std::string(msg.method));
     }
-    call.exchange.emplace(Era::modern, envelope.client, inbound.session, msg.id, progress_token_of(msg), envelope.log_level,
+    call.exchange.emplace(Era::stateless, envelope.client, inbound.session, msg.id, progress_token_of(msg), envelope.log_level,
                           inbound.principal);
     if (method->rounds) read_inputs(call);
     return method;
 }
 
-const Method* admit_legacy(CallState& call, const Inbound& inbound) {
+const Method* admit_in_session(CallState& call, const Inbound& inbound) {
     const auto& msg = call.message;
     const Method* method = find_method(msg.method);
     if (method == nullptr || !method->legacy) {
@@ -147,7 +147,7 @@ const Method* admit_legacy(CallState& call, const Inbound& inbound) {
     if (!method->before_initialize && (!session || !session->initialized())) {
         throw Error(error_code::invalid_request, "Not initialized: send initialize first");
     }
-    call.exchange.emplace(Era::legacy, session ? session->client() : nullptr, session, msg.id, progress_token_of(msg),
+    call.exchange.emplace(Era::sessions, session ? session->client() : nullptr, session, msg.id, progress_token_of(msg),
                           std::nullopt, inbound.principal);
     return method;
 }
@@ -204,8 +204,8 @@ void handle_notification(ServerCore& core, const jsonrpc::Message& message, cons
 void handle_request(ServerCore& core, const std::shared_ptr<CallState>& call, const Inbound& inbound) {
     const Method* method = nullptr;
     try {
-        method = classify_era(call->message, inbound.headers) == Era::modern ? admit_modern(*call, inbound)
-                                                                               : admit_legacy(*call, inbound);
+        method = classify_era(call->message, inbound.headers) == Era::stateless ? admit_stateless(*call, inbound)
+                                                                               : admit_in_session(*call, inbound);
     } catch (const Error& e) {
         call->sink->complete(error_response(*call, e));
         return;
@@ -251,7 +251,7 @@ void handle_request(ServerCore& core, const std::shared_ptr<CallState>& call, co
 }
 
 void run_call(const Method& method, const std::shared_ptr<CallState>& call) {
-    const bool modern = call->exchange->era() == Era::modern;
+    const bool modern = call->exchange->era() == Era::stateless;
     // Emplaced, not assigned: assigning a value moves it only within one storage, and a result
     // built in call->scratch would be copied out.
     std::optional<boost::json::value> response;
@@ -260,14 +260,14 @@ void run_call(const Method& method, const std::shared_ptr<CallState>& call) {
         auto result = method.run(call->core, *call);
         // A handler that swallowed InputRequired still asked: the pending requests decide.
         if (modern && !call->input.pending.empty()) throw InputRequired{};
-        if (modern) stamp_modern_result(call->core, method.cache, result);
+        if (modern) stamp_stateless_result(call->core, method.cache, result);
         // A result built in call->scratch (a list page) is enveloped there and moves in; any
         // other in default storage (an embedder's storage is not the server's to allocate in).
         auto storage = result.storage() == call->scratch ? call->scratch : boost::json::storage_ptr();
         response.emplace(jsonrpc::make_result(call->message.id, std::move(result), std::move(storage)));
     } catch (const InputRequired&) {
         auto result = input_required(*call);
-        stamp_modern_result(call->core, Cache::none, result);  // never cacheable
+        stamp_stateless_result(call->core, Cache::none, result);  // never cacheable
         response.emplace(jsonrpc::make_result(call->message.id, std::move(result)));
     } catch (const CapabilityMissing& e) {
         response.emplace(modern ? jsonrpc::make_error(call->message.id, error_code::missing_required_client_capability, e.what(),
@@ -287,7 +287,7 @@ void run_call(const Method& method, const std::shared_ptr<CallState>& call) {
         response.emplace(jsonrpc::make_error(call->message.id, error_code::internal_error, "Internal error"));
     }
     if (call->session && !call->key.empty()) call->session->impl().untrack(*call);
-    if (call->cancelled_by_client.load() || (call->exchange->era() == Era::modern && call->stop.stop_requested())) {
+    if (call->cancelled_by_client.load() || (call->exchange->era() == Era::stateless && call->stop.stop_requested())) {
         call->sink->complete(std::nullopt);  // a cancelled request gets no response
     } else if (unavailable) {
         call->sink->complete_overloaded(std::move(*response));

@@ -25,14 +25,14 @@ const boost::json::object* meta_of(const jsonrpc::Message& m) {
 Era classify_era(const jsonrpc::Message& request, const RequestHeaders* headers) {
     if (const auto* meta = meta_of(request)) {
         for (const auto& kv : *meta) {
-            if (kv.key().starts_with(kPrefix)) return Era::modern;
+            if (kv.key().starts_with(kPrefix)) return Era::stateless;
         }
     }
     if (headers != nullptr && headers->protocol_version && *headers->protocol_version >= revision::v2026_07_28) {
-        return Era::modern;
+        return Era::stateless;
     }
-    if (request.method == "server/discover" || request.method == "subscriptions/listen") return Era::modern;
-    return Era::legacy;
+    if (request.method == "server/discover" || request.method == "subscriptions/listen") return Era::stateless;
+    return Era::sessions;
 }
 
 Envelope read_envelope(const jsonrpc::Message& request) {

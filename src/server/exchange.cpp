@@ -30,7 +30,7 @@ bool Exchange::client_supports(std::string_view capability) const {
 }
 
 std::optional<LogLevel> Exchange::log_level() const {
-    if (era_ == Era::modern) return request_log_level_;
+    if (era_ == Era::stateless) return request_log_level_;
     if (session_) return session_->log_level();
     return request_log_level_;
 }

@@ -37,6 +37,15 @@ struct ClientRequestOptions {
     std::chrono::milliseconds request_state_ttl{15 * 60'000};
 };
 
+// 2025-era sessions (HTTP): how many, how long an idle one lives, and what their resumable SSE
+// streams keep for Last-Event-ID.
+struct SessionOptions {
+    std::size_t max_sessions = 10'000;                      // beyond: initialize gets 503
+    std::chrono::milliseconds idle_timeout{30 * 60'000};
+    std::size_t journal_events_per_stream = 1'000;
+    std::size_t journal_bytes_per_stream = 4 * 1024 * 1024;
+};
+
 struct ServerOptions {
     std::string instructions;  // sent in the initialize and server/discover results
     std::size_t page_size = 100;  // items per tools/prompts/resources list page
@@ -48,6 +57,7 @@ struct ServerOptions {
     // The level a 2025-era session starts at before the client calls logging/setLevel.
     LogLevel default_client_log_level = LogLevel::info;
     ExecutionOptions execution;
+    SessionOptions sessions;
     // Where 2025-era HTTP sessions, their SSE journals and the answers handlers wait for live:
     // "memory" (one node) or "redis://[[user]:password@]host[:port][/db]", shared by the nodes behind
     // one load balancer (docs/adr/0011-several-nodes.md).

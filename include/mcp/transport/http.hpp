@@ -33,12 +33,8 @@ struct HttpOptions {
     std::size_t max_connections = 10'000;                     // beyond: accepted and closed at once
     std::size_t max_pending_bytes = 8 * 1024 * 1024;          // unsent bytes per stream before it is dropped
 
-    // 2025-era sessions and their SSE streams.
-    std::size_t max_sessions = 10'000;                        // beyond: initialize gets 503
-    std::chrono::milliseconds session_idle_timeout{30 * 60'000};
+    // The SSE streams of 2025-era sessions (the sessions themselves: ServerOptions::sessions).
     std::size_t max_streams_per_session = 8;                  // open GET streams of one session
-    std::size_t journal_events_per_stream = 1'000;            // kept for Last-Event-ID resumption
-    std::size_t journal_bytes_per_stream = 4 * 1024 * 1024;
     std::chrono::milliseconds sse_retry{2'000};               // the retry: hint sent to clients
 
     std::chrono::milliseconds shutdown_grace{10'000};         // time given to calls in flight on SIGTERM

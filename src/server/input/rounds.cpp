@@ -52,7 +52,7 @@ void cancel_on_client(CallState& call, const std::string& id, std::string_view r
     call.sink->send(jsonrpc::make_notification("notifications/cancelled", {{"requestId", id}, {"reason", reason}}));
 }
 
-std::vector<InputAnswer> ask_legacy(CallState& call, std::vector<WireRequest> requests) {
+std::vector<InputAnswer> ask_in_session(CallState& call, std::vector<WireRequest> requests) {
     auto& core = call.core;
     const auto& session = call.session;
     if (!session) throw ClientGone("there is no session to ask the client through");
@@ -116,7 +116,7 @@ std::vector<InputAnswer> ask_legacy(CallState& call, std::vector<WireRequest> re
     return out;
 }
 
-std::vector<InputAnswer> ask_modern(CallState& call, std::vector<WireRequest> requests) {
+std::vector<InputAnswer> ask_stateless(CallState& call, std::vector<WireRequest> requests) {
     auto& rounds = call.input;
     std::vector<InputAnswer> out;
     bool missing = false;
@@ -146,8 +146,8 @@ std::vector<InputAnswer> ask(CallState& call, std::vector<InputRequest> requests
     std::vector<WireRequest> wire;
     wire.reserve(requests.size());
     for (const auto& r : requests) wire.push_back(to_wire(r, call.input.keys));
-    if (call.exchange->era() == Era::modern) return ask_modern(call, std::move(wire));
-    return ask_legacy(call, std::move(wire));
+    if (call.exchange->era() == Era::stateless) return ask_stateless(call, std::move(wire));
+    return ask_in_session(call, std::move(wire));
 }
 
 }  // namespace mcp::detail

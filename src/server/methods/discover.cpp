@@ -7,7 +7,7 @@ namespace mcp::detail {
 
 boost::json::value discover(ServerCore& core, CallState&) {
     boost::json::array versions;
-    for (auto v : revision::modern()) versions.emplace_back(v);
+    for (auto v : revision::stateless_era()) versions.emplace_back(v);
     boost::json::object result;
     result["supportedVersions"] = std::move(versions);
     result["capabilities"] = server_capabilities(core);

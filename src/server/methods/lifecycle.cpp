@@ -39,7 +39,7 @@ boost::json::value initialize(ServerCore& core, CallState& call) {
 
     auto state = std::make_shared<ClientState>();
     // Echo a version we speak; otherwise offer our newest and let the client decide.
-    state->protocol_version = revision::is_legacy(requested) ? std::string(requested) : std::string(revision::latest_legacy);
+    state->protocol_version = revision::is_session_era(requested) ? std::string(requested) : std::string(revision::latest_session_era);
     if (const auto* caps = optional_object(params, "capabilities")) state->capabilities = *caps;
     state->info = read_client_info(params);
     const std::string negotiated = state->protocol_version;

@@ -55,7 +55,7 @@ boost::json::value call_tool(ServerCore& core, CallState& call) {
     if (arguments == nullptr) arguments = &no_arguments;
     if (call.headers) check_param_headers(entry->header_params, *arguments, *call.headers);
     if (auto missing = missing_capabilities(entry->def.spec.required_client_capabilities, *call.exchange)) {
-        if (call.exchange->era() == Era::modern) {
+        if (call.exchange->era() == Era::stateless) {
             throw Error(error_code::missing_required_client_capability, "Missing required client capability",
                         boost::json::object{{"requiredCapabilities", std::move(*missing)}});
         }
@@ -74,10 +74,10 @@ boost::json::value call_tool(ServerCore& core, CallState& call) {
     } catch (const InputRequired&) {
         throw;  // 2026: the dispatcher answers input_required
     } catch (const CapabilityMissing& e) {
-        if (call.exchange->era() == Era::modern) throw;  // -32021
+        if (call.exchange->era() == Era::stateless) throw;  // -32021
         return error_result(e.what());
     } catch (const UrlElicitationRequired& e) {
-        if (call.exchange->era() != Era::legacy || !call.exchange->client_supports("elicitation.url")) return error_result(e.what());
+        if (call.exchange->era() != Era::sessions || !call.exchange->client_supports("elicitation.url")) return error_result(e.what());
         boost::json::array elicitations;
         for (const auto& r : e.elicitations()) elicitations.push_back(url_elicitation_params(r));
         throw Error(error_code::url_elicitation_required, e.what(), boost::json::object{{"elicitations", std::move(elicitations)}});

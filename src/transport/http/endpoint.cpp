@@ -118,7 +118,7 @@ boost::json::value request_id_of(const Request& request, HttpContext& ctx) {
     return message && message->kind == jsonrpc::Kind::request ? message->id : boost::json::value(nullptr);
 }
 
-bool modern_by_header(std::string_view version) { return !version.empty() && version >= revision::v2026_07_28; }
+bool stateless_by_header(std::string_view version) { return !version.empty() && version >= revision::v2026_07_28; }
 
 // Collects what the core produces for a message handled inline (initialize).
 class InlineSink final : public CallSink {
@@ -128,12 +128,12 @@ public:
     std::optional<boost::json::value> response;
 };
 
-asio::awaitable<bool> post_modern(boost::beast::tcp_stream& stream, const Request& request, boost::json::value document,
+asio::awaitable<bool> post_stateless(boost::beast::tcp_stream& stream, const Request& request, boost::json::value document,
                                   const RequestHeaders& headers, bool is_request, const Caller& caller, HttpContext& ctx) {
     auto outbox = std::make_shared<Outbox>(co_await asio::this_coro::executor, ctx.options.max_pending_bytes);
     std::stop_source cancel;
     dispatch(ctx, std::move(document), Inbound{nullptr, cancel.get_token(), &headers, caller.principal, caller.trace},
-             std::make_shared<ResponseStream>(Era::modern, outbox, nullptr));
+             std::make_shared<ResponseStream>(Era::stateless, outbox, nullptr));
     co_return co_await deliver(stream, request, outbox, is_request ? &cancel : nullptr, {}, ctx);
 }
 
@@ -150,7 +150,7 @@ asio::awaitable<bool> post_initialize(boost::beast::tcp_stream& stream, const Re
     if (!sink->response) co_return co_await write_response(stream, request, 202, {}, {}, {}, ctx);
     const auto& response = *sink->response;
     if (!response.as_object().contains("result")) {
-        co_return co_await write_response(stream, request, status_of(response, Era::legacy), boost::json::serialize(response),
+        co_return co_await write_response(stream, request, status_of(response, Era::sessions), boost::json::serialize(response),
                                           "application/json", {}, ctx);
     }
     if (!co_await near_store(ctx, [&] { return ctx.sessions.admit(session); })) {
@@ -188,7 +188,7 @@ asio::awaitable<bool> post(boost::beast::tcp_stream& stream, Request& request, c
     const RequestHeaders headers = routing_headers(request);
 
     // Which era: the request's own _meta decides, else the version header (§8.1 of the notes).
-    const bool modern = is_request ? classify_era(message, &headers) == Era::modern : modern_by_header(version);
+    const bool modern = is_request ? classify_era(message, &headers) == Era::stateless : stateless_by_header(version);
     if (modern) {
         if (message.kind == jsonrpc::Kind::response) {
             co_return co_await write_error(stream, request, 400, error_code::invalid_request,
@@ -198,10 +198,10 @@ asio::awaitable<bool> post(boost::beast::tcp_stream& stream, Request& request, c
             co_return co_await write_error(stream, request, 404, error_code::method_not_found,
                                            "Method not found: " + std::string(message.method) + " is not part of 2026-07-28", ctx);
         }
-        co_return co_await post_modern(stream, request, std::move(document), headers, is_request, caller, ctx);
+        co_return co_await post_stateless(stream, request, std::move(document), headers, is_request, caller, ctx);
     }
 
-    if (!version.empty() && !revision::is_legacy(version)) {
+    if (!version.empty() && !revision::is_session_era(version)) {
         co_return co_await write_error(stream, request, 400, kServerError,
                                        "Bad Request: unsupported MCP-Protocol-Version " + std::string(version), ctx, {}, id);
     }
@@ -218,7 +218,7 @@ asio::awaitable<bool> post(boost::beast::tcp_stream& stream, Request& request, c
         auto session = find_session(ctx, session_id, caller);
         if (!session) return false;
         dispatch(ctx, std::move(document), Inbound{session->session(), {}, nullptr, caller.principal, caller.trace},
-                 std::make_shared<ResponseStream>(Era::legacy, outbox, session));
+                 std::make_shared<ResponseStream>(Era::sessions, outbox, session));
         return true;
     });
     if (!found) co_return co_await write_error(stream, request, 404, kSessionNotFound, "Session not found", ctx, {}, id);
@@ -229,7 +229,7 @@ asio::awaitable<bool> post(boost::beast::tcp_stream& stream, Request& request, c
 asio::awaitable<bool> get(boost::beast::tcp_stream& stream, const Request& request, const Caller& caller, HttpContext& ctx) {
     const auto version = header(request, "MCP-Protocol-Version");
     const auto session_id = header(request, "Mcp-Session-Id");
-    if (modern_by_header(version) || (session_id.empty() && version.empty())) {
+    if (stateless_by_header(version) || (session_id.empty() && version.empty())) {
         co_return co_await write_error(stream, request, 405, kServerError, "Method Not Allowed: use POST", ctx,
                                        header_list("Allow", "POST"));
     }
@@ -278,7 +278,7 @@ asio::awaitable<bool> get(boost::beast::tcp_stream& stream, const Request& reque
 asio::awaitable<bool> remove(boost::beast::tcp_stream& stream, const Request& request, const Caller& caller, HttpContext& ctx) {
     const auto version = header(request, "MCP-Protocol-Version");
     const auto session_id = header(request, "Mcp-Session-Id");
-    if (modern_by_header(version) || (session_id.empty() && version.empty())) {
+    if (stateless_by_header(version) || (session_id.empty() && version.empty())) {
         co_return co_await write_error(stream, request, 405, kServerError, "Method Not Allowed: use POST", ctx,
                                        header_list("Allow", "POST"));
     }

@@ -99,7 +99,7 @@ asio::awaitable<void> accept_loop(tcp::acceptor& acceptor, IoContexts& io, detai
 
 asio::awaitable<void> expire_sessions(detail::HttpContext& ctx) {
     asio::steady_timer timer(co_await asio::this_coro::executor);
-    const auto period = std::clamp(ctx.options.session_idle_timeout / 4, std::chrono::milliseconds(100),
+    const auto period = std::clamp(ctx.server.options().sessions.idle_timeout / 4, std::chrono::milliseconds(100),
                                    std::chrono::milliseconds(60'000));
     auto expire = [&ctx] {
         try {

@@ -133,7 +133,7 @@ HttpSessions::HttpSessions(Server& server, const HttpOptions& options, Backend& 
     : server_(server), options_(options), journal_(journal), cluster_(backend.cluster()) {
     auto& core = core_of(server);
     // A session another node created, first served here: a local object for it, known to the core.
-    store_ = backend.make_session_store(options.max_sessions, options.session_idle_timeout, [&server, &core](const std::string& id) {
+    store_ = backend.make_session_store(server.options().sessions.max_sessions, server.options().sessions.idle_timeout, [&server, &core](const std::string& id) {
         auto session = server.open_session(nullptr, id);
         core.track_session(session);
         return session;
@@ -199,7 +199,7 @@ std::shared_ptr<HttpSession> HttpSessions::create() {
     return wrap(server_.open_session(nullptr, random_token()));
 }
 
-bool HttpSessions::full() const { return store_->size() >= options_.max_sessions; }
+bool HttpSessions::full() const { return store_->size() >= server_.options().sessions.max_sessions; }
 
 bool HttpSessions::admit(const std::shared_ptr<HttpSession>& session) {
     if (!store_->insert(session->session())) return false;

@@ -14,7 +14,7 @@ unsigned status_of(const boost::json::value& response, Era era) {
     if (error == nullptr) return 200;
     const auto code = error->as_object().at("code").to_number<std::int64_t>();
     if (code == error_code::parse_error || code == error_code::invalid_request) return 400;
-    if (era == Era::legacy) return 200;
+    if (era == Era::sessions) return 200;
     switch (code) {
         case error_code::invalid_params:
         case error_code::header_mismatch:
