@@ -1,7 +1,5 @@
 #include "server/call.hpp"
 
-#include <boost/json/serialize.hpp>
-
 namespace mcp::detail {
 
 CallState::CallState(ServerCore& c, boost::json::value doc, std::shared_ptr<CallSink> s, std::shared_ptr<Session> sess)
@@ -11,7 +9,5 @@ const boost::json::object& CallState::params() const {
     static const boost::json::object empty;
     return message.params != nullptr ? *message.params : empty;
 }
-
-std::string request_key(const boost::json::value& id) { return boost::json::serialize(id); }
 
 }  // namespace mcp::detail

@@ -5,6 +5,7 @@
 #include <mcp/server/sink.hpp>
 
 #include "server/input/rounds.hpp"
+#include "sessions/in_flight.hpp"
 
 #include <boost/json/value.hpp>
 
@@ -19,7 +20,8 @@ namespace mcp::detail {
 
 struct ServerCore;
 
-struct CallState {
+// A call is in flight for its session (InFlightCall: notifications/cancelled reaches it there).
+struct CallState : InFlightCall {
     CallState(ServerCore& core, boost::json::value document, std::shared_ptr<CallSink> sink,
               std::shared_ptr<Session> session);
 
@@ -35,14 +37,11 @@ struct CallState {
     // A copy of the HTTP request metadata headers (2026-07-28), when there were any.
     std::optional<RequestHeaders> headers;
 
-    std::stop_source stop;
     struct RequestStop {
         std::stop_source* source;
         void operator()() const noexcept { source->request_stop(); }
     };
     std::optional<std::stop_callback<RequestStop>> transport_cancel;
-    // Set by notifications/cancelled: the response must not be sent.
-    std::atomic<bool> cancelled_by_client{false};
 
     InputRounds input;  // what the handler asked of the client
     // Runs on the transport's thread (the handler was declared runs_inline): it must not wait.
@@ -53,11 +52,6 @@ struct CallState {
 
     // The params object, or an empty one.
     const boost::json::object& params() const;
-    // The key of this call's id in a session's in-flight table (see request_key).
-    std::string key;
 };
-
-// The in-flight table key of a request id: its serialized JSON, so "1" and 1 differ.
-std::string request_key(const boost::json::value& id);
 
 }  // namespace mcp::detail

@@ -1,21 +1,20 @@
 #pragma once
-// The server's internal state: registries, the handler pool, live sessions.
+// The server's internal state: registries, the handler pool, the session service.
 #include <mcp/json/schema_validator.hpp>
 #include <mcp/server/completion.hpp>
 #include <mcp/server/context_snapshot.hpp>
 #include <mcp/server/options.hpp>
 #include <mcp/server/prompt.hpp>
 #include <mcp/server/resource.hpp>
-#include <mcp/server/session.hpp>
 #include <mcp/server/tool.hpp>
 #include <mcp/server/uri_template.hpp>
 
-#include "server/cluster_sessions.hpp"
 #include "server/cursor.hpp"
 #include "server/handler_pool.hpp"
 #include "server/listen_registry.hpp"
 #include "server/registry.hpp"
 #include "server/routing_headers.hpp"
+#include "sessions/session_service.hpp"
 #include "store/backend.hpp"
 
 #include <atomic>
@@ -87,12 +86,15 @@ struct ServerCore {
     Completers prompt_completers;
     Completers template_completers;
     // The store named by options.store, made on first use; with a shared one, this node also
-    // listens to the others (forwarded cancellations, resource updates).
+    // listens to the others (resource updates for listen streams, broadcasts).
     Backend& backend();
-    Mailbox& mailbox() { return backend().mailbox(); }
+    // 2025-era sessions, made on first use from the backend and options.sessions.
+    SessionService& sessions();
     // Started by the first call, so options can still change before serving begins.
     HandlerPool& pool();
     bool started() const { return pool_started_.load(); }
+    // Serving has begun (a call, or a session opened): options are fixed from here on.
+    bool serving() const { return started() || sessions_made_.load() != nullptr; }
     ContextRegistry* context_registry = &ContextRegistry::global();
     Authenticator authenticator;
 
@@ -104,14 +106,6 @@ struct ServerCore {
     // "resources"), or that a resource changed.
     void list_changed(std::string_view list);
     void resource_updated(std::string_view uri);
-    void track_session(const std::shared_ptr<Session>& session);
-    // Entries in the session table, ended sessions not yet swept included.
-    std::size_t tracked_sessions();
-    std::shared_ptr<Session> local_session(std::string_view id);
-    // Set by the HTTP transport while it serves with a shared store; nullptr to unset.
-    void set_cluster_sessions(ClusterSessions* sessions);
-    // A notifications/cancelled for a call that is not running here: another node may run it.
-    void forward_cancel(const Session& session, const boost::json::value& request_id);
 
     // Server::on_broadcast / broadcast: application messages to every node.
     void on_broadcast(std::string topic, std::function<void(std::string_view)> handler);
@@ -130,29 +124,24 @@ private:
     std::condition_variable calls_idle_;
     std::unordered_map<const CallState*, std::weak_ptr<CallState>> calls_;
     std::once_flag keys_once_;
-    // Sends `message` to every initialized session for which `want` returns true.
-    void broadcast(const boost::json::value& message, const std::function<bool(Session&)>& want);
 
     std::once_flag pool_once_;
     std::atomic<bool> pool_started_{false};
     std::unique_ptr<HandlerPool> pool_;
-    std::mutex sessions_mutex_;
-    std::unordered_map<std::string, std::weak_ptr<Session>> sessions_;
-    static constexpr std::size_t kFirstSessionSweep = 1024;
-    std::size_t sweep_sessions_at_ = kFirstSessionSweep;
-    // Held while the transport's directory is in use, so unsetting it waits for its users.
-    std::mutex cluster_sessions_mutex_;
-    ClusterSessions* cluster_sessions_ = nullptr;
 
     std::mutex broadcast_mutex_;
     std::multimap<std::string, std::function<void(std::string_view)>, std::less<>> broadcast_handlers_;
     void run_broadcast_handlers(std::string_view topic, std::string_view payload);
 
     void join_cluster(Cluster& cluster);
+    const std::shared_ptr<Backend>& backend_ptr();
     std::once_flag backend_once_;
     std::shared_ptr<Backend> backend_;
-    const std::string node_id_;  // tells this node's own signals apart
     std::vector<std::uint64_t> cluster_subscriptions_;
+    std::once_flag sessions_once_;
+    std::unique_ptr<SessionService> sessions_;
+    // Set once sessions_ exists: list changes before serving began have no session to reach.
+    std::atomic<SessionService*> sessions_made_{nullptr};
 };
 
 }  // namespace mcp::detail

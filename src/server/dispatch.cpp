@@ -5,7 +5,7 @@
 #include "server/request_context_impl.hpp"
 #include "server/methods/methods.hpp"
 #include "server/routing_headers.hpp"
-#include "server/session_impl.hpp"
+#include "sessions/session_state.hpp"
 #include "util/log.hpp"
 
 #include <mcp/json/bind.hpp>
@@ -184,7 +184,7 @@ void deliver_response(ServerCore& core, const boost::json::value& message, const
     const std::string_view id = response.id.get_string();
     // Ids are sealed over the session they were sent to: another session's answer is dropped.
     const auto plain = core.keys().open("server-request", id);
-    if (!plain || !plain->starts_with(session->id() + '\n') || !core.mailbox().deliver(id, message)) {
+    if (!plain || !plain->starts_with(session->id() + '\n') || !core.sessions().deliver(id, message)) {
         log().debug("dropping a response to a request this session is not waiting for");
     }
 }
@@ -195,7 +195,7 @@ void handle_notification(ServerCore& core, const jsonrpc::Message& message, cons
     } else if (message.method == "notifications/cancelled") {
         cancelled(core, message, session);
     } else if (message.method == "notifications/roots/list_changed") {
-        if (session) session->impl().forget_roots();
+        if (session) SessionState::of(*session).forget_roots();
     } else {
         log().debug("ignoring notification {}", message.method);
     }
@@ -217,7 +217,8 @@ void handle_request(ServerCore& core, const std::shared_ptr<CallState>& call, co
 
     // Long-running: reachable by notifications/cancelled and the transport's cancel signal.
     call->key = request_key(call->message.id);
-    if (session && !session->impl().track(call)) {
+    if (listen) call->ends_with_client = true;
+    if (session && !SessionState::of(*session).track(call)) {
         call->key.clear();
         return reject(*call, error_code::invalid_request, "Duplicate request id: a request with this id is still in flight");
     }
@@ -244,7 +245,7 @@ void handle_request(ServerCore& core, const std::shared_ptr<CallState>& call, co
     });
     if (!queued) {
         core.call_ended(*call);
-        if (session) session->impl().untrack(*call);
+        if (session) SessionState::of(*session).untrack(*call);
         call->sink->complete_overloaded(jsonrpc::make_error(call->message.id, error_code::internal_error,
                                                             "Server overloaded: too many calls in flight, try again later"));
     }
@@ -286,7 +287,7 @@ void run_call(const Method& method, const std::shared_ptr<CallState>& call) {
     } catch (...) {
         response.emplace(jsonrpc::make_error(call->message.id, error_code::internal_error, "Internal error"));
     }
-    if (call->session && !call->key.empty()) call->session->impl().untrack(*call);
+    if (call->session && !call->key.empty()) SessionState::of(*call->session).untrack(*call);
     if (call->cancelled_by_client.load() || (call->exchange->era() == Era::stateless && call->stop.stop_requested())) {
         call->sink->complete(std::nullopt);  // a cancelled request gets no response
     } else if (unavailable) {

@@ -3,7 +3,7 @@
 #include <mcp/protocol/jsonrpc.hpp>
 #include <mcp/protocol/revision.hpp>
 #include <mcp/protocol/types.hpp>
-#include <mcp/server/session.hpp>
+#include <mcp/sessions/session.hpp>
 #include <mcp/server/sink.hpp>
 
 #include <memory>

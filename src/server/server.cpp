@@ -5,9 +5,9 @@
 #include "server/dispatch.hpp"
 #include "server/request_context_impl.hpp"
 #include "server/methods/methods.hpp"
-#include "server/session_impl.hpp"
 #include "util/log.hpp"
-#include "util/random.hpp"
+
+#include <mcp/store/store_errors.hpp>
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -70,8 +70,7 @@ boost::json::value resource_wire(std::string_view key, const std::string& id, co
 ServerCore::ServerCore(Implementation i, ServerOptions o)
     : info(std::move(i)),
       server_info(boost::json::object{{"name", info.name}, {"version", info.version}}),
-      options(std::move(o)),
-      node_id_(random_token(9)) {}
+      options(std::move(o)) {}
 
 ServerCore::~ServerCore() {
     if (backend_ && backend_->cluster()) {
@@ -79,21 +78,33 @@ ServerCore::~ServerCore() {
     }
 }
 
-ServerCore& core_of(Server& server) { return *server.core_; }
+Backend& ServerCore::backend() { return *backend_ptr(); }
 
-Backend& ServerCore::backend() {
+const std::shared_ptr<Backend>& ServerCore::backend_ptr() {
     std::call_once(backend_once_, [this] {
         backend_ = make_backend(options.store);
         if (auto* cluster = backend_->cluster()) join_cluster(*cluster);
     });
-    return *backend_;
+    return backend_;
+}
+
+SessionService& ServerCore::sessions() {
+    std::call_once(sessions_once_, [this] {
+        const auto& o = options.sessions;
+        sessions_ = std::make_unique<SessionService>(
+            backend_ptr(), SessionService::Settings{o.max_sessions, o.idle_timeout, o.journal_events_per_stream,
+                                                    o.journal_bytes_per_stream, options.default_client_log_level,
+                                                    [this]() -> const KeyRing& { return keys(); }});
+        sessions_made_.store(sessions_.get());
+    });
+    return *sessions_;
 }
 
 // Signals carry "<node>\n<payload>"; a node has already acted on its own.
 void ServerCore::join_cluster(Cluster& cluster) {
-    auto from_elsewhere = [this](std::string_view signal, std::string_view& payload) {
+    auto from_elsewhere = [&cluster](std::string_view signal, std::string_view& payload) {
         const auto cut = signal.find('\n');
-        if (cut == std::string_view::npos || signal.substr(0, cut) == node_id_) return false;
+        if (cut == std::string_view::npos || signal.substr(0, cut) == cluster.node_id()) return false;
         payload = signal.substr(cut + 1);
         return true;
     };
@@ -110,31 +121,6 @@ void ServerCore::join_cluster(Cluster& cluster) {
         const auto cut = message.find('\n');
         if (cut != std::string_view::npos) run_broadcast_handlers(message.substr(0, cut), message.substr(cut + 1));
     }));
-    // A client cancelled, on another node, a call running here.
-    cluster_subscriptions_.push_back(cluster.subscribe("cancel", [this, from_elsewhere](std::string_view signal) {
-        std::string_view payload;
-        if (!from_elsewhere(signal, payload)) return;
-        const auto cut = payload.find('\n');
-        if (cut == std::string_view::npos) return;
-        boost::system::error_code ec;
-        const auto request_id = boost::json::parse(payload.substr(cut + 1), ec);
-        if (auto session = local_session(payload.substr(0, cut)); session && !ec) session->impl().cancel(request_id);
-    }));
-}
-
-void ServerCore::forward_cancel(const Session& session, const boost::json::value& request_id) {
-    auto* cluster = backend().cluster();
-    if (cluster == nullptr) return;
-    try {
-        cluster->publish("cancel", node_id_ + '\n' + session.id() + '\n' + boost::json::serialize(request_id));
-    } catch (const StoreUnavailable& e) {
-        log().warn("cancellation not forwarded to the other nodes: {}", e.what());
-    }
-}
-
-void ServerCore::set_cluster_sessions(ClusterSessions* sessions) {
-    std::lock_guard lock(cluster_sessions_mutex_);
-    cluster_sessions_ = sessions;
 }
 
 void ServerCore::on_broadcast(std::string topic, std::function<void(std::string_view)> handler) {
@@ -161,45 +147,29 @@ void ServerCore::run_broadcast_handlers(std::string_view topic, std::string_view
 void ServerCore::broadcast(std::string_view topic, std::string_view payload) {
     run_broadcast_handlers(topic, payload);  // this node first, before the caller goes on
     if (auto* cluster = backend().cluster()) {
-        cluster->publish("app", node_id_ + '\n' + std::string(topic) + '\n' + std::string(payload));
+        cluster->publish("app", cluster->node_id() + '\n' + std::string(topic) + '\n' + std::string(payload));
     }
-}
-
-std::shared_ptr<Session> ServerCore::local_session(std::string_view id) {
-    std::lock_guard lock(sessions_mutex_);
-    auto it = sessions_.find(std::string(id));
-    return it == sessions_.end() ? nullptr : it->second.lock();
 }
 
 void ServerCore::list_changed(std::string_view list) {
     listens.list_changed(list);
+    auto* sessions = sessions_made_.load();
+    if (sessions == nullptr) return;  // not serving yet: no session to tell
     const auto message = jsonrpc::make_notification("notifications/" + std::string(list) + "/list_changed", {});
-    // Registries are per node (ADR 0011): with several nodes, each tells the sessions whose GET
-    // stream it holds, so a change made on every node reaches each client once.
-    std::lock_guard lock(cluster_sessions_mutex_);
-    if (cluster_sessions_ == nullptr) return broadcast(message, {});
-    broadcast(message, [this](Session& s) { return cluster_sessions_->listening_here(s.id()); });
+    for (const auto& session : sessions->listeners()) session->notify(message);
 }
 
 void ServerCore::resource_updated(std::string_view uri) {
     const auto message = jsonrpc::make_notification("notifications/resources/updated", {{"uri", uri}});
     listens.resource_updated(uri);
     if (auto* cluster = backend().cluster()) {
-        // The store knows every subscribed session, on any node; each is told once, through its
-        // standalone stream's shared journal.
         try {
-            cluster->publish("resource", node_id_ + '\n' + std::string(uri));
-            std::lock_guard lock(cluster_sessions_mutex_);
-            for (const auto& id : cluster->subscribers(uri)) {
-                auto session = cluster_sessions_ ? cluster_sessions_->session(id) : local_session(id);
-                if (session && session->initialized() && !session->closed()) session->notify(message);
-            }
-            return;
+            cluster->publish("resource", cluster->node_id() + '\n' + std::string(uri));
         } catch (const StoreUnavailable& e) {
-            log().warn("resource update sent to this node's sessions only: {}", e.what());
+            log().warn("resource update not sent to the other nodes' listen streams: {}", e.what());
         }
     }
-    broadcast(message, [&](Session& s) { return s.subscribed(uri); });
+    for (const auto& session : sessions().subscribers(uri)) session->notify(message);
 }
 
 const KeyRing& ServerCore::keys() {
@@ -218,20 +188,6 @@ HandlerPool& ServerCore::pool() {
         pool_started_.store(true);
     });
     return *pool_;
-}
-
-void ServerCore::broadcast(const boost::json::value& message, const std::function<bool(Session&)>& want) {
-    std::vector<std::shared_ptr<Session>> targets;
-    {
-        std::lock_guard lock(sessions_mutex_);
-        std::erase_if(sessions_, [](const auto& entry) { return entry.second.expired(); });
-        for (const auto& [id, weak] : sessions_) {
-            if (auto s = weak.lock()) targets.push_back(std::move(s));
-        }
-    }
-    for (const auto& session : targets) {
-        if (session->initialized() && !session->closed() && (!want || want(*session))) session->notify(message);
-    }
 }
 
 void ServerCore::call_started(const std::shared_ptr<CallState>& call) {
@@ -264,23 +220,6 @@ void ServerCore::cancel_all() {
     }
 }
 
-void ServerCore::track_session(const std::shared_ptr<Session>& session) {
-    std::lock_guard lock(sessions_mutex_);
-    sessions_[session->id()] = session;
-    // Ended sessions leave expired entries behind. Sweeping them whenever the table has doubled
-    // since the last sweep keeps it within twice the live sessions, at a constant amortized cost:
-    // a client that creates and deletes sessions in a loop must not grow it without end.
-    if (sessions_.size() >= sweep_sessions_at_) {
-        std::erase_if(sessions_, [](const auto& entry) { return entry.second.expired(); });
-        sweep_sessions_at_ = std::max(kFirstSessionSweep, 2 * sessions_.size());
-    }
-}
-
-std::size_t ServerCore::tracked_sessions() {
-    std::lock_guard lock(sessions_mutex_);
-    return sessions_.size();
-}
-
 void Completers::set(std::string owner, std::string argument, Completer completer) {
     std::lock_guard lock(mutex_);
     completers_[{std::move(owner), std::move(argument)}] = std::move(completer);
@@ -303,7 +242,7 @@ Server::Server(Implementation info, ServerOptions options)
 }
 
 void Server::configure(ServerOptions options) {
-    if (core_->started()) throw std::logic_error("Server::configure must be called before serving starts");
+    if (core_->serving()) throw std::logic_error("Server::configure must be called before serving starts");
     if (options.page_size == 0) throw std::invalid_argument("page_size must be at least 1");
     if (options.limits.max_message_bytes == 0) throw std::invalid_argument("max_message_bytes must be at least 1");
     if (options.limits.max_depth == 0) throw std::invalid_argument("max_depth must be at least 1");
@@ -445,20 +384,17 @@ void Server::complete_template_variable(std::string uri_template, std::string va
 }
 
 void Server::set_authenticator(Authenticator authenticator) {
-    if (core_->started()) throw std::logic_error("Server::set_authenticator must be called before serving starts");
+    if (core_->serving()) throw std::logic_error("Server::set_authenticator must be called before serving starts");
     core_->authenticator = std::move(authenticator);
 }
 
 const Authenticator& Server::authenticator() const { return core_->authenticator; }
 
 std::shared_ptr<Session> Server::open_session(std::shared_ptr<MessageSink> channel, std::string id) {
-    // Connections without an id of their own (stdio, in-process) get a random one: it binds the
-    // ids of requests sent to that client.
-    if (id.empty()) id = detail::random_token();
-    auto session = std::make_shared<Session>(std::move(channel), std::move(id));
-    session->impl().log_level.store(core_->options.default_client_log_level);
-    return session;
+    return core_->sessions().open(std::move(channel), std::move(id));
 }
+
+detail::SessionService& Server::session_service() { return core_->sessions(); }
 
 void Server::on_broadcast(std::string topic, std::function<void(std::string_view)> handler) {
     core_->on_broadcast(std::move(topic), std::move(handler));

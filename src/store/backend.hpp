@@ -1,37 +1,16 @@
 #pragma once
 // Where a server keeps what outlives one request: memory for one node, Redis for several
 // (docs/adr/0011-several-nodes.md). Chosen by --store.
-#include <mcp/store/event_journal.hpp>
-#include <mcp/store/mailbox.hpp>
-#include <mcp/store/session_store.hpp>
+#include "store/cluster.hpp"
+#include "store/event_journal.hpp"
+#include "store/mailbox.hpp"
+#include "store/session_records.hpp"
 
 #include <chrono>
-#include <cstdint>
-#include <functional>
 #include <memory>
-#include <string>
 #include <string_view>
-#include <vector>
 
 namespace mcp::detail {
-
-// Signals between the nodes sharing a store. Pub/sub is only a wake-up: what a signal points
-// at (a record, a journal) is in the store, so a node that missed one still converges.
-class Cluster {
-public:
-    virtual ~Cluster() = default;
-    virtual void publish(std::string_view topic, std::string_view payload) = 0;
-    // Handlers run one at a time on a thread of the cluster's own and may use the store, but not
-    // subscribe or unsubscribe. The id is for unsubscribe(), which returns once the handler is
-    // not running and never will again.
-    virtual std::uint64_t subscribe(std::string topic, std::function<void(std::string_view payload)> handler) = 0;
-    virtual void unsubscribe(std::uint64_t id) = 0;
-    // After the connection to the store came back: catch up on what may have been missed. The id
-    // is for unsubscribe().
-    virtual std::uint64_t on_reconnect(std::function<void()> handler) = 0;
-    // Sessions subscribed to a resource, on any node.
-    virtual std::vector<std::string> subscribers(std::string_view uri) = 0;
-};
 
 struct JournalLimits {
     std::size_t events_per_stream = 1000;
@@ -43,11 +22,8 @@ struct JournalLimits {
 class Backend {
 public:
     virtual ~Backend() = default;
-    // `adopt` makes the local object of a session another node created, when this node first
-    // serves it (a shared store only).
-    using SessionFactory = std::function<std::shared_ptr<Session>(const std::string& id)>;
-    virtual std::unique_ptr<SessionStore> make_session_store(std::size_t max_sessions, std::chrono::milliseconds idle_ttl,
-                                                             SessionFactory adopt) = 0;
+    // Records that expire when idle for `idle_ttl`; null when the server is alone (memory).
+    virtual std::unique_ptr<SessionRecords> make_session_records(std::chrono::milliseconds idle_ttl) = 0;
     virtual std::unique_ptr<EventJournal> make_journal(const JournalLimits& limits) = 0;
     virtual Mailbox& mailbox() = 0;
     // Null when the server is alone (memory).

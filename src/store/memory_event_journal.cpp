@@ -1,4 +1,4 @@
-#include <mcp/store/event_journal.hpp>
+#include "store/event_journal.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -8,7 +8,7 @@
 #include <mutex>
 #include <unordered_map>
 
-namespace mcp {
+namespace mcp::detail {
 
 namespace {
 
@@ -117,4 +117,4 @@ std::unique_ptr<EventJournal> make_memory_event_journal(std::size_t max_events, 
     return std::make_unique<MemoryEventJournal>(max_events, max_bytes, max_streams);
 }
 
-}  // namespace mcp
+}  // namespace mcp::detail

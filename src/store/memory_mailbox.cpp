@@ -1,4 +1,4 @@
-#include <mcp/store/mailbox.hpp>
+#include "store/mailbox.hpp"
 
 #include <condition_variable>
 #include <memory>
@@ -6,7 +6,7 @@
 #include <string>
 #include <unordered_map>
 
-namespace mcp {
+namespace mcp::detail {
 
 namespace {
 
@@ -79,4 +79,4 @@ private:
 
 std::unique_ptr<Mailbox> make_memory_mailbox() { return std::make_unique<MemoryMailbox>(); }
 
-}  // namespace mcp
+}  // namespace mcp::detail

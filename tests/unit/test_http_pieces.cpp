@@ -1,14 +1,13 @@
 // Pieces of the HTTP transport: DNS-rebinding guards, content negotiation, header value
-// decoding, sealed event ids, SSE framing.
+// decoding, sealed event ids, SSE framing, the memory journal behind resumable streams.
 #include "server/routing_headers.hpp"
+#include "sessions/resumable_stream.hpp"
+#include "store/event_journal.hpp"
 #include "transport/http/guards.hpp"
 #include "transport/http/response_writer.hpp"
 #include "transport/http/sse.hpp"
-#include "transport/http/sse_stream.hpp"
 
 #include <mcp/security/key_ring.hpp>
-#include <mcp/store/event_journal.hpp>
-#include <mcp/store/session_store.hpp>
 
 #include <gtest/gtest.h>
 
@@ -105,7 +104,7 @@ TEST(Sse, Framing) {
 }
 
 TEST(EventJournal, BoundedPerStreamAndAcrossStreams) {
-    auto journal = mcp::make_memory_event_journal(3, 1 << 20, 2);
+    auto journal = make_memory_event_journal(3, 1 << 20, 2);
     for (int i = 1; i <= 5; ++i) EXPECT_EQ(journal->append("s1", std::to_string(i * 10)), std::to_string(i));
     EXPECT_EQ(journal->last_id("s1"), "5");
     EXPECT_EQ(journal->last_id("none"), "");
@@ -125,25 +124,8 @@ TEST(EventJournal, BoundedPerStreamAndAcrossStreams) {
     EXPECT_FALSE(journal->exists("s1"));
     EXPECT_TRUE(journal->after("s1", "", complete).empty());
     EXPECT_EQ(journal->after("s3", "", complete).size(), 1u);
-    auto bytes = mcp::make_memory_event_journal(100, 10, 10);
+    auto bytes = make_memory_event_journal(100, 10, 10);
     bytes->append("b", std::string(6, 'a'));
     bytes->append("b", std::string(6, 'b'));
     EXPECT_EQ(bytes->after("b", "", complete).size(), 1u);
-}
-
-TEST(SessionStore, CapacityAndIdleExpiry) {
-    auto store = mcp::make_memory_session_store(2, std::chrono::milliseconds(50));
-    auto a = std::make_shared<mcp::Session>(nullptr, "a");
-    auto b = std::make_shared<mcp::Session>(nullptr, "b");
-    EXPECT_TRUE(store->insert(a));
-    EXPECT_TRUE(store->insert(b));
-    EXPECT_FALSE(store->insert(std::make_shared<mcp::Session>(nullptr, "c")));  // full: refused, not evicted
-    EXPECT_EQ(store->find("a"), a);
-    EXPECT_EQ(store->remove("a"), a);
-    EXPECT_EQ(store->find("a"), nullptr);
-    std::this_thread::sleep_for(std::chrono::milliseconds(120));
-    EXPECT_EQ(store->find("b"), nullptr);  // idle past its time to live
-    EXPECT_EQ(store->expire().size(), 1u);
-    EXPECT_EQ(store->size(), 0u);
-    EXPECT_TRUE(store->insert(std::make_shared<mcp::Session>(nullptr, "c")));
 }

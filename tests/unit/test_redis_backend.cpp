@@ -1,23 +1,17 @@
 // The Redis backend against a real redis-server, with two Backend instances on one Redis standing
-// for two nodes: sessions adopted across nodes and written through, stale records, expiry, key
-// TTLs, subscription sets, hostile records, SSE journals, mailboxes, signals between nodes, and
-// Redis going away and coming back (docs/adr/0011-several-nodes.md).
-#include "redis_server.hpp"
-#include "server/session_impl.hpp"
-#include "store/backend.hpp"
-#include "store/redis/redis_client.hpp"
+// for two nodes: session records (revisions, subscription sets, key TTLs, hostile records), SSE
+// journals, mailboxes, signals between nodes, and Redis going away and coming back
+// (docs/adr/0011-several-nodes.md). The session service over it: test_redis_sessions.cpp.
+#include "redis_fixture.hpp"
 
 #include <boost/json/value.hpp>
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <atomic>
 #include <charconv>
-#include <condition_variable>
 #include <cstdio>
 #include <cstdint>
 #include <limits>
-#include <mutex>
 #include <stop_token>
 #include <thread>
 #include <utility>
@@ -25,84 +19,11 @@
 using namespace mcp;
 using namespace mcp::detail;
 using namespace std::chrono_literals;
-using testing_support::RedisServer;
-using Clock = std::chrono::steady_clock;
+using namespace testing_support;
 
 namespace {
 
-// Polls `pred` until it holds or `within` passed; every wait in this file is bounded by one.
-template <class Pred>
-bool eventually(Pred pred, std::chrono::milliseconds within = 5s) {
-    const auto until = Clock::now() + within;
-    while (!pred()) {
-        if (Clock::now() >= until) return pred();
-        std::this_thread::sleep_for(5ms);
-    }
-    return true;
-}
-
-// Runs `call`: true when it returned or threw StoreUnavailable, false when it threw anything else.
-template <class F>
-bool only_store_unavailable(F call) {
-    try {
-        call();
-        return true;
-    } catch (const StoreUnavailable&) {
-        return true;
-    } catch (...) {
-        return false;
-    }
-}
-
-template <class F>
-bool throws_store_unavailable(F call) {
-    try {
-        call();
-    } catch (const StoreUnavailable&) {
-        return true;
-    }
-    return false;
-}
-
-// Counts the adoptions (the SessionFactory calls) of one node.
-class Adopter {
-public:
-    Backend::SessionFactory factory() {
-        return [this](const std::string& id) {
-            std::lock_guard lock(mutex_);
-            ids_.push_back(id);
-            return std::make_shared<Session>(nullptr, id);
-        };
-    }
-    std::vector<std::string> ids() {
-        std::lock_guard lock(mutex_);
-        return ids_;
-    }
-
-private:
-    std::mutex mutex_;
-    std::vector<std::string> ids_;
-};
-
-// Collects the payloads a cluster handler received.
-class Inbox {
-public:
-    std::function<void(std::string_view)> handler() {
-        return [this](std::string_view payload) {
-            std::lock_guard lock(mutex_);
-            got_.emplace_back(payload);
-        };
-    }
-    std::vector<std::string> got() {
-        std::lock_guard lock(mutex_);
-        return got_;
-    }
-    std::size_t size() { return got().size(); }
-
-private:
-    std::mutex mutex_;
-    std::vector<std::string> got_;
-};
+using RedisBackendTest = RedisTest;
 
 std::pair<std::uint64_t, std::uint64_t> stream_id(const std::string& id) {
     const auto dash = id.find('-');
@@ -113,10 +34,7 @@ std::pair<std::uint64_t, std::uint64_t> stream_id(const std::string& id) {
     return out;
 }
 
-std::shared_ptr<Session> make_session(const std::string& id) {
-    auto session = std::make_shared<Session>(nullptr, id);
-    auto& impl = session->impl();
-    impl.owner = "alice";
+std::shared_ptr<const ClientState> test_client() {
     auto client = std::make_shared<ClientState>();
     client->protocol_version = "2025-11-25";
     client->capabilities = boost::json::object{{"elicitation", boost::json::object{}},
@@ -124,110 +42,13 @@ std::shared_ptr<Session> make_session(const std::string& id) {
     client->info.name = "test-client";
     client->info.version = "1.2.3";
     client->info.title = "Test Client";
-    impl.set_client(std::move(client));
-    impl.log_level.store(LogLevel::debug);
-    return session;
+    return client;
 }
 
-// A change as the core makes it: to the object first, then written through.
-void set_level(SessionStore& store, Session& session, LogLevel level) {
-    session.impl().log_level.store(level);
-    store.record(session, SessionChange{SessionChange::Kind::log_level, level, {}});
-}
-void subscribe(SessionStore& store, Session& session, const std::string& uri) {
-    session.impl().subscribe(uri);
-    store.record(session, SessionChange{SessionChange::Kind::subscribe, {}, uri});
-}
-void unsubscribe(SessionStore& store, Session& session, const std::string& uri) {
-    session.impl().unsubscribe(uri);
-    store.record(session, SessionChange{SessionChange::Kind::unsubscribe, {}, uri});
-}
-
-std::vector<std::string> sorted(std::vector<std::string> v) {
-    std::sort(v.begin(), v.end());
-    return v;
-}
-
-class RedisBackendTest : public ::testing::Test {
-protected:
-    void SetUp() override { ASSERT_TRUE(raw_.wait_connected(5s)); }
-
-    // A node, once it reaches Redis: a freshly started redis-server may still refuse the first
-    // connection, and a test must not begin with its node still retrying.
-    std::shared_ptr<Backend> node() {
-        auto backend = make_backend(redis_.url());
-        EXPECT_NE(backend->cluster(), nullptr);
-        EXPECT_TRUE(eventually([&] {
-            try {
-                backend->cluster()->subscribers("connected?");
-                return true;
-            } catch (const StoreUnavailable&) {
-                return false;
-            }
-        }));
-        return backend;
-    }
-
-    // Two nodes on the test's Redis, each with a session store; sessions adopted by either are
-    // recorded in one Adopter.
-    struct TwoNodes {
-        explicit TwoNodes(RedisBackendTest& test)
-            : a(test.node()),
-              b(test.node()),
-              store_a(a->make_session_store(100, 60s, adopter.factory())),
-              store_b(b->make_session_store(100, 60s, adopter.factory())) {}
-        std::shared_ptr<Backend> a;
-        std::shared_ptr<Backend> b;
-        Adopter adopter;
-        std::unique_ptr<SessionStore> store_a;
-        std::unique_ptr<SessionStore> store_b;
-    };
-
-    // Waits until `n` nodes listen to the signal bus, so what is published from now on reaches them.
-    void wait_listening(std::size_t n) {
-        auto listening = [&] {
-            const auto list = raw({"CLIENT", "LIST"}).text;
-            std::size_t count = 0;
-            for (auto at = list.find(" psub=1 "); at != std::string::npos; at = list.find(" psub=1 ", at + 1)) ++count;
-            return count >= n;
-        };
-        ASSERT_TRUE(eventually(listening)) << "nodes did not subscribe to the bus";
-    }
-
-    // A command on a connection of the test's own; after a restart it waits (bounded) for the
-    // connection to come back.
-    RespValue raw(std::vector<std::string> args) {
-        const auto until = Clock::now() + 5s;
-        while (true) {
-            try {
-                return raw_.command(args);
-            } catch (const StoreUnavailable&) {
-                if (Clock::now() >= until) throw;
-                std::this_thread::sleep_for(10ms);
-            }
-        }
-    }
-    std::int64_t pttl(const std::string& key) { return raw({"PTTL", key}).integer; }
-    bool key_exists(const std::string& key) { return raw({"EXISTS", key}).integer == 1; }
-    std::vector<std::string> keys(const std::string& pattern) {
-        std::vector<std::string> out;
-        for (auto& e : raw({"KEYS", pattern}).elements) out.push_back(std::move(e.text));
-        return sorted(std::move(out));
-    }
-    std::vector<std::string> members(const std::string& key) {
-        std::vector<std::string> out;
-        for (auto& e : raw({"SMEMBERS", key}).elements) out.push_back(std::move(e.text));
-        return sorted(std::move(out));
-    }
-    std::int64_t revision(const std::string& id) {
-        const auto reply = raw({"HGET", "mcp:s:" + id, "rev"});
-        return reply.is_nil() ? -1 : std::stoll(reply.text);
-    }
-
-    RedisServer redis_;
-    // Generous: it moves the multi-megabyte values of the hostile records, also under sanitizers.
-    RedisClient raw_{RedisUrl::parse(redis_.url()), {std::chrono::milliseconds(1000), std::chrono::milliseconds(30'000)}};
-};
+SessionRecord record_of(const std::string& id) { return SessionRecord{id, 0, LogLevel::debug, "alice", test_client(), {}}; }
+SessionChange level_change(LogLevel level) { return {SessionChange::Kind::log_level, level, {}}; }
+SessionChange subscribe_change(std::string uri) { return {SessionChange::Kind::subscribe, {}, std::move(uri)}; }
+SessionChange unsubscribe_change(std::string uri) { return {SessionChange::Kind::unsubscribe, {}, std::move(uri)}; }
 
 }  // namespace
 
@@ -282,288 +103,119 @@ TEST(StoreUrl, ErrorsNeverEchoThePassword) {
 
 // --- sessions --------------------------------------------------------------------------------
 
-TEST_F(RedisBackendTest, AnotherNodeAdoptsASessionWithItsState) {
+// --- session records --------------------------------------------------------------------------
+
+TEST_F(RedisBackendTest, RecordsAreInsertedOnceAndLoadedWhole) {
     auto a = node();
     auto b = node();
-    Adopter adopter_a;
-    Adopter adopter_b;
-    auto store_a = a->make_session_store(100, 60s, adopter_a.factory());
-    auto store_b = b->make_session_store(100, 60s, adopter_b.factory());
+    auto records_a = a->make_session_records(60s);
+    auto records_b = b->make_session_records(60s);
 
-    auto original = make_session("s-adopt");
-    ASSERT_TRUE(store_a->insert(original));
-    EXPECT_FALSE(store_a->insert(make_session("s-adopt")));  // taken
-    subscribe(*store_a, *original, "file:///a.txt");
-    EXPECT_EQ(store_a->size(), 1u);
-    EXPECT_EQ(store_b->size(), 0u);
-    EXPECT_EQ(store_a->find("s-adopt"), original);  // the local object, not a copy
-    EXPECT_TRUE(adopter_a.ids().empty());
+    ASSERT_TRUE(records_a->insert(record_of("s-rec")));
+    EXPECT_FALSE(records_b->insert(record_of("s-rec")));  // taken
+    EXPECT_EQ(records_a->apply("s-rec", subscribe_change("file:///a.txt")), 1);
 
-    auto adopted = store_b->find("s-adopt");
-    ASSERT_NE(adopted, nullptr);
-    EXPECT_NE(adopted, original);
-    EXPECT_EQ(adopter_b.ids(), std::vector<std::string>{"s-adopt"});
-    EXPECT_EQ(adopted->id(), "s-adopt");
-    EXPECT_EQ(adopted->owner(), "alice");
-    EXPECT_EQ(adopted->log_level(), LogLevel::debug);
-    ASSERT_NE(adopted->client(), nullptr);
-    EXPECT_EQ(adopted->client()->protocol_version, "2025-11-25");
-    EXPECT_EQ(adopted->client()->capabilities, original->client()->capabilities);
-    EXPECT_EQ(adopted->client()->info.name, "test-client");
-    EXPECT_EQ(adopted->client()->info.version, "1.2.3");
-    EXPECT_EQ(adopted->client()->info.title, "Test Client");
-    EXPECT_TRUE(adopted->subscribed("file:///a.txt"));
-    EXPECT_FALSE(adopted->subscribed("file:///b.txt"));
-    EXPECT_EQ(store_b->size(), 1u);
-
-    // Served again on B: the same object, no second adoption.
-    EXPECT_EQ(store_b->find("s-adopt"), adopted);
-    EXPECT_EQ(adopter_b.ids().size(), 1u);
-    EXPECT_EQ(store_b->find("unknown"), nullptr);
-    EXPECT_EQ(adopter_b.ids().size(), 1u);
-    EXPECT_EQ(store_b->size(), 1u);
+    auto loaded = records_b->load("s-rec", true);
+    ASSERT_TRUE(loaded.has_value());
+    EXPECT_EQ(loaded->id, "s-rec");
+    EXPECT_EQ(loaded->revision, 1);
+    EXPECT_EQ(loaded->owner, "alice");
+    EXPECT_EQ(loaded->level, LogLevel::debug);
+    ASSERT_NE(loaded->client, nullptr);
+    EXPECT_EQ(loaded->client->protocol_version, "2025-11-25");
+    EXPECT_EQ(loaded->client->capabilities, test_client()->capabilities);
+    EXPECT_EQ(loaded->client->info.name, "test-client");
+    EXPECT_EQ(loaded->client->info.version, "1.2.3");
+    EXPECT_EQ(loaded->client->info.title, "Test Client");
+    EXPECT_EQ(loaded->subscriptions, std::vector<std::string>{"file:///a.txt"});
+    EXPECT_FALSE(records_b->load("unknown", true).has_value());
+    EXPECT_TRUE(keys("mcp:s:unknown*").empty());  // looking does not create
 }
 
-TEST_F(RedisBackendTest, AChangeRecordedOnOneNodeReachesTheOther) {
+TEST_F(RedisBackendTest, ChangesAreAppliedAtomicallyWithARevisionEach) {
     auto a = node();
     auto b = node();
-    Adopter adopter_a;
-    Adopter adopter_b;
-    auto store_a = a->make_session_store(100, 60s, adopter_a.factory());
-    auto store_b = b->make_session_store(100, 60s, adopter_b.factory());
-    wait_listening(2);
-
-    auto on_a = make_session("s-change");
-    ASSERT_TRUE(store_a->insert(on_a));
+    auto records_a = a->make_session_records(60s);
+    auto records_b = b->make_session_records(60s);
+    ASSERT_TRUE(records_a->insert(record_of("s-change")));
     EXPECT_EQ(revision("s-change"), 0);
-    subscribe(*store_a, *on_a, "file:///a.txt");
-    EXPECT_EQ(revision("s-change"), 1);
-    auto on_b = store_b->find("s-change");
-    ASSERT_NE(on_b, nullptr);
-    ASSERT_TRUE(on_b->subscribed("file:///a.txt"));
 
-    // B changes the log level and the subscriptions, as the core would, and writes them through.
-    set_level(*store_b, *on_b, LogLevel::error);
-    subscribe(*store_b, *on_b, "file:///b.txt");
-    unsubscribe(*store_b, *on_b, "file:///a.txt");
-    EXPECT_EQ(revision("s-change"), 4);
+    EXPECT_EQ(records_b->apply("s-change", level_change(LogLevel::error)), 1);
+    EXPECT_EQ(records_a->apply("s-change", subscribe_change("file:///b.txt")), 2);
+    EXPECT_EQ(records_b->apply("s-change", subscribe_change("file:///a.txt")), 3);
+    EXPECT_EQ(records_a->apply("s-change", unsubscribe_change("file:///a.txt")), 4);
     EXPECT_EQ(raw({"HGET", "mcp:s:s-change", "level"}).text, "error");
     EXPECT_EQ(members("mcp:ss:s-change"), std::vector<std::string>{"file:///b.txt"});
+    EXPECT_EQ(members("mcp:sub:file:///b.txt"), std::vector<std::string>{"s-change"});
+    EXPECT_FALSE(key_exists("mcp:sub:file:///a.txt"));
 
-    // A reloads it on the "changed" signal, without being asked...
-    EXPECT_TRUE(eventually([&] { return on_a->log_level() == LogLevel::error && on_a->subscribed("file:///b.txt"); }));
-    // ...and on find.
-    auto found = store_a->find("s-change");
-    ASSERT_EQ(found, on_a);
-    EXPECT_EQ(found->log_level(), LogLevel::error);
-    EXPECT_TRUE(found->subscribed("file:///b.txt"));
-    EXPECT_FALSE(found->subscribed("file:///a.txt"));
-    EXPECT_EQ(found->owner(), "alice");
-    ASSERT_NE(found->client(), nullptr);
-    EXPECT_EQ(found->client()->info.name, "test-client");
-
-    // And back: A changes, B sees it.
-    set_level(*store_a, *on_a, LogLevel::warning);
-    EXPECT_EQ(revision("s-change"), 5);
-    EXPECT_EQ(store_b->find("s-change")->log_level(), LogLevel::warning);
-    EXPECT_TRUE(adopter_a.ids().empty());
-    EXPECT_EQ(adopter_b.ids().size(), 1u);
+    // Concurrent changes from two nodes all survive, each with a revision of its own.
+    {
+        std::vector<std::jthread> writers;
+        for (auto* records : {records_a.get(), records_b.get()}) {
+            const std::string node = records == records_a.get() ? "a" : "b";
+            writers.emplace_back([records, node] {
+                for (int i = 0; i < 50; ++i) records->apply("s-change", subscribe_change("file:///" + node + std::to_string(i)));
+            });
+        }
+    }
+    EXPECT_EQ(revision("s-change"), 104);
+    EXPECT_EQ(members("mcp:ss:s-change").size(), 101u);
 
     // A change to a session deleted meanwhile does not bring it back.
-    ASSERT_NE(store_a->remove("s-change"), nullptr);
-    EXPECT_NO_THROW(set_level(*store_b, *on_b, LogLevel::alert));
-    EXPECT_NO_THROW(subscribe(*store_b, *on_b, "file:///c.txt"));
+    EXPECT_TRUE(records_a->remove("s-change"));
+    EXPECT_FALSE(records_b->remove("s-change"));
+    EXPECT_EQ(records_b->apply("s-change", level_change(LogLevel::alert)), -1);
+    EXPECT_EQ(records_b->apply("s-change", subscribe_change("file:///c.txt")), -1);
     EXPECT_EQ(keys("mcp:*"), std::vector<std::string>{});
 }
 
-TEST_F(RedisBackendTest, ChangesMadeAtTheSameTimeOnTwoNodesAllReachBoth) {
-    // B changes the level while A's signal worker is busy (so A has not reloaded yet), then A
-    // subscribes. The store holds both changes; so must both nodes' objects.
-    std::mutex m;  // the handlers' state outlives the nodes
-    std::condition_variable cv;
-    bool blocked = false;
-    bool released = false;
-    Inbox probe;
-    TwoNodes nodes(*this);
-    auto& [a, b, adopter, store_a, store_b] = nodes;
-    a->cluster()->subscribe("probe", probe.handler());
-    a->cluster()->subscribe("block", [&](std::string_view) {
-        std::unique_lock lock(m);
-        blocked = true;
-        cv.notify_all();
-        cv.wait_for(lock, 5s, [&] { return released; });
-    });
-    wait_listening(2);
-
-    auto on_a = make_session("s-race");
-    ASSERT_TRUE(store_a->insert(on_a));
-    auto on_b = store_b->find("s-race");
-    ASSERT_NE(on_b, nullptr);
-
-    a->cluster()->publish("block", "");
-    {
-        std::unique_lock lock(m);
-        ASSERT_TRUE(cv.wait_for(lock, 3s, [&] { return blocked; }));
-    }
-    set_level(*store_b, *on_b, LogLevel::error);           // rev 1, A not told yet
-    subscribe(*store_a, *on_a, "file:///race.txt");        // rev 2
-    {
-        std::lock_guard lock(m);
-        released = true;
-    }
-    cv.notify_all();
-
-    EXPECT_EQ(revision("s-race"), 2);
-    EXPECT_EQ(raw({"HGET", "mcp:s:s-race", "level"}).text, "error");
-    EXPECT_EQ(members("mcp:ss:s-race"), std::vector<std::string>{"file:///race.txt"});
-    EXPECT_TRUE(eventually([&] { return on_b->subscribed("file:///race.txt"); }, 3s));
-    EXPECT_EQ(on_b->log_level(), LogLevel::error);
-
-    // A handles the "changed" signals (published before the probe), then serves the session again.
-    a->cluster()->publish("probe", "");
-    ASSERT_TRUE(eventually([&] { return probe.size() == 1; }, 3s));
-    auto found = store_a->find("s-race");
-    ASSERT_EQ(found, on_a);
-    EXPECT_TRUE(found->subscribed("file:///race.txt"));
-    EXPECT_EQ(found->log_level(), LogLevel::error) << "A lost B's concurrent change";
-}
-
-TEST_F(RedisBackendTest, AStaleRecordNeverUndoesNewerState) {
-    TwoNodes nodes(*this);
-    auto& [a, b, adopter, store_a, store_b] = nodes;
-
-    auto on_a = make_session("s-stale");
-    ASSERT_TRUE(store_a->insert(on_a));
-    auto on_b = store_b->find("s-stale");
-    ASSERT_NE(on_b, nullptr);
-
-    set_level(*store_a, *on_a, LogLevel::warning);
-    subscribe(*store_a, *on_a, "file:///new.txt");
-    ASSERT_EQ(revision("s-stale"), 2);
-    ASSERT_EQ(store_b->find("s-stale")->log_level(), LogLevel::warning);
-    ASSERT_TRUE(on_b->subscribed("file:///new.txt"));
-
-    // An older state shows up (as a reload that read before a change was written would see it):
-    // neither node goes back to it.
-    raw({"HSET", "mcp:s:s-stale", "rev", "1", "level", "debug"});
-    raw({"SREM", "mcp:ss:s-stale", "file:///new.txt"});
-    EXPECT_EQ(store_b->find("s-stale")->log_level(), LogLevel::warning);
-    EXPECT_TRUE(on_b->subscribed("file:///new.txt"));
-    EXPECT_EQ(store_a->find("s-stale")->log_level(), LogLevel::warning);
-    EXPECT_TRUE(on_a->subscribed("file:///new.txt"));
-
-    // A newer one is taken.
-    raw({"HSET", "mcp:s:s-stale", "rev", "3", "level", "critical"});
-    EXPECT_EQ(store_b->find("s-stale")->log_level(), LogLevel::critical);
-    EXPECT_FALSE(on_b->subscribed("file:///new.txt"));
-}
-
-TEST_F(RedisBackendTest, RemovedOnOneNodeIsGoneOnTheOther) {
-    TwoNodes nodes(*this);
-    auto& [a, b, adopter, store_a, store_b] = nodes;
-
-    auto on_a = make_session("s-remove");
-    ASSERT_TRUE(store_a->insert(on_a));
-    subscribe(*store_a, *on_a, "file:///a.txt");
-    ASSERT_NE(store_b->find("s-remove"), nullptr);
-    ASSERT_EQ(members("mcp:sub:file:///a.txt"), std::vector<std::string>{"s-remove"});
-
-    EXPECT_EQ(store_a->remove("s-remove"), on_a);
-    // B may have reloaded the record when A's subscription signal arrived; from here on nothing
-    // is left to adopt.
-    const auto adopted = adopter.ids().size();
-    EXPECT_EQ(keys("mcp:*"), std::vector<std::string>{});  // record, its subscriptions, the subscriber set
-    EXPECT_EQ(store_a->size(), 0u);
-    EXPECT_EQ(store_a->find("s-remove"), nullptr);
-    EXPECT_EQ(store_a->remove("s-remove"), nullptr);
-
-    // B still counts its copy unless that late "changed" signal already found the record gone.
-    EXPECT_LE(store_b->size(), 1u);
-    EXPECT_EQ(store_b->find("s-remove"), nullptr);
-    EXPECT_EQ(store_b->size(), 0u);
-    EXPECT_EQ(store_b->remove("s-remove"), nullptr);
-    EXPECT_EQ(adopter.ids().size(), adopted);
-
-    // Removed on a node that never held it.
-    ASSERT_TRUE(store_a->insert(make_session("s-remote")));
-    auto removed = store_b->remove("s-remote");
-    ASSERT_NE(removed, nullptr);
-    EXPECT_EQ(removed->id(), "s-remote");
-    EXPECT_FALSE(key_exists("mcp:s:s-remote"));
-    EXPECT_EQ(store_a->find("s-remote"), nullptr);
-}
-
-TEST_F(RedisBackendTest, ExpireReturnsTheSessionsWhoseRecordExpired) {
+TEST_F(RedisBackendTest, IdleRecordsExpireAndExistSaysSo) {
     auto a = node();
-    auto b = node();
-    Adopter adopter;
-    auto store_a = a->make_session_store(100, 300ms, adopter.factory());
-    auto store_b = b->make_session_store(100, 300ms, adopter.factory());
-
-    auto idle = make_session("s-idle");
-    auto busy = make_session("s-busy");
-    ASSERT_TRUE(store_a->insert(idle));
-    ASSERT_TRUE(store_a->insert(busy));
-    auto idle_on_b = store_b->find("s-idle");
-    ASSERT_NE(idle_on_b, nullptr);
+    auto records = a->make_session_records(300ms);
+    ASSERT_TRUE(records->insert(record_of("s-idle")));
+    ASSERT_TRUE(records->insert(record_of("s-busy")));
     EXPECT_GT(pttl("mcp:s:s-idle"), 0);
     EXPECT_LE(pttl("mcp:s:s-idle"), 300);
-    EXPECT_TRUE(store_a->expire().empty());
+    EXPECT_EQ(records->exist({"s-idle", "s-busy", "s-never"}), (std::vector<bool>{true, true, false}));
 
-    // s-busy is used; s-idle is not, and its record expires.
+    // s-busy is used (load with touch); s-idle is not, and its record expires. The server's own
+    // lookups (no touch) do not keep a session alive.
     EXPECT_TRUE(eventually([&] {
-        EXPECT_NE(store_a->find("s-busy"), nullptr);
+        EXPECT_TRUE(records->load("s-busy", true).has_value());
+        records->load("s-idle", false);
         return !key_exists("mcp:s:s-idle");
     }));
-    EXPECT_TRUE(key_exists("mcp:s:s-busy"));
-
-    const auto gone_a = store_a->expire();
-    ASSERT_EQ(gone_a.size(), 1u);
-    EXPECT_EQ(gone_a[0], idle);
-    EXPECT_EQ(store_a->size(), 1u);
-    EXPECT_TRUE(store_a->expire().empty());
-
-    const auto gone_b = store_b->expire();
-    ASSERT_EQ(gone_b.size(), 1u);
-    EXPECT_EQ(gone_b[0], idle_on_b);
-    EXPECT_EQ(store_b->size(), 0u);
-
-    EXPECT_EQ(store_a->find("s-idle"), nullptr);
-    EXPECT_EQ(store_a->find("s-busy"), busy);
+    EXPECT_EQ(records->exist({"s-idle", "s-busy"}), (std::vector<bool>{false, true}));
+    EXPECT_TRUE(records->exist({}).empty());
 }
 
-TEST_F(RedisBackendTest, ExpireDoesNotDropSessionsWhenRedisAnswersErrors) {
+TEST_F(RedisBackendTest, ExistFailsWhenRedisAnswersErrors) {
     // A Redis that answers errors (here: an ACL refusing EXISTS; in production, -LOADING while a
     // restarted Redis reads its dump) must not be taken for "every session expired".
     auto a = node();
-    Adopter adopter;
-    auto store = a->make_session_store(100, 60s, adopter.factory());
-    ASSERT_TRUE(store->insert(make_session("s-kept")));
+    auto records = a->make_session_records(60s);
+    ASSERT_TRUE(records->insert(record_of("s-kept")));
     ASSERT_EQ(raw({"ACL", "SETUSER", "default", "-exists"}).text, "OK");
-    std::vector<std::shared_ptr<Session>> gone;
-    EXPECT_TRUE(only_store_unavailable([&] { gone = store->expire(); }));
+    EXPECT_TRUE(throws_store_unavailable([&] { records->exist({"s-kept"}); }));
     ASSERT_EQ(raw({"ACL", "SETUSER", "default", "+@all"}).text, "OK");
-    EXPECT_TRUE(gone.empty()) << "expire() dropped a live session on an error reply";
-    EXPECT_EQ(store->size(), 1u);
     EXPECT_TRUE(key_exists("mcp:s:s-kept"));
 }
 
 TEST_F(RedisBackendTest, EveryKeyTheStoreWritesHasATimeToLive) {
-    TwoNodes nodes(*this);
-    auto& [a, b, adopter, store_a, store_b] = nodes;
+    auto a = node();
+    auto b = node();
+    auto records_a = a->make_session_records(60s);
+    auto records_b = b->make_session_records(60s);
     auto journal = a->make_journal(JournalLimits{.ttl = 60s});
 
-    auto session = make_session("s-ttl");
-    ASSERT_TRUE(store_a->insert(session));
-    subscribe(*store_a, *session, "file:///a.txt");
-    auto on_b = store_b->find("s-ttl");
-    ASSERT_NE(on_b, nullptr);
-    subscribe(*store_b, *on_b, "file:///b.txt");
-    set_level(*store_b, *on_b, LogLevel::notice);
+    ASSERT_TRUE(records_a->insert(record_of("s-ttl")));
+    records_a->apply("s-ttl", subscribe_change("file:///a.txt"));
+    records_b->apply("s-ttl", subscribe_change("file:///b.txt"));
+    records_b->apply("s-ttl", level_change(LogLevel::notice));
     journal->append("s-ttl/get", "{}");
     a->mailbox().open("s-ttl-mb", 30s);
     ASSERT_TRUE(b->mailbox().deliver("s-ttl-mb", boost::json::value(1)));
-
     a->mailbox().open("s-ttl-mb2", 30s);
 
     auto all = keys("mcp:*");
@@ -578,92 +230,80 @@ TEST_F(RedisBackendTest, EveryKeyTheStoreWritesHasATimeToLive) {
     EXPECT_GT(pttl("mcp:s:s-ttl"), 50'000);
     EXPECT_LE(pttl("mcp:mbo:s-ttl-mb2"), 30'000);
 
-    // Using the session refreshes its record, its subscriptions and their subscriber sets.
+    // A client's use refreshes the record, its subscriptions and their subscriber sets.
     for (const auto& key : {"mcp:s:s-ttl", "mcp:ss:s-ttl", "mcp:sub:file:///a.txt", "mcp:sub:file:///b.txt"}) {
         raw({"PEXPIRE", key, "5000"});
     }
-    ASSERT_NE(store_a->find("s-ttl"), nullptr);
+    ASSERT_TRUE(records_a->load("s-ttl", true).has_value());
     for (const auto& key : {"mcp:s:s-ttl", "mcp:ss:s-ttl", "mcp:sub:file:///a.txt", "mcp:sub:file:///b.txt"}) {
         EXPECT_GT(pttl(key), 50'000) << key;
     }
 
     // A change keeps the time to live.
-    set_level(*store_a, *session, LogLevel::info);
-    unsubscribe(*store_a, *session, "file:///a.txt");
+    records_a->apply("s-ttl", level_change(LogLevel::info));
+    records_a->apply("s-ttl", unsubscribe_change("file:///a.txt"));
     for (const auto& key : keys("mcp:*")) EXPECT_GT(pttl(key), 0) << key;
 }
 
-TEST_F(RedisBackendTest, SubscriptionSetsFollowSubscribeAndUnsubscribe) {
-    TwoNodes nodes(*this);
-    auto& [a, b, adopter, store_a, store_b] = nodes;
+TEST_F(RedisBackendTest, SubscriptionSetsFollowSubscribeUnsubscribeAndRemove) {
+    auto a = node();
+    auto b = node();
+    auto records_a = a->make_session_records(60s);
+    auto records_b = b->make_session_records(60s);
     const std::string uri = "file:///shared.txt";
     const std::string set = "mcp:sub:" + uri;
 
-    auto s1 = make_session("s-sub-1");
-    ASSERT_TRUE(store_a->insert(s1));
-    auto s2 = make_session("s-sub-2");
-    ASSERT_TRUE(store_b->insert(s2));
+    ASSERT_TRUE(records_a->insert(record_of("s-sub-1")));
+    ASSERT_TRUE(records_b->insert(record_of("s-sub-2")));
     EXPECT_FALSE(key_exists(set));
-    subscribe(*store_a, *s1, uri);
+    records_a->apply("s-sub-1", subscribe_change(uri));
     EXPECT_EQ(members(set), std::vector<std::string>{"s-sub-1"});
-
-    subscribe(*store_b, *s2, uri);
-    subscribe(*store_b, *s2, uri);  // twice: one membership
+    records_b->apply("s-sub-2", subscribe_change(uri));
+    records_b->apply("s-sub-2", subscribe_change(uri));  // twice: one membership
     const std::vector<std::string> both{"s-sub-1", "s-sub-2"};
     EXPECT_EQ(members(set), both);
-    EXPECT_EQ(sorted(a->cluster()->subscribers(uri)), both);
-    EXPECT_EQ(sorted(b->cluster()->subscribers(uri)), both);
-    EXPECT_TRUE(a->cluster()->subscribers("file:///nobody.txt").empty());
+    EXPECT_EQ(sorted(records_a->subscribers(uri)), both);
+    EXPECT_EQ(sorted(records_b->subscribers(uri)), both);
+    EXPECT_TRUE(records_a->subscribers("file:///nobody.txt").empty());
 
-    unsubscribe(*store_a, *s1, uri);
-    EXPECT_EQ(members(set), std::vector<std::string>{"s-sub-2"});
-    EXPECT_EQ(b->cluster()->subscribers(uri), std::vector<std::string>{"s-sub-2"});
-    unsubscribe(*store_a, *s1, uri);  // not subscribed: harmless
+    records_a->apply("s-sub-1", unsubscribe_change(uri));
+    EXPECT_EQ(records_b->subscribers(uri), std::vector<std::string>{"s-sub-2"});
+    records_a->apply("s-sub-1", unsubscribe_change(uri));  // not subscribed: harmless
     EXPECT_EQ(members(set), std::vector<std::string>{"s-sub-2"});
 
-    // s2 unsubscribes on the other node, which adopts it.
-    auto s2_on_a = store_a->find("s-sub-2");
-    ASSERT_NE(s2_on_a, nullptr);
-    ASSERT_TRUE(s2_on_a->subscribed(uri));
-    unsubscribe(*store_a, *s2_on_a, uri);
-    subscribe(*store_a, *s2_on_a, "file:///other.txt");
+    records_a->apply("s-sub-2", unsubscribe_change(uri));
+    records_a->apply("s-sub-2", subscribe_change("file:///other.txt"));
     EXPECT_FALSE(key_exists(set));
-    EXPECT_TRUE(a->cluster()->subscribers(uri).empty());
-    EXPECT_EQ(b->cluster()->subscribers("file:///other.txt"), std::vector<std::string>{"s-sub-2"});
+    EXPECT_EQ(records_b->subscribers("file:///other.txt"), std::vector<std::string>{"s-sub-2"});
 
     // Removing a session takes it out of its sets.
-    ASSERT_NE(store_b->remove("s-sub-2"), nullptr);
-    EXPECT_TRUE(a->cluster()->subscribers("file:///other.txt").empty());
+    EXPECT_TRUE(records_b->remove("s-sub-2"));
+    EXPECT_TRUE(records_a->subscribers("file:///other.txt").empty());
 }
 
 TEST_F(RedisBackendTest, SubscribersDoesNotListExpiredSessions) {
     // s-gone expires while s-kept, subscribed to the same resource, keeps the subscriber set
     // alive: the set must not go on naming (and growing with) sessions that no longer exist.
     auto a = node();
-    Adopter adopter;
-    auto store = a->make_session_store(100, 300ms, adopter.factory());
+    auto records = a->make_session_records(300ms);
     const std::string uri = "file:///popular.txt";
-    auto gone = make_session("s-gone");
-    auto kept = make_session("s-kept");
-    ASSERT_TRUE(store->insert(gone));
-    ASSERT_TRUE(store->insert(kept));
-    subscribe(*store, *gone, uri);
-    subscribe(*store, *kept, uri);
+    ASSERT_TRUE(records->insert(record_of("s-gone")));
+    ASSERT_TRUE(records->insert(record_of("s-kept")));
+    records->apply("s-gone", subscribe_change(uri));
+    records->apply("s-kept", subscribe_change(uri));
     ASSERT_TRUE(eventually([&] {
-        EXPECT_NE(store->find("s-kept"), nullptr);
+        EXPECT_TRUE(records->load("s-kept", true).has_value());
         return !key_exists("mcp:s:s-gone");
     }));
-    ASSERT_EQ(store->expire().size(), 1u);
-    ASSERT_NE(store->find("s-kept"), nullptr);
-    EXPECT_EQ(a->cluster()->subscribers(uri), std::vector<std::string>{"s-kept"});
+    EXPECT_EQ(records->subscribers(uri), std::vector<std::string>{"s-kept"});
+    EXPECT_EQ(members("mcp:sub:" + uri), std::vector<std::string>{"s-kept"});
 }
 
 // --- hostile records -------------------------------------------------------------------------
 
 TEST_F(RedisBackendTest, HostileRecordsAreRefusedOrIgnoredNeverFatal) {
     auto a = node();
-    Adopter adopter;
-    auto store = a->make_session_store(1000, 60s, adopter.factory());
+    auto records = a->make_session_records(60s);
 
     const std::string huge(2 << 20, 'x');
     std::string deep;
@@ -673,9 +313,9 @@ TEST_F(RedisBackendTest, HostileRecordsAreRefusedOrIgnoredNeverFatal) {
     struct Hostile {
         Fields fields;
         std::vector<std::string> subscriptions;
-        bool refused;  // find must return nullptr
+        bool refused;  // load finds nothing
     };
-    const std::vector<Hostile> records{
+    const std::vector<Hostile> hostile{
         {{{"rev", "0"}, {"level", "info"}, {"client", ""}}, {}, true},
         {{{"rev", "0"}, {"level", "info"}, {"client", "not json"}}, {}, true},
         {{{"rev", "0"}, {"level", "info"}, {"client", "{\"owner\":\"a\","}}, {}, true},
@@ -691,111 +331,72 @@ TEST_F(RedisBackendTest, HostileRecordsAreRefusedOrIgnoredNeverFatal) {
         {{{"rev", "0"}, {"client", good_client}}, {}, true},  // no level
         {{{"rev", "0"}, {"level", "info"}}, {}, true},          // no client
         {{{"other", "x"}}, {}, true},
+        {{{"level", "info"}, {"client", good_client}}, {}, true},                       // no revision
+        {{{"rev", "abc"}, {"level", "info"}, {"client", good_client}}, {}, true},       // revisions must be
+        {{{"rev", "-5"}, {"level", "info"}, {"client", good_client}}, {}, true},        // integers >= 0
+        {{{"rev", "1.5"}, {"level", "info"}, {"client", good_client}}, {}, true},
+        {{{"rev", "99999999999999999999999"}, {"level", "info"}, {"client", good_client}}, {}, true},
+        {{{"rev", huge}, {"level", "info"}, {"client", good_client}, {"extra", huge}}, {}, true},
         {{{"rev", "0"}, {"level", "info"}, {"client", "{\"owner\":\"" + huge + "\"}"}}, {}, false},
         {{{"rev", "0"}, {"level", "info"}, {"client", "{\"owner\":\"a\",\"v\":\"" + huge + "\",\"caps\":{\"x\":\"" + huge + "\"}}"}}, {}, false},
         {{{"rev", "0"}, {"level", "info"}, {"client", good_client}}, {huge, "", std::string("\x00\r\n", 3)}, false},
         {{{"rev", "0"}, {"level", "info"}, {"client", "{\"owner\":\"a\",\"v\":5,\"caps\":[],\"info\":\"x\"}"}}, {}, false},
         {{{"rev", "0"}, {"level", "info"}, {"client", "{\"owner\":\"a\",\"v\":\"x\",\"caps\":7,\"info\":{\"name\":3,\"version\":[]}}"}}, {}, false},
-        {{{"rev", "abc"}, {"level", "info"}, {"client", good_client}}, {}, false},
-        {{{"rev", "-5"}, {"level", "info"}, {"client", good_client}}, {}, false},
-        {{{"rev", "1.5"}, {"level", "info"}, {"client", good_client}}, {}, false},
-        {{{"rev", "99999999999999999999999"}, {"level", "info"}, {"client", good_client}}, {}, false},
         {{{"rev", "9223372036854775807"}, {"level", "info"}, {"client", good_client}}, {}, false},
-        {{{"rev", huge}, {"level", "info"}, {"client", good_client}, {"extra", huge}}, {}, false},
     };
-    for (std::size_t i = 0; i < records.size(); ++i) {
+    for (std::size_t i = 0; i < hostile.size(); ++i) {
         const auto id = "s-hostile-" + std::to_string(i);
         std::vector<std::string> hset{"HSET", "mcp:s:" + id};
-        for (const auto& [field, value] : records[i].fields) {
+        for (const auto& [field, value] : hostile[i].fields) {
             hset.push_back(field);
             hset.push_back(value);
         }
-        ASSERT_EQ(raw(hset).integer, static_cast<std::int64_t>(records[i].fields.size())) << i;
-        if (!records[i].subscriptions.empty()) {
+        ASSERT_EQ(raw(hset).integer, static_cast<std::int64_t>(hostile[i].fields.size())) << i;
+        if (!hostile[i].subscriptions.empty()) {
             std::vector<std::string> sadd{"SADD", "mcp:ss:" + id};
-            sadd.insert(sadd.end(), records[i].subscriptions.begin(), records[i].subscriptions.end());
+            sadd.insert(sadd.end(), hostile[i].subscriptions.begin(), hostile[i].subscriptions.end());
             raw(sadd);
         }
-        std::shared_ptr<Session> found;
-        EXPECT_TRUE(only_store_unavailable([&] { found = store->find(id); })) << i;
-        if (records[i].refused) {
-            EXPECT_EQ(found, nullptr) << i;
+        std::optional<SessionRecord> found;
+        EXPECT_TRUE(only_store_unavailable([&] { found = records->load(id, true); })) << i;
+        if (hostile[i].refused) {
+            EXPECT_FALSE(found.has_value()) << i;
         } else if (found) {
-            EXPECT_EQ(found->id(), id) << i;
-            EXPECT_TRUE(only_store_unavailable([&] { set_level(*store, *found, LogLevel::error); })) << i;
-            EXPECT_TRUE(only_store_unavailable([&] { subscribe(*store, *found, "file:///h.txt"); })) << i;
-            EXPECT_TRUE(only_store_unavailable([&] { store->find(id); })) << i;
+            EXPECT_EQ(found->id, id) << i;
+            EXPECT_TRUE(only_store_unavailable([&] { records->apply(id, level_change(LogLevel::error)); })) << i;
+            EXPECT_TRUE(only_store_unavailable([&] { records->apply(id, subscribe_change("file:///h.txt")); })) << i;
+            EXPECT_TRUE(only_store_unavailable([&] { records->load(id, true); })) << i;
         }
-        EXPECT_TRUE(only_store_unavailable([&] { store->remove(id); })) << i;
-        EXPECT_TRUE(only_store_unavailable([&] { store->expire(); })) << i;
+        EXPECT_TRUE(only_store_unavailable([&] { records->remove(id); })) << i;
+        EXPECT_TRUE(only_store_unavailable([&] { records->exist({id}); })) << i;
     }
 
     // In a usable record, fields of the wrong type are ignored.
     raw({"HSET", "mcp:s:s-partial", "rev", "0", "level", "notice", "client", "{\"owner\":\"bob\",\"v\":5,\"caps\":[]}"});
     raw({"SADD", "mcp:ss:s-partial", "file:///ok"});
-    auto partial = store->find("s-partial");
-    ASSERT_NE(partial, nullptr);
-    EXPECT_EQ(partial->owner(), "bob");
-    EXPECT_EQ(partial->log_level(), LogLevel::notice);
-    EXPECT_TRUE(partial->subscribed("file:///ok"));
-    EXPECT_EQ(partial->client(), nullptr);  // "v" was not a string
+    auto partial = records->load("s-partial", true);
+    ASSERT_TRUE(partial.has_value());
+    EXPECT_EQ(partial->owner, "bob");
+    EXPECT_EQ(partial->level, LogLevel::notice);
+    EXPECT_EQ(partial->subscriptions, std::vector<std::string>{"file:///ok"});
+    EXPECT_EQ(partial->client, nullptr);  // "v" was not a string
 
     // Keys of the wrong type: Redis answers WRONGTYPE, which is the store failing, not a crash.
     raw({"SET", "mcp:s:s-string", "{}"});
-    EXPECT_TRUE(only_store_unavailable([&] { store->find("s-string"); }));
-    EXPECT_TRUE(only_store_unavailable([&] { store->remove("s-string"); }));
+    EXPECT_TRUE(throws_store_unavailable([&] { records->load("s-string", true); }));
+    EXPECT_TRUE(only_store_unavailable([&] { records->remove("s-string"); }));
     raw({"HSET", "mcp:s:s-badset", "rev", "0", "level", "info", "client", good_client});
     raw({"SET", "mcp:ss:s-badset", "x"});
-    EXPECT_TRUE(only_store_unavailable([&] { store->find("s-badset"); }));
-    EXPECT_TRUE(only_store_unavailable([&] { store->remove("s-badset"); }));
-    auto wrong_set = make_session("s-wrongset");
-    ASSERT_TRUE(store->insert(wrong_set));
+    EXPECT_TRUE(throws_store_unavailable([&] { records->load("s-badset", true); }));
+    EXPECT_TRUE(only_store_unavailable([&] { records->remove("s-badset"); }));
+    ASSERT_TRUE(records->insert(record_of("s-wrongset")));
     raw({"HSET", "mcp:sub:file:///wrong.txt", "f", "v"});  // a subscriber "set" of the wrong type
-    EXPECT_TRUE(only_store_unavailable([&] { subscribe(*store, *wrong_set, "file:///wrong.txt"); }));
-    EXPECT_TRUE(only_store_unavailable([&] { a->cluster()->subscribers("file:///wrong.txt"); }));
+    EXPECT_TRUE(throws_store_unavailable([&] { records->apply("s-wrongset", subscribe_change("file:///wrong.txt")); }));
+    EXPECT_TRUE(throws_store_unavailable([&] { records->subscribers("file:///wrong.txt"); }));
 
     // The store still works afterwards.
-    ASSERT_TRUE(store->insert(make_session("s-fine")));
-    EXPECT_NE(store->find("s-fine"), nullptr);
-}
-
-TEST_F(RedisBackendTest, ARecordWithoutAValidRevisionIsRefused) {
-    // A record whose revision is missing or unreadable is malformed: adopting it would give a
-    // session whose fields were never loaded (owner "", the anonymous principal).
-    auto a = node();
-    Adopter adopter;
-    auto store = a->make_session_store(100, 60s, adopter.factory());
-    const std::string client = "{\"owner\":\"alice\"}";
-    raw({"HSET", "mcp:s:s-norev", "level", "info", "client", client});
-    raw({"HSET", "mcp:s:s-badrev", "rev", "x", "level", "info", "client", client});
-    for (const char* id : {"s-norev", "s-badrev"}) {
-        auto found = store->find(id);
-        if (found) {
-            EXPECT_EQ(found->owner(), "alice") << id << ": adopted without its fields";
-        }
-    }
-}
-
-TEST_F(RedisBackendTest, ARecordAtTheLastRevisionDoesNotOverflowIt) {
-    // A record stamped with the largest revision (corruption, or a hostile write): a later change
-    // may fail (StoreUnavailable) but must not wrap around, and a node that sees it must converge.
-    TwoNodes nodes(*this);
-    auto& [a, b, adopter, store_a, store_b] = nodes;
-    ASSERT_TRUE(store_a->insert(make_session("s-max")));
-    raw({"HSET", "mcp:s:s-max", "rev", std::to_string(std::numeric_limits<std::int64_t>::max())});
-
-    auto on_b = store_b->find("s-max");
-    if (on_b == nullptr) return;  // refusing such a record is fine too
-    bool stored = false;
-    ASSERT_TRUE(only_store_unavailable([&] {
-        set_level(*store_b, *on_b, LogLevel::critical);
-        stored = true;
-    }));
-    if (!stored) return;
-    EXPECT_GE(revision("s-max"), 0);
-    auto on_a = store_a->find("s-max");
-    ASSERT_NE(on_a, nullptr);
-    EXPECT_EQ(on_a->log_level(), LogLevel::critical);
+    ASSERT_TRUE(records->insert(record_of("s-fine")));
+    EXPECT_TRUE(records->load("s-fine", true).has_value());
 }
 
 // --- journals --------------------------------------------------------------------------------
@@ -1127,23 +728,21 @@ void fails_fast(const char* what, F call) {
 
 TEST_F(RedisBackendTest, WhileRedisIsDownCallsFailFastThenWorkAgain) {
     auto a = node();
-    Adopter adopter;
-    auto store = a->make_session_store(100, 60s, adopter.factory());
+    auto records = a->make_session_records(60s);
     auto journal = a->make_journal(JournalLimits{});
-    auto kept = make_session("s-down");
-    ASSERT_TRUE(store->insert(kept));
+    ASSERT_TRUE(records->insert(record_of("s-down")));
     journal->append("s-down/get", "x");
 
     redis_.stop();
     ASSERT_TRUE(eventually([&] { return throws_store_unavailable([&] { journal->exists("s-down/get"); }); }, 3s));
 
-    fails_fast("insert", [&] { store->insert(make_session("s-new")); });
-    fails_fast("find", [&] { store->find("s-down"); });
-    fails_fast("record level", [&] { set_level(*store, *kept, LogLevel::error); });
-    fails_fast("record subscribe", [&] { subscribe(*store, *kept, "file:///down.txt"); });
-    fails_fast("remove", [&] { store->remove("s-down"); });
-    fails_fast("expire", [&] { store->expire(); });
-    EXPECT_EQ(store->size(), 1u);  // nothing dropped for want of Redis
+    fails_fast("insert", [&] { records->insert(record_of("s-new")); });
+    fails_fast("load", [&] { records->load("s-down", true); });
+    fails_fast("apply level", [&] { records->apply("s-down", level_change(LogLevel::error)); });
+    fails_fast("apply subscribe", [&] { records->apply("s-down", subscribe_change("file:///down.txt")); });
+    fails_fast("remove", [&] { records->remove("s-down"); });
+    fails_fast("exist", [&] { records->exist({"s-down"}); });
+    fails_fast("subscribers", [&] { records->subscribers("file:///a.txt"); });
     fails_fast("append", [&] { journal->append("s-down/get", "y"); });
     fails_fast("after", [&] {
         bool complete = false;
@@ -1155,7 +754,6 @@ TEST_F(RedisBackendTest, WhileRedisIsDownCallsFailFastThenWorkAgain) {
     fails_fast("open", [&] { a->mailbox().open("mb-down", 30s); });
     fails_fast("deliver", [&] { a->mailbox().deliver("mb-down", boost::json::value(1)); });
     fails_fast("publish", [&] { a->cluster()->publish("t", "x"); });
-    fails_fast("subscribers", [&] { a->cluster()->subscribers("file:///a.txt"); });
     // A waiter keeps waiting for Redis, within its deadline.
     const auto started = Clock::now();
     EXPECT_FALSE(a->mailbox().wait("mb-down", Clock::now() + 200ms, {}).has_value());
@@ -1164,12 +762,10 @@ TEST_F(RedisBackendTest, WhileRedisIsDownCallsFailFastThenWorkAgain) {
     // Back (empty: no persistence): the same backend works again.
     redis_.start();
     ASSERT_TRUE(eventually([&] { return !throws_store_unavailable([&] { journal->exists("s-down/get"); }); }, 10s));
-    EXPECT_EQ(store->find("s-down"), nullptr);  // its record did not survive the restart
-    auto fresh = make_session("s-after");
-    ASSERT_TRUE(store->insert(fresh));
-    EXPECT_EQ(store->find("s-after"), fresh);
-    EXPECT_NO_THROW(set_level(*store, *fresh, LogLevel::alert));
-    EXPECT_NO_THROW(subscribe(*store, *fresh, "file:///a.txt"));
+    EXPECT_FALSE(records->load("s-down", true).has_value());  // its record did not survive the restart
+    ASSERT_TRUE(records->insert(record_of("s-after")));
+    EXPECT_EQ(records->apply("s-after", level_change(LogLevel::alert)), 1);
+    EXPECT_EQ(records->apply("s-after", subscribe_change("file:///a.txt")), 2);
     EXPECT_EQ(raw({"HGET", "mcp:s:s-after", "level"}).text, "alert");
     const auto id = journal->append("s-after/get", "z");
     EXPECT_EQ(journal->last_id("s-after/get"), id);
@@ -1179,7 +775,7 @@ TEST_F(RedisBackendTest, WhileRedisIsDownCallsFailFastThenWorkAgain) {
     ASSERT_TRUE(got.has_value());
     EXPECT_EQ(*got, boost::json::value(7));
     EXPECT_NO_THROW(a->cluster()->publish("t", "x"));
-    EXPECT_EQ(a->cluster()->subscribers("file:///a.txt"), std::vector<std::string>{"s-after"});
+    EXPECT_EQ(records->subscribers("file:///a.txt"), std::vector<std::string>{"s-after"});
 }
 
 TEST_F(RedisBackendTest, ARedisDownAtStartupIsNotAnError) {

@@ -1,7 +1,7 @@
 // initialize, version negotiation, ping, logging, progress, cancellation — through the real core.
 #include "server_fixture.hpp"
 
-#include "server/core.hpp"
+#include "sessions/session_service.hpp"
 
 #include <boost/json/serialize.hpp>
 
@@ -20,12 +20,12 @@ class Lifecycle : public ServerTest {};
 }  // namespace
 
 TEST_F(Lifecycle, EndedSessionsDoNotAccumulate) {
-    // A client creating and ending sessions in a loop: the core's session table stays bounded.
+    // A client creating and ending sessions in a loop: the table of sessions served stays bounded.
     for (int i = 0; i < 5000; ++i) {
         mcp::LocalConnection c(server);
         c.send(request(1, "initialize", {{"protocolVersion", "2025-11-25"}, {"capabilities", boost::json::object()}}));
     }
-    EXPECT_LE(mcp::detail::core_of(server).tracked_sessions(), 2048u);
+    EXPECT_LE(server.session_service().local_entries(), 2048u);
 }
 
 TEST_F(Lifecycle, NegotiatesTheProtocolVersion) {

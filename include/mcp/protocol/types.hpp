@@ -34,6 +34,13 @@ struct Implementation {
     std::vector<Icon> icons;
 };
 
+// What the client declared about itself: at initialize (2025) or in each request's _meta (2026).
+struct ClientState {
+    std::string protocol_version;
+    boost::json::object capabilities;
+    Implementation info;
+};
+
 // Hints about a tool's behaviour, for clients; never security guarantees.
 struct ToolAnnotations {
     std::optional<std::string> title;

@@ -3,7 +3,7 @@
 #include <mcp/protocol/revision.hpp>
 #include <mcp/protocol/types.hpp>
 #include <mcp/server/request_context.hpp>
-#include <mcp/server/session.hpp>
+#include <mcp/sessions/session.hpp>
 
 #include <boost/json/value.hpp>
 

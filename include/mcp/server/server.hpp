@@ -8,8 +8,8 @@
 #include <mcp/server/options.hpp>
 #include <mcp/server/prompt.hpp>
 #include <mcp/server/resource.hpp>
-#include <mcp/server/session.hpp>
 #include <mcp/server/sink.hpp>
+#include <mcp/sessions/session.hpp>
 #include <mcp/server/tool.hpp>
 
 #include <chrono>
@@ -20,11 +20,10 @@
 
 namespace mcp {
 
-class Server;
 namespace detail {
 struct ServerCore;
-ServerCore& core_of(Server& server);  // for the library's transports
-}
+class SessionService;
+}  // namespace detail
 
 class Server {
 public:
@@ -100,8 +99,10 @@ public:
     void set_authenticator(Authenticator authenticator);
     const Authenticator& authenticator() const;
 
-    // A session for a new connection (stdio, in-process) or a new 2025-era HTTP session.
+    // A session for a new connection (stdio, in-process): messages tied to no call go to `channel`.
     std::shared_ptr<Session> open_session(std::shared_ptr<MessageSink> channel, std::string id = {});
+    // The 2025-era session service, for the library's HTTP transport (src/sessions). Not an API.
+    detail::SessionService& session_service();
 
     // Refuses new calls, ends subscriptions/listen streams, and returns at once.
     void begin_shutdown();
@@ -129,7 +130,6 @@ private:
     void add_resource(detail::ResourceDefinition def);
     void add_template(detail::TemplateDefinition def);
 
-    friend detail::ServerCore& detail::core_of(Server& server);
     std::unique_ptr<detail::ServerCore> core_;
 };
 

@@ -2,6 +2,7 @@
 // The contract between the transport-agnostic core and a transport (or an embedding application).
 // For every inbound message a transport calls Server::handle with a CallSink; the core writes the
 // messages produced for that message to it, the response last.
+#include <mcp/protocol/message_sink.hpp>
 #include <mcp/server/request_context.hpp>
 
 #include <boost/json/value.hpp>
@@ -16,15 +17,6 @@
 namespace mcp {
 
 class Session;
-
-// Receives messages. Implementations must be thread-safe: handler threads send concurrently.
-class MessageSink {
-public:
-    virtual ~MessageSink() = default;
-    // A notification or a request. Returns false when the message could not be delivered
-    // (the stream is closed).
-    virtual bool send(boost::json::value message) = 0;
-};
 
 // The messages for one inbound message: any number of send() calls (progress, log messages),
 // then exactly one complete().

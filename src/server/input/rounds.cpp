@@ -2,7 +2,7 @@
 
 #include "server/call.hpp"
 #include "server/core.hpp"
-#include "server/session_impl.hpp"
+#include "sessions/session_state.hpp"
 
 #include <mcp/protocol/errors.hpp>
 #include <mcp/server/blocking.hpp>
@@ -60,7 +60,7 @@ std::vector<InputAnswer> ask_in_session(CallState& call, std::vector<WireRequest
     if (call.runs_inline) {
         throw std::logic_error("a handler declared runs_inline cannot wait for the client's answer to " + requests.front().method);
     }
-    auto& state = session->impl();
+    auto& state = SessionState::of(*session);
     std::vector<std::optional<InputAnswer>> answers(requests.size());
 
     struct Waiting {
@@ -74,14 +74,14 @@ std::vector<InputAnswer> ask_in_session(CallState& call, std::vector<WireRequest
         if (!call.exchange->client_supports(r.capability)) throw CapabilityMissing(r.capability);
         if (r.kind == InputKind::roots) {
             if (auto cached = state.cached_roots()) {
-                answers[i] = std::move(*cached);
+                answers[i] = parse_answer(r, *cached);
                 continue;
             }
         }
         if (session->closed()) throw ClientGone("the client is gone");
         const auto timeout = timeout_of(core, r.kind);
         Waiting w{i, new_request_id(core, *session), std::chrono::steady_clock::now() + timeout};
-        core.mailbox().open(w.id, timeout + std::chrono::minutes(1));
+        core.sessions().mailbox().open(w.id, timeout + std::chrono::minutes(1));
         call.sink->send(jsonrpc::make_request(boost::json::value(w.id), r.method, r.params));
         waiting.push_back(std::move(w));
     }
@@ -89,18 +89,18 @@ std::vector<InputAnswer> ask_in_session(CallState& call, std::vector<WireRequest
     // The wait ends early when the call is cancelled or the client goes away.
     std::stop_source stop;
     std::stop_callback on_cancel(call.stop.get_token(), [&] { stop.request_stop(); });
-    std::stop_callback on_close(state.closed_source.get_token(), [&] { stop.request_stop(); });
+    std::stop_callback on_close(state.closed_token(), [&] { stop.request_stop(); });
     BlockingScope blocking;  // lets the handler pool add a thread while this one waits
 
     for (std::size_t n = 0; n < waiting.size(); ++n) {
         const auto& w = waiting[n];
-        auto message = core.mailbox().wait(w.id, w.deadline, stop.get_token());
+        auto message = core.sessions().mailbox().wait(w.id, w.deadline, stop.get_token());
         if (!message) {
             const bool timed_out = !stop.stop_requested();
             // A client still there is told to drop what nobody waits for (a form left open).
             const bool client_there = !session->closed();
             for (std::size_t rest = n; rest < waiting.size(); ++rest) {
-                if (rest > n) core.mailbox().wait(waiting[rest].id, std::chrono::steady_clock::now(), {});  // close the slot
+                if (rest > n) core.sessions().mailbox().wait(waiting[rest].id, std::chrono::steady_clock::now(), {});  // close the slot
                 if (client_there) {
                     cancel_on_client(call, waiting[rest].id, timed_out ? "timed out waiting for the client" : "the request was cancelled");
                 }
@@ -109,7 +109,7 @@ std::vector<InputAnswer> ask_in_session(CallState& call, std::vector<WireRequest
             throw ClientGone(session->closed() ? "the client is gone" : "the request was cancelled");
         }
         answers[w.index] = answer_of(requests[w.index], *message);
-        if (requests[w.index].kind == InputKind::roots) state.cache_roots(std::get<std::vector<Root>>(*answers[w.index]));
+        if (requests[w.index].kind == InputKind::roots) state.cache_roots(message->as_object().at("result"));
     }
     std::vector<InputAnswer> out;
     for (auto& a : answers) out.push_back(std::move(*a));

@@ -1,6 +1,5 @@
 // initialize, ping, logging/setLevel, and the lifecycle notifications (2025-11-25 era).
 #include "server/methods/methods.hpp"
-#include "server/session_impl.hpp"
 
 #include <mcp/protocol/revision.hpp>
 
@@ -43,9 +42,8 @@ boost::json::value initialize(ServerCore& core, CallState& call) {
     if (const auto* caps = optional_object(params, "capabilities")) state->capabilities = *caps;
     state->info = read_client_info(params);
     const std::string negotiated = state->protocol_version;
-    if (const auto& principal = call.exchange->principal()) call.session->impl().owner = principal->subject;
-    call.session->impl().set_client(std::move(state));
-    core.track_session(call.session);
+    const auto& principal = call.exchange->principal();
+    core.sessions().initialized(call.session, std::move(state), principal ? principal->subject : std::string());
 
     boost::json::object result;
     result["protocolVersion"] = negotiated;
@@ -57,11 +55,10 @@ boost::json::value initialize(ServerCore& core, CallState& call) {
 
 boost::json::value ping(ServerCore&, CallState&) { return boost::json::object(); }
 
-boost::json::value set_log_level(ServerCore&, CallState& call) {
+boost::json::value set_log_level(ServerCore& core, CallState& call) {
     const auto level = parse_log_level(require_string(call.params(), "level"));
     if (!level) throw InvalidParams("Unknown log level");
-    call.session->impl().log_level.store(*level, std::memory_order_relaxed);
-    call.session->impl().changed({SessionChange::Kind::log_level, *level, {}});  // acknowledged only once stored
+    core.sessions().record(*call.session, {SessionChange::Kind::log_level, *level, {}});  // acknowledged only once stored
     return boost::json::object();
 }
 
@@ -74,7 +71,7 @@ void cancelled(ServerCore& core, const jsonrpc::Message& message, const std::sha
     if (!session || message.params == nullptr) return;
     const auto* id = message.params->if_contains("requestId");
     if (id == nullptr) return;
-    if (!session->impl().cancel(*id)) core.forward_cancel(*session, *id);
+    core.sessions().cancel(*session, *id);
 }
 
 }  // namespace mcp::detail

@@ -1,6 +1,6 @@
 // subscriptions/listen (2026-07-28): a long-lived response stream of change notifications.
 #include "server/methods/methods.hpp"
-#include "server/session_impl.hpp"
+#include "sessions/session_state.hpp"
 
 namespace mcp::detail {
 
@@ -48,7 +48,7 @@ boost::json::value closing_result(const ServerCore& core, const CallState& call)
 }
 
 void untrack(const std::shared_ptr<CallState>& call) {
-    if (call->session && !call->key.empty()) call->session->impl().untrack(*call);
+    if (call->session && !call->key.empty()) SessionState::of(*call->session).untrack(*call);
 }
 
 }  // namespace

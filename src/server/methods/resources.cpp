@@ -1,6 +1,6 @@
 // resources/list, resources/templates/list, resources/read, resources/subscribe|unsubscribe.
 #include "server/methods/methods.hpp"
-#include "server/session_impl.hpp"
+#include "sessions/session_state.hpp"
 
 namespace mcp::detail {
 
@@ -42,24 +42,18 @@ void check_subscribed_uri(std::string_view uri) {
 }
 
 boost::json::value subscribe(ServerCore& core, CallState& call) {
-    auto& session = call.session->impl();
-    {
-        std::lock_guard lock(session.mutex);
-        if (session.subscriptions.size() >= core.options.max_subscriptions) {
-            throw InvalidParams("Too many subscriptions (limit " + std::to_string(core.options.max_subscriptions) + ")");
-        }
+    if (SessionState::of(*call.session).subscription_count() >= core.options.max_subscriptions) {
+        throw InvalidParams("Too many subscriptions (limit " + std::to_string(core.options.max_subscriptions) + ")");
     }
     std::string uri(require_string(call.params(), "uri"));
     check_subscribed_uri(uri);
-    session.subscribe(uri);
-    session.changed({SessionChange::Kind::subscribe, {}, std::move(uri)});  // acknowledged only once stored
+    core.sessions().record(*call.session, {SessionChange::Kind::subscribe, {}, std::move(uri)});  // acknowledged only once stored
     return boost::json::object();
 }
 
-boost::json::value unsubscribe(ServerCore&, CallState& call) {
+boost::json::value unsubscribe(ServerCore& core, CallState& call) {
     std::string uri(require_string(call.params(), "uri"));
-    call.session->impl().unsubscribe(uri);
-    call.session->impl().changed({SessionChange::Kind::unsubscribe, {}, std::move(uri)});
+    core.sessions().record(*call.session, {SessionChange::Kind::unsubscribe, {}, std::move(uri)});
     return boost::json::object();
 }
 

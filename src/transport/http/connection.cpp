@@ -3,7 +3,6 @@
 
 #include <mcp/protocol/errors.hpp>
 
-#include "server/core.hpp"
 #include "util/log.hpp"
 
 #include <boost/asio/as_tuple.hpp>
@@ -39,18 +38,10 @@ constexpr std::size_t kReadBufferBytes = 4096;
 // pipelined request.
 std::size_t read_buffer_limit(const HttpOptions& o) { return o.max_header_bytes + 4096; }
 
-JournalLimits journal_limits(const SessionOptions& o) {
-    return {o.journal_events_per_stream, o.journal_bytes_per_stream, o.max_sessions * 4, o.idle_timeout};
-}
 }  // namespace
 
-HttpContext::HttpContext(Server& s, const HttpOptions& o)
-    : server(s),
-      options(o),
-      backend(core_of(s).backend()),
-      journal(backend.make_journal(journal_limits(s.options().sessions))),
-      sessions(s, o, backend, *journal) {
-    if (backend.cluster() != nullptr) store_threads = std::make_unique<boost::asio::thread_pool>(kStoreThreads);
+HttpContext::HttpContext(Server& s, const HttpOptions& o) : server(s), options(o), sessions(s.session_service()) {
+    if (sessions.shared()) store_threads = std::make_unique<boost::asio::thread_pool>(kStoreThreads);
 }
 
 namespace {

@@ -4,6 +4,7 @@
 #include "transport/http/http_context.hpp"
 #include "transport/http/response_stream.hpp"
 #include "transport/http/response_writer.hpp"
+#include "transport/http/sse_connection.hpp"
 
 #include "server/era.hpp"
 #include "util/log.hpp"
@@ -75,12 +76,6 @@ struct Caller {
     }
 };
 
-// A 2025 session belongs to the principal that initialized it; to anyone else it does not exist.
-std::shared_ptr<HttpSession> find_session(HttpContext& ctx, std::string_view id, const Caller& caller) {
-    auto session = ctx.sessions.find(id);
-    return session && session->session()->owner() == caller.subject() ? session : nullptr;
-}
-
 // Hands a message to the core. Thread-locals an authenticator set on this thread travel with it
 // (the core snapshots them) and are cleared here, before this thread serves anything else.
 void dispatch(HttpContext& ctx, boost::json::value document, Inbound inbound, std::shared_ptr<CallSink> sink) {
@@ -133,7 +128,7 @@ asio::awaitable<bool> post_stateless(boost::beast::tcp_stream& stream, const Req
     auto outbox = std::make_shared<Outbox>(co_await asio::this_coro::executor, ctx.options.max_pending_bytes);
     std::stop_source cancel;
     dispatch(ctx, std::move(document), Inbound{nullptr, cancel.get_token(), &headers, caller.principal, caller.trace},
-             std::make_shared<ResponseStream>(Era::stateless, outbox, nullptr));
+             std::make_shared<ResponseStream>(Era::stateless, outbox, nullptr, ctx.options.sse_retry.count()));
     co_return co_await deliver(stream, request, outbox, is_request ? &cancel : nullptr, {}, ctx);
 }
 
@@ -215,10 +210,10 @@ asio::awaitable<bool> post(boost::beast::tcp_stream& stream, Request& request, c
     }
     auto outbox = std::make_shared<Outbox>(co_await asio::this_coro::executor, ctx.options.max_pending_bytes);
     const bool found = co_await near_store(ctx, [&] {
-        auto session = find_session(ctx, session_id, caller);
+        auto session = ctx.sessions.find(session_id, caller.subject());
         if (!session) return false;
         dispatch(ctx, std::move(document), Inbound{session->session(), {}, nullptr, caller.principal, caller.trace},
-                 std::make_shared<ResponseStream>(Era::sessions, outbox, session));
+                 std::make_shared<ResponseStream>(Era::sessions, outbox, session, ctx.options.sse_retry.count()));
         return true;
     });
     if (!found) co_return co_await write_error(stream, request, 404, kSessionNotFound, "Session not found", ctx, {}, id);
@@ -243,9 +238,9 @@ asio::awaitable<bool> get(boost::beast::tcp_stream& stream, const Request& reque
     auto outbox = std::make_shared<Outbox>(co_await asio::this_coro::executor, ctx.options.max_pending_bytes);
     const auto last_event = header(request, "Last-Event-ID");
     const auto outcome = co_await near_store(ctx, [&] {
-        auto session = find_session(ctx, session_id, caller);
+        auto session = ctx.sessions.find(session_id, caller.subject());
         if (!session) return Outcome::no_session;
-        std::shared_ptr<SseStream> target;
+        std::shared_ptr<ResumableStream> target;
         std::string after;
         if (!last_event.empty()) {
             // Sealed ids cannot be forged, and one session cannot resume another's stream.
@@ -257,10 +252,11 @@ asio::awaitable<bool> get(boost::beast::tcp_stream& stream, const Request& reque
         }
         if (session->attached_streams() >= ctx.options.max_streams_per_session) return Outcome::too_many_streams;
         outbox->start({ResponseHead::Kind::event_stream, 200, {}});
+        auto connection = std::make_shared<SseConnection>(outbox, ctx.options.sse_retry.count());
         if (target) {
-            target->attach(outbox, after);
+            target->attach(connection, after);
         } else {
-            session->standalone().attach_live(outbox);
+            session->standalone().attach_live(connection);
         }
         return Outcome::attached;
     });
@@ -285,7 +281,7 @@ asio::awaitable<bool> remove(boost::beast::tcp_stream& stream, const Request& re
     if (session_id.empty()) {
         co_return co_await write_error(stream, request, 400, kServerError, "Bad Request: Mcp-Session-Id header is required", ctx);
     }
-    if (!co_await near_store(ctx, [&] { return find_session(ctx, session_id, caller) && ctx.sessions.remove(session_id); })) {
+    if (!co_await near_store(ctx, [&] { return ctx.sessions.remove(session_id, caller.subject()); })) {
         co_return co_await write_error(stream, request, 404, kSessionNotFound, "Session not found", ctx);
     }
     co_return co_await write_response(stream, request, 200, {}, {}, {}, ctx);

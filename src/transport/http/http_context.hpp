@@ -1,9 +1,8 @@
 #pragma once
 // What every connection of one HTTP server shares.
-#include "transport/http/http_session.hpp"
+#include "sessions/session_service.hpp"
 
 #include <mcp/server/server.hpp>
-#include <mcp/store/event_journal.hpp>
 #include <mcp/transport/http.hpp>
 
 #include <boost/asio/awaitable.hpp>
@@ -33,9 +32,7 @@ struct HttpContext {
 
     Server& server;
     const HttpOptions& options;
-    Backend& backend;
-    std::unique_ptr<EventJournal> journal;
-    HttpSessions sessions;
+    SessionService& sessions;
     // With a shared store, the request steps that wait for it run here rather than on the I/O
     // threads, which keep serving 2026 requests and SSE while Redis is slow or away.
     std::unique_ptr<boost::asio::thread_pool> store_threads;

@@ -1,7 +1,7 @@
 #include "transport/http/response_stream.hpp"
 
-#include "transport/http/http_session.hpp"
 #include "transport/http/sse.hpp"
+#include "transport/http/sse_connection.hpp"
 
 #include <mcp/protocol/errors.hpp>
 
@@ -25,15 +25,16 @@ unsigned status_of(const boost::json::value& response, Era era) {
     }
 }
 
-ResponseStream::ResponseStream(Era era, std::shared_ptr<Outbox> outbox, std::shared_ptr<HttpSession> session)
-    : era_(era), outbox_(std::move(outbox)), session_(std::move(session)) {}
+ResponseStream::ResponseStream(Era era, std::shared_ptr<Outbox> outbox, std::shared_ptr<ResumableSession> session,
+                               long retry_ms)
+    : era_(era), outbox_(std::move(outbox)), session_(std::move(session)), retry_ms_(retry_ms) {}
 
 void ResponseStream::begin_stream() {
     streaming_ = true;
     outbox_->start({ResponseHead::Kind::event_stream, 200, {}});
     if (session_) {
         sse_ = session_->open_stream();
-        sse_->attach(outbox_, {});
+        sse_->attach(std::make_shared<SseConnection>(outbox_, retry_ms_), {});
         sse_->prime();
     }
 }

@@ -2,8 +2,8 @@
 // The CallSink of one POST: answers with application/json when the response is the only message,
 // and switches to text/event-stream as soon as a notification comes first (lazy SSE). 2025-era
 // streams are resumable (sealed event ids, journaled); 2026-era streams are plain.
+#include "sessions/resumable_session.hpp"
 #include "transport/http/outbox.hpp"
-#include "transport/http/sse_stream.hpp"
 
 #include <mcp/protocol/revision.hpp>
 #include <mcp/server/sink.hpp>
@@ -13,15 +13,14 @@
 
 namespace mcp::detail {
 
-class HttpSession;
-
 // The HTTP status of a JSON-RPC response sent as application/json.
 unsigned status_of(const boost::json::value& response, Era era);
 
 class ResponseStream final : public CallSink {
 public:
     // `session` is the 2025-era session whose streams are resumable; null for 2026 requests.
-    ResponseStream(Era era, std::shared_ptr<Outbox> outbox, std::shared_ptr<HttpSession> session);
+    // `retry_ms` is the reconnection hint of its priming events.
+    ResponseStream(Era era, std::shared_ptr<Outbox> outbox, std::shared_ptr<ResumableSession> session, long retry_ms);
 
     bool send(boost::json::value message) override;
     void complete(std::optional<boost::json::value> response) override;
@@ -35,12 +34,13 @@ private:
 
     const Era era_;
     std::shared_ptr<Outbox> outbox_;
-    std::shared_ptr<HttpSession> session_;
+    std::shared_ptr<ResumableSession> session_;
+    const long retry_ms_;
 
     std::mutex mutex_;
     bool streaming_ = false;
     bool done_ = false;
-    std::shared_ptr<SseStream> sse_;  // 2025: the resumable stream behind this response
+    std::shared_ptr<ResumableStream> sse_;  // 2025: the resumable stream behind this response
 };
 
 }  // namespace mcp::detail

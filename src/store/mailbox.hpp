@@ -1,7 +1,7 @@
 #pragma once
 // The rendezvous of a 2025-era server-to-client request: the handler waits on a key, and the
 // client's response, POSTed on any connection (on any node, with a shared mailbox), is delivered
-// to it (Mocapi ADR-0008).
+// to it.
 #include <boost/json/value.hpp>
 
 #include <chrono>
@@ -10,7 +10,7 @@
 #include <stop_token>
 #include <string_view>
 
-namespace mcp {
+namespace mcp::detail {
 
 class Mailbox {
 public:
@@ -28,4 +28,4 @@ public:
 
 std::unique_ptr<Mailbox> make_memory_mailbox();
 
-}  // namespace mcp
+}  // namespace mcp::detail

@@ -1,13 +1,13 @@
 #pragma once
-// A resumable SSE stream of a 2025-era session: a POST's response stream, or the session's
-// standalone (GET) stream. Every event is journaled under a sealed id; a client that lost the
-// connection reconnects with Last-Event-ID (to this node or, with a shared journal, another) and
-// gets what it missed, then the rest live. With a shared journal, events published on one node
-// reach the connection held by another through a wake-up (StreamWaker).
-#include "transport/http/outbox.hpp"
+// A resumable stream of a 2025-era session: a POST's response stream, or the session's standalone
+// (GET) stream. Every event is journaled under a sealed id; a client that lost the connection
+// reconnects with Last-Event-ID (to this node or, with a shared journal, another) and gets what it
+// missed, then the rest live. With a shared journal, events published on one node reach the
+// connection held by another through a wake-up (StreamWaker). The transport frames the events
+// (StreamConnection).
+#include "store/event_journal.hpp"
 
 #include <mcp/security/key_ring.hpp>
-#include <mcp/store/event_journal.hpp>
 
 #include <boost/json/value.hpp>
 
@@ -29,17 +29,29 @@ std::string seal_event_id(const KeyRing& keys, const EventPosition& position);
 // Nothing for an id that is malformed, altered, or sealed by a key this ring lacks.
 std::optional<EventPosition> open_event_id(const KeyRing& keys, std::string_view id);
 
-// Tells the nodes holding a stream's connection that it has new events (cluster mode).
+// The client connection attached to a stream, as the transport frames it. Thread-safe.
+class StreamConnection {
+public:
+    virtual ~StreamConnection() = default;
+    // One event under its sealed id; false when the connection is gone.
+    virtual bool event(std::string_view data, std::string_view event_id) = 0;
+    // The priming event: an id to resume from before any event arrived.
+    virtual void prime(std::string_view event_id) = 0;
+    // The stream is over (or taken by another connection): the response ends.
+    virtual void finish() = 0;
+    virtual bool detached() = 0;
+};
+
+// Tells the nodes holding a stream's connection that it has new events (several nodes).
 class StreamWaker {
 public:
     virtual ~StreamWaker() = default;
     virtual void wake(const std::string& session_id, const std::string& stream_id) = 0;
 };
 
-class SseStream {
+class ResumableStream {
 public:
-    SseStream(std::string session_id, std::string stream_id, EventJournal& journal, const KeyRing& keys, long retry_ms,
-              StreamWaker* waker);
+    ResumableStream(std::string session_id, std::string stream_id, EventJournal& journal, const KeyRing& keys, StreamWaker* waker);
 
     const std::string& id() const { return stream_id_; }
     static std::string journal_key(std::string_view session_id, std::string_view stream_id);
@@ -53,12 +65,12 @@ public:
     void finish();
     bool finished();
 
-    // Makes `outbox` the stream's connection: replays the events after `after_event` ("" for all),
-    // then streams live. A connection already attached is ended: one stream, one connection.
+    // Makes `connection` the stream's connection: replays the events after `after_event` ("" for
+    // all), then streams live. A connection already attached is ended: one stream, one connection.
     // Throws StoreUnavailable when a shared journal cannot be read (then nothing is attached).
-    void attach(const std::shared_ptr<Outbox>& outbox, const std::string& after_event);
-    // Makes `outbox` the connection from now on, without replay (a fresh GET).
-    void attach_live(const std::shared_ptr<Outbox>& outbox);
+    void attach(const std::shared_ptr<StreamConnection>& connection, const std::string& after_event);
+    // Makes `connection` the connection from now on, without replay (a fresh GET).
+    void attach_live(const std::shared_ptr<StreamConnection>& connection);
     void detach_all();
     bool attached();
     // Delivers what other nodes published since the last delivery.
@@ -69,19 +81,18 @@ public:
 private:
     void deliver_new();  // mutex_ held
     bool live_here() const { return live_ && !live_->detached(); }  // mutex_ held
-    std::string frame(std::string_view data, const std::string& event_id) const;
+    std::string sealed(const std::string& event_id) const;
 
     const std::string session_id_;
     const std::string stream_id_;
     const std::string journal_key_;
     EventJournal& journal_;
     const KeyRing& keys_;
-    const long retry_ms_;
     StreamWaker* waker_;
 
     std::mutex mutex_;  // keeps the order of the journal and of the connection the same
     bool finished_ = false;
-    std::shared_ptr<Outbox> live_;
+    std::shared_ptr<StreamConnection> live_;
     std::string last_delivered_;  // journal id of the last event written to `live_`
 };
 

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-namespace mcp {
+namespace mcp::detail {
 
 class EventJournal {
 public:
@@ -32,4 +32,4 @@ public:
 std::unique_ptr<EventJournal> make_memory_event_journal(std::size_t max_events, std::size_t max_bytes,
                                                         std::size_t max_streams);
 
-}  // namespace mcp
+}  // namespace mcp::detail

@@ -1,29 +1,23 @@
 #pragma once
 // A 2025-era session: what initialize negotiated, the client's log level and resource
 // subscriptions, and the calls in flight (so notifications/cancelled can reach them).
-// On stdio the whole connection is one session; over HTTP each Mcp-Session-Id is one.
+// On stdio the whole connection is one session; over HTTP each Mcp-Session-Id is one. An
+// application with a connection of its own gets one from Server::open_session.
+#include <mcp/protocol/message_sink.hpp>
 #include <mcp/protocol/types.hpp>
-#include <mcp/server/sink.hpp>
-
-#include <boost/json/object.hpp>
 
 #include <memory>
 #include <string>
+#include <string_view>
 
 namespace mcp {
 
-// What the client declared about itself: at initialize (2025) or in each request's _meta (2026).
-struct ClientState {
-    std::string protocol_version;
-    boost::json::object capabilities;
-    Implementation info;
-};
+namespace detail {
+class SessionState;
+}
 
 class Session {
 public:
-    // `channel` carries messages not tied to a call (list changes, resource updates):
-    // stdout on stdio, the GET stream over HTTP. It may be null.
-    explicit Session(std::shared_ptr<MessageSink> channel, std::string id = {});
     ~Session();
     Session(const Session&) = delete;
     Session& operator=(const Session&) = delete;
@@ -35,12 +29,12 @@ public:
     LogLevel log_level() const;
     // The subject of the principal that initialized the session ("" when anonymous). Requests
     // of another principal are refused the session.
-    const std::string& owner() const;
+    std::string owner() const;
     bool subscribed(std::string_view uri) const;
 
-    // Sends a message on the session's channel; false when there is no open channel.
+    // Sends a message on the session's channel (messages tied to no call); false when there is no
+    // open channel.
     bool notify(boost::json::value message);
-    void set_channel(std::shared_ptr<MessageSink> channel);
 
     // The client went away: nothing more can be sent to it on the session's channel. Calls in
     // flight run to their end; subscriptions/listen streams end.
@@ -52,11 +46,10 @@ public:
     // Waits until no call of this session is in flight.
     void wait_idle();
 
-    struct Impl;
-    Impl& impl() { return *impl_; }
-
 private:
-    std::unique_ptr<Impl> impl_;
+    friend class detail::SessionState;  // the library's side of a session (src/sessions)
+    explicit Session(std::unique_ptr<detail::SessionState> state);
+    std::unique_ptr<detail::SessionState> state_;
 };
 
 }  // namespace mcp

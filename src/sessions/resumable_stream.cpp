@@ -1,6 +1,4 @@
-#include "transport/http/sse_stream.hpp"
-
-#include "transport/http/sse.hpp"
+#include "sessions/resumable_stream.hpp"
 
 #include <mcp/store/store_errors.hpp>
 
@@ -25,30 +23,29 @@ std::optional<EventPosition> open_event_id(const KeyRing& keys, std::string_view
     return EventPosition{plain->substr(0, first), plain->substr(first + 1, second - first - 1), plain->substr(second + 1)};
 }
 
-std::string SseStream::journal_key(std::string_view session_id, std::string_view stream_id) {
+std::string ResumableStream::journal_key(std::string_view session_id, std::string_view stream_id) {
     return std::string(session_id) + '/' + std::string(stream_id);
 }
 
-SseStream::SseStream(std::string session_id, std::string stream_id, EventJournal& journal, const KeyRing& keys,
-                     long retry_ms, StreamWaker* waker)
+ResumableStream::ResumableStream(std::string session_id, std::string stream_id, EventJournal& journal, const KeyRing& keys,
+                                 StreamWaker* waker)
     : session_id_(std::move(session_id)),
       stream_id_(std::move(stream_id)),
       journal_key_(journal_key(session_id_, stream_id_)),
       journal_(journal),
       keys_(keys),
-      retry_ms_(retry_ms),
       waker_(waker) {}
 
-std::string SseStream::frame(std::string_view data, const std::string& event_id) const {
-    return sse_event(data, seal_event_id(keys_, {session_id_, stream_id_, event_id}));
+std::string ResumableStream::sealed(const std::string& event_id) const {
+    return seal_event_id(keys_, {session_id_, stream_id_, event_id});
 }
 
-void SseStream::prime() {
+void ResumableStream::prime() {
     std::lock_guard lock(mutex_);
-    if (live_) live_->push(sse_priming(seal_event_id(keys_, {session_id_, stream_id_, last_delivered_}), retry_ms_));
+    if (live_) live_->prime(sealed(last_delivered_));
 }
 
-void SseStream::deliver_new() {
+void ResumableStream::deliver_new() {
     if (!live_) return;
     bool complete = true;
     for (auto& e : journal_.after(journal_key_, last_delivered_, complete)) {
@@ -59,14 +56,14 @@ void SseStream::deliver_new() {
             live_.reset();
             return;
         }
-        if (!live_->push(frame(e.data, e.id))) {
+        if (!live_->event(e.data, sealed(e.id))) {
             live_.reset();  // gone: the journal keeps the rest for a resume
             return;
         }
     }
 }
 
-void SseStream::publish(const boost::json::value& message) {
+void ResumableStream::publish(const boost::json::value& message) {
     std::string data = boost::json::serialize(message);
     bool wake_others = false;
     {
@@ -76,12 +73,12 @@ void SseStream::publish(const boost::json::value& message) {
         try {
             id = journal_.append(journal_key_, data);
         } catch (const StoreUnavailable&) {
-            if (live_ && !live_->push(frame(data, last_delivered_))) live_.reset();
+            if (live_ && !live_->event(data, sealed(last_delivered_))) live_.reset();
             return;
         }
         if (!waker_) {
             // One node: this stream's ids are consecutive, nothing can have come in between.
-            if (live_ && live_->push(frame(data, id))) last_delivered_ = id;
+            if (live_ && live_->event(data, sealed(id))) last_delivered_ = id;
             else live_.reset();
         } else if (live_here()) {
             // Other nodes may have added events too: deliver in journal order.
@@ -98,7 +95,7 @@ void SseStream::publish(const boost::json::value& message) {
     if (wake_others) waker_->wake(session_id_, stream_id_);
 }
 
-void SseStream::finish() {
+void ResumableStream::finish() {
     bool wake_others = false;
     {
         std::lock_guard lock(mutex_);
@@ -116,15 +113,15 @@ void SseStream::finish() {
     if (wake_others) waker_->wake(session_id_, stream_id_);
 }
 
-bool SseStream::finished() {
+bool ResumableStream::finished() {
     std::lock_guard lock(mutex_);
     return finished_;
 }
 
-void SseStream::attach(const std::shared_ptr<Outbox>& outbox, const std::string& after_event) {
+void ResumableStream::attach(const std::shared_ptr<StreamConnection>& connection, const std::string& after_event) {
     std::lock_guard lock(mutex_);
     if (live_) live_->finish();
-    live_ = outbox;
+    live_ = connection;
     last_delivered_ = after_event;
     try {
         deliver_new();
@@ -138,31 +135,31 @@ void SseStream::attach(const std::shared_ptr<Outbox>& outbox, const std::string&
     }
 }
 
-void SseStream::attach_live(const std::shared_ptr<Outbox>& outbox) {
+void ResumableStream::attach_live(const std::shared_ptr<StreamConnection>& connection) {
     std::lock_guard lock(mutex_);
     auto last = journal_.last_id(journal_key_);  // may throw StoreUnavailable: nothing changed yet
     if (live_) live_->finish();
     last_delivered_ = std::move(last);
-    outbox->push(sse_priming(seal_event_id(keys_, {session_id_, stream_id_, last_delivered_}), retry_ms_));
-    live_ = outbox;
+    connection->prime(sealed(last_delivered_));
+    live_ = connection;
 }
 
-void SseStream::detach_all() {
+void ResumableStream::detach_all() {
     std::lock_guard lock(mutex_);
     if (live_) live_->finish();
     live_.reset();
 }
 
-bool SseStream::attached() {
+bool ResumableStream::attached() {
     std::lock_guard lock(mutex_);
-    return live_ && !live_->detached();
+    return live_here();
 }
 
-void SseStream::catch_up() {
+void ResumableStream::catch_up() {
     std::lock_guard lock(mutex_);
     deliver_new();
 }
 
-void SseStream::discard() { journal_.drop(journal_key_); }
+void ResumableStream::discard() { journal_.drop(journal_key_); }
 
 }  // namespace mcp::detail

@@ -1,0 +1,123 @@
+#include "sessions/resumable_session.hpp"
+
+#include "sessions/session_state.hpp"
+#include "util/random.hpp"
+
+#include <mcp/store/store_errors.hpp>
+
+#include <vector>
+
+namespace mcp::detail {
+
+namespace {
+
+constexpr std::size_t kRecentStreams = 64;
+
+// Messages not tied to a call go out on the standalone (GET) stream.
+class StandaloneChannel final : public MessageSink {
+public:
+    explicit StandaloneChannel(std::weak_ptr<ResumableStream> stream) : stream_(std::move(stream)) {}
+    bool send(boost::json::value message) override {
+        auto stream = stream_.lock();
+        if (!stream) return false;
+        stream->publish(message);
+        return true;
+    }
+
+private:
+    std::weak_ptr<ResumableStream> stream_;
+};
+
+}  // namespace
+
+ResumableSession::ResumableSession(std::shared_ptr<Session> session, EventJournal& journal, const KeyRing& keys,
+                                   StreamWaker* waker)
+    : session_(std::move(session)), journal_(journal), keys_(keys), waker_(waker), standalone_(make_stream("get")) {
+    SessionState::of(*session_).set_channel(std::make_shared<StandaloneChannel>(standalone_));
+}
+
+std::shared_ptr<ResumableStream> ResumableSession::make_stream(std::string stream_id) {
+    return std::make_shared<ResumableStream>(session_->id(), std::move(stream_id), journal_, keys_, waker_);
+}
+
+std::shared_ptr<ResumableStream> ResumableSession::open_stream() {
+    // Random ids: with a shared journal, other nodes open streams of the same session.
+    auto stream = make_stream(random_token(9));
+    std::lock_guard lock(mutex_);
+    streams_.emplace(next_stream_++, stream);
+    // Forget the oldest finished streams; a client has had its chance to resume them.
+    for (auto it = streams_.begin(); streams_.size() > kRecentStreams && it != streams_.end();) {
+        if (!it->second->finished()) {
+            ++it;
+            continue;
+        }
+        it->second->discard();
+        it = streams_.erase(it);
+    }
+    return stream;
+}
+
+std::shared_ptr<ResumableStream> ResumableSession::held(std::string_view stream_id) {
+    for (const auto& [n, stream] : streams_) {
+        if (stream->id() == stream_id) return stream;
+    }
+    return nullptr;
+}
+
+std::shared_ptr<ResumableStream> ResumableSession::local_stream(std::string_view stream_id) {
+    if (stream_id == "get") return standalone_;
+    std::lock_guard lock(mutex_);
+    return held(stream_id);
+}
+
+void ResumableSession::catch_up_all() {
+    std::vector<std::shared_ptr<ResumableStream>> streams{standalone_};
+    {
+        std::lock_guard lock(mutex_);
+        for (const auto& [n, stream] : streams_) streams.push_back(stream);
+    }
+    for (const auto& stream : streams) stream->catch_up();
+}
+
+std::shared_ptr<ResumableStream> ResumableSession::find_stream(std::string_view stream_id, std::string_view after_event) {
+    if (auto stream = local_stream(stream_id)) return stream;
+    if (waker_ == nullptr) return nullptr;
+    // Opened on another node: its events are in the shared journal.
+    if (!after_event.empty() && !journal_.exists(ResumableStream::journal_key(session_->id(), stream_id))) return nullptr;
+    std::lock_guard lock(mutex_);
+    if (auto stream = held(stream_id)) return stream;
+    auto stream = make_stream(std::string(stream_id));
+    streams_.emplace(next_stream_++, stream);
+    return stream;
+}
+
+std::size_t ResumableSession::attached_streams() {
+    std::lock_guard lock(mutex_);
+    std::size_t n = standalone_->attached() ? 1 : 0;
+    for (const auto& [id, stream] : streams_) n += stream->attached() ? 1 : 0;
+    return n;
+}
+
+void ResumableSession::close(bool discard) {
+    session_->close();
+    auto end = [discard](ResumableStream& stream) {
+        stream.detach_all();
+        if (!discard) return;
+        try {
+            stream.discard();
+        } catch (const StoreUnavailable&) {
+            // The shared journal expires by itself.
+        }
+    };
+    end(*standalone_);
+    std::lock_guard lock(mutex_);
+    for (const auto& [id, stream] : streams_) end(*stream);
+    streams_.clear();
+}
+
+void ResumableSession::close_standalone() {
+    session_->close();
+    standalone_->detach_all();
+}
+
+}  // namespace mcp::detail

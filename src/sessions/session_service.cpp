@@ -1,0 +1,384 @@
+#include "sessions/session_service.hpp"
+
+#include "sessions/session_state.hpp"
+#include "util/log.hpp"
+#include "util/random.hpp"
+
+#include <mcp/store/store_errors.hpp>
+
+#include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+namespace mcp::detail {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+JournalLimits journal_limits(const SessionService::Settings& s) {
+    return {s.journal_events_per_stream, s.journal_bytes_per_stream, s.max_sessions * 4, s.idle_timeout};
+}
+
+// Initialized and not gone: a session that can be told of changes.
+bool serves(const Session& session) { return session.initialized() && !session.closed(); }
+
+// A session that goes away closes its connections here and cancels what it still had running:
+// nobody is left to answer.
+void end(ResumableSession& session, bool discard) {
+    session.close(discard);
+    session.session()->cancel_all();
+}
+
+}  // namespace
+
+// Tells the other nodes that a stream has new events in the shared journal.
+class SessionService::Waker final : public StreamWaker {
+public:
+    explicit Waker(Cluster& cluster) : cluster_(cluster) {}
+    void wake(const std::string& session_id, const std::string& stream_id) override {
+        try {
+            cluster_.publish("wake", session_id + '/' + stream_id);
+        } catch (const StoreUnavailable&) {
+            // The events are journaled; the node holding the connection catches up when Redis is back.
+        }
+    }
+
+private:
+    Cluster& cluster_;
+};
+
+SessionService::SessionService(std::shared_ptr<Backend> backend, Settings settings)
+    : backend_(std::move(backend)),
+      settings_(std::move(settings)),
+      cluster_(backend_->cluster()),
+      records_(backend_->make_session_records(settings_.idle_timeout)),
+      journal_(backend_->make_journal(journal_limits(settings_))) {
+    if (cluster_ != nullptr) join_cluster();
+}
+
+SessionService::~SessionService() {
+    for (const auto id : subscriptions_) cluster_->unsubscribe(id);
+}
+
+void SessionService::join_cluster() {
+    waker_ = std::make_unique<Waker>(*cluster_);
+    // Another node changed a session this node holds (its log level...): reload it.
+    subscriptions_.push_back(cluster_->subscribe("changed", [this](std::string_view id) {
+        if (stored(id)) lookup_shared(id, false);
+    }));
+    // Another node journaled events on a stream whose connection is here.
+    subscriptions_.push_back(cluster_->subscribe("wake", [this](std::string_view key) {
+        const auto cut = key.find('/');
+        if (cut == std::string_view::npos) return;
+        auto session = stored(key.substr(0, cut));
+        if (!session) return;
+        if (auto stream = session->local_stream(key.substr(cut + 1))) stream->catch_up();
+    }));
+    // DELETE on another node: this node's connections of the session end, its calls stop.
+    subscriptions_.push_back(cluster_->subscribe("deleted", [this](std::string_view id) { end_local(id, false); }));
+    // A client cancelled, on another node, a call running here: "<node>\n<session>\n<request id>".
+    subscriptions_.push_back(cluster_->subscribe("cancel", [this](std::string_view signal) {
+        const auto first = signal.find('\n');
+        if (first == std::string_view::npos || signal.substr(0, first) == cluster_->node_id()) return;
+        const auto rest = signal.substr(first + 1);
+        const auto cut = rest.find('\n');
+        if (cut == std::string_view::npos) return;
+        boost::system::error_code ec;
+        const auto request_id = boost::json::parse(rest.substr(cut + 1), ec);
+        if (ec) return;
+        if (auto session = local(rest.substr(0, cut))) SessionState::of(*session).cancel(request_id);
+    }));
+    // Wake-ups sent while Redis was away were lost: every connection here catches up.
+    subscriptions_.push_back(cluster_->on_reconnect([this] {
+        std::vector<std::shared_ptr<ResumableSession>> all;
+        {
+            std::lock_guard lock(mutex_);
+            for (const auto& [id, entry] : stored_) all.push_back(entry.session);
+        }
+        for (const auto& session : all) session->catch_up_all();
+    }));
+}
+
+std::shared_ptr<Session> SessionService::open(std::shared_ptr<MessageSink> channel, std::string id) {
+    // Connections without an id of their own get a random one: it binds the ids of requests sent
+    // to that client.
+    if (id.empty()) id = random_token();
+    return SessionState::make(std::move(id), std::move(channel), settings_.initial_level);
+}
+
+std::shared_ptr<ResumableSession> SessionService::wrap(std::shared_ptr<Session> session) {
+    return std::make_shared<ResumableSession>(std::move(session), *journal_, settings_.keys(), waker_.get());
+}
+
+std::shared_ptr<ResumableSession> SessionService::create() {
+    // 144 random bits, visible ASCII, as the spec requires of session ids.
+    return wrap(SessionState::make(random_token(), nullptr, settings_.initial_level));
+}
+
+bool SessionService::full() {
+    std::lock_guard lock(mutex_);
+    return stored_.size() >= settings_.max_sessions;
+}
+
+std::size_t SessionService::size() {
+    std::lock_guard lock(mutex_);
+    return stored_.size();
+}
+
+bool SessionService::admit(const std::shared_ptr<ResumableSession>& session) {
+    auto& state = SessionState::of(*session->session());
+    std::vector<std::shared_ptr<ResumableSession>> expired;
+    if (records_) {
+        if (full()) return false;
+        if (!records_->insert(state.record())) return false;  // taken: cannot happen with random ids
+        state.share(0);
+    } else {
+        // At capacity a new session is refused rather than an idle one evicted: eviction would let
+        // a flood of initialize requests push out real clients. Expired ones make room.
+        std::lock_guard lock(mutex_);
+        if (stored_.size() >= settings_.max_sessions) expired = take_expired();
+    }
+    bool admitted = false;
+    {
+        std::lock_guard lock(mutex_);
+        if (records_ || stored_.size() < settings_.max_sessions) {
+            stored_[session->id()] = Stored{session, Clock::now()};
+            admitted = true;
+        }
+    }
+    for (const auto& gone : expired) end(*gone, true);
+    return admitted;
+}
+
+std::shared_ptr<ResumableSession> SessionService::find(std::string_view id, std::string_view subject) {
+    auto session = lookup(id, true);
+    // A session belongs to the principal that initialized it; to anyone else it does not exist.
+    return session && SessionState::of(*session->session()).owned_by(subject) ? session : nullptr;
+}
+
+std::shared_ptr<ResumableSession> SessionService::lookup(std::string_view id, bool touch) {
+    return records_ ? lookup_shared(id, touch) : lookup_memory(id, touch);
+}
+
+std::shared_ptr<ResumableSession> SessionService::lookup_memory(std::string_view id, bool touch) {
+    std::shared_ptr<ResumableSession> expired;
+    {
+        std::lock_guard lock(mutex_);
+        auto it = stored_.find(id);
+        if (it == stored_.end()) return nullptr;
+        const auto now = Clock::now();
+        if (now - it->second.last_used <= settings_.idle_timeout) {
+            if (touch) it->second.last_used = now;
+            return it->second.session;
+        }
+        expired = std::move(it->second.session);
+        stored_.erase(it);
+    }
+    end(*expired, true);
+    return nullptr;
+}
+
+std::shared_ptr<ResumableSession> SessionService::lookup_shared(std::string_view id, bool touch) {
+    auto record = records_->load(id, touch);
+    if (!record) {
+        end_local(id, false);  // expired or deleted by another node
+        return nullptr;
+    }
+    std::shared_ptr<ResumableSession> session;
+    bool adopted = false;
+    {
+        std::lock_guard lock(mutex_);
+        auto [it, first_seen] = stored_.try_emplace(std::string(id));
+        if (first_seen) {
+            // A session another node created, first served here.
+            it->second = Stored{wrap(SessionState::make(std::string(id), nullptr, settings_.initial_level)), Clock::now()};
+            SessionState::of(*it->second.session->session()).share(-1);
+            adopted = true;
+        }
+        session = it->second.session;
+        SessionState::of(*session->session()).load(*record);
+    }
+    if (adopted) track_local(session->session());
+    return session;
+}
+
+std::shared_ptr<ResumableSession> SessionService::stored(std::string_view id) {
+    std::lock_guard lock(mutex_);
+    auto it = stored_.find(id);
+    return it == stored_.end() ? nullptr : it->second.session;
+}
+
+bool SessionService::remove(std::string_view id, std::string_view subject) {
+    if (!find(id, subject)) return false;
+    if (!records_) return end_local(id, true);
+    if (!records_->remove(id)) return false;
+    try {
+        cluster_->publish("deleted", id);
+    } catch (const StoreUnavailable&) {
+        // The other nodes find the record gone on their next request for it.
+    }
+    end_local(id, true);
+    return true;
+}
+
+bool SessionService::end_local(std::string_view id, bool discard) {
+    std::shared_ptr<ResumableSession> session;
+    {
+        std::lock_guard lock(mutex_);
+        auto it = stored_.find(id);
+        if (it == stored_.end()) return false;
+        session = std::move(it->second.session);
+        stored_.erase(it);
+    }
+    end(*session, discard);
+    return true;
+}
+
+std::vector<std::shared_ptr<ResumableSession>> SessionService::take_expired() {
+    const auto now = Clock::now();
+    std::vector<std::shared_ptr<ResumableSession>> expired;
+    for (auto it = stored_.begin(); it != stored_.end();) {
+        if (now - it->second.last_used > settings_.idle_timeout) {
+            expired.push_back(std::move(it->second.session));
+            it = stored_.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    return expired;
+}
+
+void SessionService::expire() {
+    if (!records_) {
+        std::vector<std::shared_ptr<ResumableSession>> expired;
+        {
+            std::lock_guard lock(mutex_);
+            expired = take_expired();
+        }
+        for (const auto& session : expired) end(*session, true);
+        return;
+    }
+    std::vector<std::string> ids;
+    {
+        std::lock_guard lock(mutex_);
+        for (const auto& [id, entry] : stored_) ids.push_back(id);
+    }
+    const auto exist = records_->exist(ids);
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+        if (!exist[i]) end_local(ids[i], true);
+    }
+}
+
+void SessionService::close_standalone_streams() {
+    std::vector<std::shared_ptr<ResumableSession>> all;
+    {
+        std::lock_guard lock(mutex_);
+        for (const auto& [id, entry] : stored_) all.push_back(entry.session);
+    }
+    for (const auto& session : all) session->close_standalone();
+}
+
+void SessionService::track_local(const std::shared_ptr<Session>& session) {
+    std::lock_guard lock(local_mutex_);
+    local_[session->id()] = session;
+    // Ended sessions leave expired entries behind. Sweeping them whenever the table has doubled
+    // since the last sweep keeps it within twice the live sessions, at a constant amortized cost:
+    // a client that creates and deletes sessions in a loop must not grow it without end.
+    if (local_.size() >= sweep_at_) {
+        std::erase_if(local_, [](const auto& entry) { return entry.second.expired(); });
+        sweep_at_ = std::max(kFirstSweep, 2 * local_.size());
+    }
+}
+
+std::vector<std::shared_ptr<Session>> SessionService::local_sessions() {
+    std::vector<std::shared_ptr<Session>> out;
+    std::lock_guard lock(local_mutex_);
+    std::erase_if(local_, [](const auto& entry) { return entry.second.expired(); });
+    out.reserve(local_.size());
+    for (const auto& [id, weak] : local_) {
+        if (auto session = weak.lock()) out.push_back(std::move(session));
+    }
+    return out;
+}
+
+void SessionService::initialized(const std::shared_ptr<Session>& session, std::shared_ptr<const ClientState> client,
+                                 std::string owner) {
+    SessionState::of(*session).initialize(std::move(client), std::move(owner));
+    track_local(session);
+}
+
+void SessionService::record(Session& session, const SessionChange& change) {
+    auto& state = SessionState::of(session);
+    state.apply(change);
+    if (!records_ || !state.shared()) return;
+    const auto revision = records_->apply(session.id(), change);
+    if (revision < 0) return;  // deleted meanwhile: the next request finds it gone
+    if (!state.applied(change, revision)) {
+        // Another node's change came first and is not here yet: reload the whole state.
+        try {
+            if (stored(session.id())) lookup_shared(session.id(), false);
+        } catch (const StoreUnavailable&) {
+            // Stored all the same; the next request's reload catches up.
+        }
+    }
+    cluster_->publish("changed", session.id());
+}
+
+std::vector<std::shared_ptr<Session>> SessionService::subscribers(std::string_view uri) {
+    std::vector<std::shared_ptr<Session>> out;
+    bool from_store = false;
+    if (records_) {
+        // The store knows every subscribed session, on any node; each is told once, through its
+        // standalone stream's shared journal.
+        try {
+            for (const auto& id : records_->subscribers(uri)) {
+                auto session = lookup_shared(id, false);
+                if (session && serves(*session->session())) out.push_back(session->session());
+            }
+            from_store = true;
+        } catch (const StoreUnavailable& e) {
+            log().warn("resource update sent to this node's sessions only: {}", e.what());
+            out.clear();
+        }
+    }
+    for (auto& session : local_sessions()) {
+        if (from_store && SessionState::of(*session).shared()) continue;  // found through the store
+        if (serves(*session) && session->subscribed(uri)) out.push_back(std::move(session));
+    }
+    return out;
+}
+
+std::vector<std::shared_ptr<Session>> SessionService::listeners() {
+    std::vector<std::shared_ptr<Session>> out;
+    for (auto& session : local_sessions()) {
+        if (!serves(*session)) continue;
+        if (cluster_ != nullptr && SessionState::of(*session).shared()) {
+            auto resumable = stored(session->id());
+            if (!resumable || !resumable->standalone().attached()) continue;
+        }
+        out.push_back(std::move(session));
+    }
+    return out;
+}
+
+void SessionService::cancel(Session& session, const boost::json::value& request_id) {
+    if (SessionState::of(session).cancel(request_id) || cluster_ == nullptr) return;
+    try {
+        cluster_->publish("cancel", cluster_->node_id() + '\n' + session.id() + '\n' + boost::json::serialize(request_id));
+    } catch (const StoreUnavailable& e) {
+        log().warn("cancellation not forwarded to the other nodes: {}", e.what());
+    }
+}
+
+std::shared_ptr<Session> SessionService::local(std::string_view id) {
+    std::lock_guard lock(local_mutex_);
+    auto it = local_.find(std::string(id));
+    return it == local_.end() ? nullptr : it->second.lock();
+}
+
+std::size_t SessionService::local_entries() {
+    std::lock_guard lock(local_mutex_);
+    return local_.size();
+}
+
+}  // namespace mcp::detail

@@ -1,0 +1,125 @@
+#pragma once
+// The owner of 2025-era session state on this node: every session it serves, their records in a
+// shared store (with several nodes), the journals of their resumable streams, the mailbox where
+// handlers wait for clients' answers, and the signals between nodes about sessions (a change, a
+// deletion, new events on a stream, a cancellation). Built by the core from the backend.
+//
+// Transports create, admit, find, remove and expire sessions and attach connections to their
+// streams. The core records changes, finds subscribers and listeners, routes cancellations and
+// delivers answers. With a shared store every call may throw StoreUnavailable.
+#include "sessions/resumable_session.hpp"
+#include "store/backend.hpp"
+
+#include <boost/json/value.hpp>
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace mcp::detail {
+
+class SessionService {
+public:
+    struct Settings {
+        std::size_t max_sessions = 10'000;  // stored sessions on this node; admit() refuses beyond
+        std::chrono::milliseconds idle_timeout{30 * 60'000};
+        std::size_t journal_events_per_stream = 1'000;
+        std::size_t journal_bytes_per_stream = 4 * 1024 * 1024;
+        LogLevel initial_level = LogLevel::info;  // until the client calls logging/setLevel
+        std::function<const KeyRing&()> keys;     // seals event ids; asked when the first stream opens
+    };
+
+    SessionService(std::shared_ptr<Backend> backend, Settings settings);
+    ~SessionService();
+    SessionService(const SessionService&) = delete;
+    SessionService& operator=(const SessionService&) = delete;
+
+    // ---- Connections that are one session each (stdio, in-process): known to this node only.
+    std::shared_ptr<Session> open(std::shared_ptr<MessageSink> channel, std::string id);
+
+    // ---- Sessions with resumable streams, kept between requests (Streamable HTTP).
+    // A new session for an initialize request, not stored yet.
+    std::shared_ptr<ResumableSession> create();
+    bool full();
+    // Stores it once initialize succeeded; false when this node is at max_sessions.
+    bool admit(const std::shared_ptr<ResumableSession>& session);
+    // A client's request for a session: restarts its idle timer. Another node's session is
+    // adopted here. nullptr when unknown, deleted, expired or not `subject`'s.
+    std::shared_ptr<ResumableSession> find(std::string_view id, std::string_view subject);
+    // DELETE; false when there is no such session of `subject`'s.
+    bool remove(std::string_view id, std::string_view subject);
+    // Ends the sessions idle past their time to live.
+    void expire();
+    // Shutdown: every session's GET stream ends; calls in flight keep their response streams.
+    void close_standalone_streams();
+    // Sessions stored on this node.
+    std::size_t size();
+    // Whether the store is shared by several nodes (its calls wait on the network).
+    bool shared() const { return records_ != nullptr; }
+
+    // ---- For the core.
+    // initialize succeeded: what the client declared and who it is; the session now hears of changes.
+    void initialized(const std::shared_ptr<Session>& session, std::shared_ptr<const ClientState> client, std::string owner);
+    // Applies a change and, for a shared session, writes it through before it is acknowledged.
+    void record(Session& session, const SessionChange& change);
+    // Every session subscribed to `uri`, on any node (adopted here to reach it through its
+    // stream's journal); this node's only while a shared store is away.
+    std::vector<std::shared_ptr<Session>> subscribers(std::string_view uri);
+    // The sessions this node tells of list changes: with several nodes, each node tells those
+    // whose GET stream it holds, so a change made on every node reaches each client once.
+    std::vector<std::shared_ptr<Session>> listeners();
+    // notifications/cancelled: the call stops here, or on the node that runs it.
+    void cancel(Session& session, const boost::json::value& request_id);
+    // A client's answer to a server-to-client request; false when nobody waits for it.
+    bool deliver(std::string_view key, boost::json::value answer) { return backend_->mailbox().deliver(key, std::move(answer)); }
+    Mailbox& mailbox() { return backend_->mailbox(); }
+    std::shared_ptr<Session> local(std::string_view id);
+    // Entries in the table of sessions this node serves, ended ones not yet swept included.
+    std::size_t local_entries();
+
+private:
+    class Waker;
+    struct Stored {
+        std::shared_ptr<ResumableSession> session;
+        std::chrono::steady_clock::time_point last_used;
+    };
+
+    std::shared_ptr<ResumableSession> lookup(std::string_view id, bool touch);
+    std::shared_ptr<ResumableSession> lookup_memory(std::string_view id, bool touch);
+    std::shared_ptr<ResumableSession> lookup_shared(std::string_view id, bool touch);
+    std::shared_ptr<ResumableSession> wrap(std::shared_ptr<Session> session);
+    std::shared_ptr<ResumableSession> stored(std::string_view id);
+    void track_local(const std::shared_ptr<Session>& session);
+    // Live sessions of the local table; ended ones are swept out.
+    std::vector<std::shared_ptr<Session>> local_sessions();
+    // Ends this node's part of a session: its connections close, its calls are cancelled. False
+    // when this node did not hold it.
+    bool end_local(std::string_view id, bool discard);
+    // Sessions idle past their time to live (one node); taken out of the table.
+    std::vector<std::shared_ptr<ResumableSession>> take_expired();  // mutex_ held
+    void join_cluster();
+
+    const std::shared_ptr<Backend> backend_;
+    const Settings settings_;
+    Cluster* const cluster_;
+    const std::unique_ptr<SessionRecords> records_;  // null on one node
+    const std::unique_ptr<EventJournal> journal_;
+    std::unique_ptr<Waker> waker_;
+    std::vector<std::uint64_t> subscriptions_;
+
+    std::mutex mutex_;
+    std::map<std::string, Stored, std::less<>> stored_;
+
+    // Every initialized session this node serves, for changes not tied to a call.
+    std::mutex local_mutex_;
+    std::unordered_map<std::string, std::weak_ptr<Session>> local_;
+    static constexpr std::size_t kFirstSweep = 1024;
+    std::size_t sweep_at_ = kFirstSweep;
+};
+
+}  // namespace mcp::detail

@@ -1,0 +1,91 @@
+#include "store/redis/redis_store.hpp"
+
+#include "util/log.hpp"
+#include "util/random.hpp"
+
+namespace mcp::detail {
+
+namespace {
+// Not a channel name (those are "mcp:bus:<topic>"), so no publish can fake it.
+constexpr std::string_view kReconnected = "\n reconnected";
+constexpr std::string_view kBus = "mcp:bus:";
+}  // namespace
+
+const RespValue& checked(const RespValue& reply) {
+    if (reply.is_error()) throw StoreUnavailable("Redis refused a command: " + reply.text);
+    return reply;
+}
+
+std::string redis_ms(std::chrono::milliseconds d) { return std::to_string(std::max<std::int64_t>(d.count(), 1)); }
+
+void RedisCluster::Queue::post(std::string topic, std::string payload) {
+    {
+        std::lock_guard lock(mutex);
+        if (stopping) return;
+        signals.push_back(Signal{std::move(topic), std::move(payload)});
+    }
+    changed.notify_one();
+}
+
+RedisCluster::RedisCluster(RedisClient& client) : client_(client), node_id_(random_token(9)), worker_([this] { run(); }) {
+    client_.psubscribe(std::string(kBus) + "*", [queue = queue_](std::string_view channel, std::string_view payload) {
+        queue->post(std::string(channel.substr(kBus.size())), std::string(payload));
+    });
+    client_.on_reconnect([queue = queue_] { queue->post(std::string(kReconnected), {}); });
+}
+
+RedisCluster::~RedisCluster() {
+    {
+        std::lock_guard lock(queue_->mutex);
+        queue_->stopping = true;
+    }
+    queue_->changed.notify_one();
+    worker_.join();
+}
+
+void RedisCluster::publish(std::string_view topic, std::string_view payload) {
+    checked(client_.command({"PUBLISH", std::string(kBus) + std::string(topic), std::string(payload)}));
+}
+
+std::uint64_t RedisCluster::subscribe(std::string topic, std::function<void(std::string_view)> handler) {
+    std::lock_guard lock(handlers_mutex_);
+    const auto id = next_id_++;
+    handlers_.emplace(id, Handler{std::move(topic), std::move(handler)});
+    return id;
+}
+
+void RedisCluster::unsubscribe(std::uint64_t id) {
+    std::lock_guard lock(handlers_mutex_);
+    handlers_.erase(id);
+}
+
+std::uint64_t RedisCluster::on_reconnect(std::function<void()> handler) {
+    return subscribe(std::string(kReconnected), [handler = std::move(handler)](std::string_view) { handler(); });
+}
+
+void RedisCluster::run() {
+    std::unique_lock lock(queue_->mutex);
+    while (true) {
+        queue_->changed.wait(lock, [&] { return queue_->stopping || !queue_->signals.empty(); });
+        if (queue_->stopping) return;
+        auto signal = std::move(queue_->signals.front());
+        queue_->signals.pop_front();
+        lock.unlock();
+        {
+            std::lock_guard handlers_lock(handlers_mutex_);
+            for (auto& [id, h] : handlers_) {
+                if (h.topic != signal.topic) continue;
+                try {
+                    h.run(signal.payload);
+                } catch (const std::exception& e) {
+                    // Usually Redis going away mid-handler; pub/sub is only a wake-up, the state
+                    // converges. The other handlers of the signal still run.
+                    log().debug("cluster signal {} not handled: {}", signal.topic, e.what());
+                }
+            }
+        }
+        lock.lock();
+    }
+}
+
+}  // namespace mcp::detail

@@ -1,0 +1,129 @@
+#pragma once
+// The Redis backend's parts, each over one shared RedisClient. Every key is under the "mcp:"
+// prefix and has a time to live:
+//   mcp:s:<session>          session hash (rev, level, client), PX idle timeout, refreshed on use
+//   mcp:ss:<session>         the session's resource subscriptions, expiring with it
+//   mcp:sub:<uri>            set of session ids subscribed to a resource
+//   mcp:j:<session>/<stream> SSE journal (a Redis stream), trimmed and expiring with the session
+//   mcp:mbo:<id> / mcp:mb:<id>  mailbox: "a handler waits" marker, and the delivered answer
+//   channel mcp:bus:<topic>  wake-ups between nodes
+#include "store/backend.hpp"
+#include "store/redis/redis_client.hpp"
+
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+
+namespace mcp::detail {
+
+// A command's reply; throws StoreUnavailable for an error reply too: a store that answers errors
+// is not usable.
+const RespValue& checked(const RespValue& reply);
+// A duration as Redis takes it (PX, PEXPIRE): whole milliseconds, at least 1.
+std::string redis_ms(std::chrono::milliseconds d);
+
+class RedisCluster final : public Cluster {
+public:
+    explicit RedisCluster(RedisClient& client);
+    ~RedisCluster() override;
+
+    const std::string& node_id() const override { return node_id_; }
+    void publish(std::string_view topic, std::string_view payload) override;
+    std::uint64_t subscribe(std::string topic, std::function<void(std::string_view)> handler) override;
+    void unsubscribe(std::uint64_t id) override;
+    std::uint64_t on_reconnect(std::function<void()> handler) override;
+
+private:
+    struct Handler {
+        std::string topic;
+        std::function<void(std::string_view)> run;
+    };
+    struct Signal {
+        std::string topic;
+        std::string payload;
+    };
+    // Signals are queued by the client's thread and handled on the worker: the client's thread
+    // must not wait for its own replies. The queue is shared with the client's callbacks, which
+    // may still run while its connection winds down after this object is gone.
+    struct Queue {
+        std::mutex mutex;
+        std::condition_variable changed;
+        std::deque<Signal> signals;
+        bool stopping = false;
+        void post(std::string topic, std::string payload);
+    };
+    void run();
+
+    RedisClient& client_;
+    const std::string node_id_;
+    std::mutex handlers_mutex_;  // held by the worker while a handler runs
+    std::uint64_t next_id_ = 1;
+    std::map<std::uint64_t, Handler> handlers_;
+    std::shared_ptr<Queue> queue_ = std::make_shared<Queue>();
+    std::thread worker_;
+};
+
+// Session records as a hash and a set per session, changed by scripts, atomically.
+class RedisSessionRecords final : public SessionRecords {
+public:
+    RedisSessionRecords(RedisClient& client, std::chrono::milliseconds idle_ttl) : client_(client), ttl_(idle_ttl) {}
+
+    bool insert(const SessionRecord& record) override;
+    std::optional<SessionRecord> load(std::string_view id, bool touch) override;
+    bool remove(std::string_view id) override;
+    std::int64_t apply(std::string_view id, const SessionChange& change) override;
+    std::vector<bool> exist(const std::vector<std::string>& ids) override;
+    std::vector<std::string> subscribers(std::string_view uri) override;
+
+private:
+    RedisClient& client_;
+    const std::chrono::milliseconds ttl_;
+};
+
+// SSE journals as Redis streams.
+class RedisEventJournal final : public EventJournal {
+public:
+    RedisEventJournal(RedisClient& client, JournalLimits limits) : client_(client), limits_(limits) {}
+
+    std::string append(std::string_view stream, std::string data) override;
+    std::vector<Event> after(std::string_view stream, std::string_view after, bool& complete) override;
+    bool exists(std::string_view stream) override;
+    std::string last_id(std::string_view stream) override;
+    void drop(std::string_view stream) override;
+
+private:
+    RedisClient& client_;
+    JournalLimits limits_;
+};
+
+// A handler on one node waits; the answer arrives on any node and wakes it.
+class RedisMailbox final : public Mailbox {
+public:
+    RedisMailbox(RedisClient& client, Cluster& cluster);
+    ~RedisMailbox() override;
+
+    void open(std::string_view key, std::chrono::milliseconds ttl) override;
+    std::optional<boost::json::value> wait(std::string_view key, std::chrono::steady_clock::time_point deadline,
+                                           std::stop_token stop) override;
+    bool deliver(std::string_view key, boost::json::value value) override;
+
+private:
+    struct Slot {
+        std::condition_variable changed;
+        bool woken = false;
+    };
+    void wake(std::string_view key);
+    void wake_all();
+
+    RedisClient& client_;
+    Cluster& cluster_;
+    std::uint64_t delivered_ = 0;
+    std::uint64_t reconnected_ = 0;
+    std::mutex mutex_;
+    std::unordered_map<std::string, Slot> waiting_;
+};
+
+}  // namespace mcp::detail

@@ -1,0 +1,193 @@
+// The session service on one node (memory backend): admission at capacity, idle expiry, owners,
+// the sessions told of changes, cancellation; and resumable streams replaying what a connection
+// missed.
+#include "sessions/session_service.hpp"
+#include "sessions/session_state.hpp"
+
+#include <mcp/security/key_ring.hpp>
+
+#include <gtest/gtest.h>
+
+#include <mutex>
+#include <thread>
+
+using namespace mcp;
+using namespace mcp::detail;
+using namespace std::chrono_literals;
+
+namespace {
+
+const KeyRing& test_keys() {
+    static const KeyRing keys = KeyRing::generate();
+    return keys;
+}
+
+SessionService make_service(std::size_t max_sessions, std::chrono::milliseconds idle) {
+    return SessionService(make_backend("memory"), {.max_sessions = max_sessions, .idle_timeout = idle, .keys = test_keys});
+}
+
+std::shared_ptr<ResumableSession> admitted(SessionService& service, const std::string& owner) {
+    auto session = service.create();
+    service.initialized(session->session(), std::make_shared<ClientState>(ClientState{"2025-11-25", {}, {}}), owner);
+    EXPECT_TRUE(service.admit(session));
+    return session;
+}
+
+// The events a stream's connection received, as "id-or-empty|data".
+class Recorder final : public StreamConnection {
+public:
+    bool event(std::string_view data, std::string_view id) override {
+        std::lock_guard lock(mutex_);
+        if (gone_) return false;
+        events_.emplace_back(std::string(data), std::string(id));
+        return true;
+    }
+    void prime(std::string_view id) override {
+        std::lock_guard lock(mutex_);
+        primed_ = id;
+    }
+    void finish() override {
+        std::lock_guard lock(mutex_);
+        finished_ = true;
+    }
+    bool detached() override {
+        std::lock_guard lock(mutex_);
+        return gone_;
+    }
+    void go_away() {
+        std::lock_guard lock(mutex_);
+        gone_ = true;
+    }
+    std::vector<std::pair<std::string, std::string>> events() {
+        std::lock_guard lock(mutex_);
+        return events_;
+    }
+    std::string primed() {
+        std::lock_guard lock(mutex_);
+        return primed_;
+    }
+    bool finished() {
+        std::lock_guard lock(mutex_);
+        return finished_;
+    }
+
+private:
+    std::mutex mutex_;
+    std::vector<std::pair<std::string, std::string>> events_;
+    std::string primed_;
+    bool finished_ = false;
+    bool gone_ = false;
+};
+
+}  // namespace
+
+TEST(SessionService, RefusesBeyondCapacityAndExpiresIdleSessions) {
+    auto service = make_service(2, 50ms);
+    auto a = admitted(service, "alice");
+    auto b = admitted(service, "bob");
+    EXPECT_TRUE(service.full());
+    auto c = service.create();
+    EXPECT_FALSE(service.admit(c));  // full: refused, not evicted
+    EXPECT_EQ(service.find(a->id(), "alice"), a);
+    EXPECT_EQ(service.find(a->id(), "bob"), nullptr);  // another principal's session does not exist for it
+    EXPECT_FALSE(service.remove(a->id(), "bob"));
+    EXPECT_TRUE(service.remove(a->id(), "alice"));
+    EXPECT_TRUE(a->session()->closed());
+    EXPECT_EQ(service.find(a->id(), "alice"), nullptr);
+    EXPECT_FALSE(service.remove(a->id(), "alice"));
+
+    std::this_thread::sleep_for(120ms);
+    EXPECT_EQ(service.find(b->id(), "bob"), nullptr);  // idle past its time to live: ended
+    EXPECT_TRUE(b->session()->closed());
+    EXPECT_EQ(service.size(), 0u);
+    admitted(service, "carol");
+    EXPECT_EQ(service.size(), 1u);
+}
+
+TEST(SessionService, ExpiredSessionsMakeRoomAndEndTheirCalls) {
+    auto service = make_service(1, 50ms);
+    auto a = admitted(service, "");
+    auto call = std::make_shared<InFlightCall>();
+    call->key = request_key(boost::json::value(7));
+    ASSERT_TRUE(SessionState::of(*a->session()).track(call));
+    std::this_thread::sleep_for(120ms);
+    admitted(service, "");  // a's place, once it expired
+    EXPECT_TRUE(call->stop.stop_requested());
+    EXPECT_TRUE(call->cancelled_by_client.load());
+    service.expire();
+    EXPECT_EQ(service.size(), 1u);
+}
+
+TEST(SessionService, SubscribersListenersAndCancellation) {
+    auto service = make_service(10, 60s);
+    auto a = admitted(service, "");
+    auto b = admitted(service, "");
+    auto stdio = service.open(nullptr, "");
+    service.initialized(stdio, std::make_shared<ClientState>(), "");
+    auto never_initialized = service.open(nullptr, "");
+
+    service.record(*a->session(), {SessionChange::Kind::subscribe, {}, "file:///x"});
+    service.record(*stdio, {SessionChange::Kind::subscribe, {}, "file:///x"});
+    service.record(*b->session(), {SessionChange::Kind::log_level, LogLevel::error, {}});
+    EXPECT_EQ(b->session()->log_level(), LogLevel::error);
+    auto subscribers = service.subscribers("file:///x");
+    EXPECT_EQ(subscribers.size(), 2u);
+    EXPECT_TRUE(service.subscribers("file:///y").empty());
+    service.record(*a->session(), {SessionChange::Kind::unsubscribe, {}, "file:///x"});
+    EXPECT_EQ(service.subscribers("file:///x"), std::vector<std::shared_ptr<Session>>{stdio});
+
+    EXPECT_EQ(service.listeners().size(), 3u);  // a, b and stdio; not the one never initialized
+    b->session()->close();
+    EXPECT_EQ(service.listeners().size(), 2u);
+    EXPECT_EQ(service.local(stdio->id()), stdio);
+    EXPECT_EQ(service.local(never_initialized->id()), nullptr);
+
+    auto call = std::make_shared<InFlightCall>();
+    call->key = request_key(boost::json::value("r1"));
+    ASSERT_TRUE(SessionState::of(*stdio).track(call));
+    EXPECT_FALSE(SessionState::of(*stdio).track(call));  // the same id twice
+    service.cancel(*stdio, boost::json::value(1));        // another id
+    EXPECT_FALSE(call->stop.stop_requested());
+    service.cancel(*stdio, boost::json::value("r1"));
+    EXPECT_TRUE(call->stop.stop_requested());
+    EXPECT_TRUE(call->cancelled_by_client.load());
+}
+
+TEST(ResumableStream, AReconnectedClientGetsWhatItMissedThenTheRestLive) {
+    auto journal = make_memory_event_journal(100, 1 << 20, 10);
+    const auto& keys = test_keys();
+    ResumableStream stream("s", "post-1", *journal, keys, nullptr);
+
+    auto first = std::make_shared<Recorder>();
+    stream.attach(first, {});
+    stream.prime();
+    ASSERT_FALSE(first->primed().empty());
+    stream.publish(boost::json::value("one"));
+    stream.publish(boost::json::value("two"));
+    ASSERT_EQ(first->events().size(), 2u);
+    const auto resume_from = first->events()[0].second;
+
+    first->go_away();
+    stream.publish(boost::json::value("three"));  // journaled for a resume
+    EXPECT_FALSE(stream.attached());
+
+    auto position = open_event_id(keys, resume_from);
+    ASSERT_TRUE(position);
+    EXPECT_EQ(position->session_id, "s");
+    EXPECT_EQ(position->stream_id, "post-1");
+    auto second = std::make_shared<Recorder>();
+    stream.attach(second, position->event_id);
+    ASSERT_EQ(second->events().size(), 2u);
+    EXPECT_EQ(second->events()[0].first, "\"two\"");
+    EXPECT_EQ(second->events()[1].first, "\"three\"");
+    stream.publish(boost::json::value("four"));
+    EXPECT_EQ(second->events().back().first, "\"four\"");
+
+    stream.finish();
+    EXPECT_TRUE(second->finished());
+    EXPECT_TRUE(stream.finished());
+    auto late = std::make_shared<Recorder>();
+    stream.attach(late, position->event_id);  // a finished stream replays, then ends
+    EXPECT_EQ(late->events().size(), 3u);
+    EXPECT_TRUE(late->finished());
+}
