@@ -19,6 +19,7 @@
 namespace mcp::detail {
 
 struct ServerCore;
+struct Method;
 
 // A call is in flight for its session (InFlightCall: notifications/cancelled reaches it there).
 struct CallState : InFlightCall {
@@ -33,6 +34,7 @@ struct CallState : InFlightCall {
     jsonrpc::Message message;
     std::shared_ptr<CallSink> sink;
     std::shared_ptr<Session> session;
+    const Method* method = nullptr;  // once admitted
     std::optional<Exchange> exchange;
     // A copy of the HTTP request metadata headers (2026-07-28), when there were any.
     std::optional<RequestHeaders> headers;

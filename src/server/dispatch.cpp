@@ -1,6 +1,7 @@
 #include "server/dispatch.hpp"
 
-#include "server/era.hpp"
+#include "protocol/era.hpp"
+#include "protocol/params.hpp"
 #include "server/input/request_state.hpp"
 #include "server/request_context_impl.hpp"
 #include "server/methods/methods.hpp"
@@ -20,34 +21,50 @@ namespace mcp::detail {
 
 namespace {
 
-Method built_in(MethodFn run, Cache cache = Cache::none) { return Method{run, false, false, true, true, cache}; }
-// Runs user code and takes part in 2026 rounds: on the handler pool, unless the probe finds the
-// handler declared runs_inline.
-Method user_code(MethodFn run, Cache cache, InlineProbe runs_inline) {
-    return Method{run, true, false, true, true, cache, true, runs_inline};
+void forget_roots(ServerCore&, const jsonrpc::Message&, const std::shared_ptr<Session>& session) {
+    if (session) SessionState::of(*session).forget_roots();
 }
-Method sessions_only(MethodFn run, bool before_initialize = false) { return Method{run, false, before_initialize, true, false}; }
-Method stateless_only(MethodFn run, Cache cache) { return Method{run, false, false, false, true, cache}; }
 
+// The function behind each method of the protocol table; every method has one.
 const std::unordered_map<std::string_view, Method>& method_table() {
-    static const std::unordered_map<std::string_view, Method> table{
-        {"initialize", sessions_only(initialize, true)},
-        {"ping", sessions_only(ping, true)},
-        {"logging/setLevel", sessions_only(set_log_level)},
-        {"resources/subscribe", sessions_only(subscribe)},
-        {"resources/unsubscribe", sessions_only(unsubscribe)},
-        {"server/discover", stateless_only(discover, Cache::list)},
-        // Its run function is never called: a listen is a stream, not a call (start_listen).
-        {"subscriptions/listen", stateless_only(nullptr, Cache::none)},
-        {"tools/list", built_in(list_tools, Cache::list)},
-        {"tools/call", user_code(call_tool, Cache::none, tool_runs_inline)},
-        {"prompts/list", built_in(list_prompts, Cache::list)},
-        {"prompts/get", user_code(get_prompt, Cache::none, prompt_runs_inline)},
-        {"resources/list", built_in(list_resources, Cache::list)},
-        {"resources/templates/list", built_in(list_resource_templates, Cache::list)},
-        {"resources/read", user_code(read_resource, Cache::read, resource_runs_inline)},
-        {"completion/complete", Method{complete, true}},
-    };
+    static const auto table = [] {
+        struct Binding {
+            std::string_view name;
+            MethodFn run = nullptr;
+            NotificationFn notify = nullptr;
+            InlineProbe runs_inline = nullptr;
+        };
+        const Binding bindings[] = {
+            {.name = "initialize", .run = initialize},
+            {.name = "ping", .run = ping},
+            {.name = "logging/setLevel", .run = set_log_level},
+            {.name = "resources/subscribe", .run = subscribe},
+            {.name = "resources/unsubscribe", .run = unsubscribe},
+            {.name = "server/discover", .run = discover},
+            {.name = "subscriptions/listen"},  // a stream, not a call: start_listen
+            {.name = "tools/list", .run = list_tools},
+            {.name = "tools/call", .run = call_tool, .runs_inline = tool_runs_inline},
+            {.name = "prompts/list", .run = list_prompts},
+            {.name = "prompts/get", .run = get_prompt, .runs_inline = prompt_runs_inline},
+            {.name = "resources/list", .run = list_resources},
+            {.name = "resources/templates/list", .run = list_resource_templates},
+            {.name = "resources/read", .run = read_resource, .runs_inline = resource_runs_inline},
+            {.name = "completion/complete", .run = complete},
+            {.name = "notifications/initialized", .notify = initialized},
+            {.name = "notifications/cancelled", .notify = cancelled},
+            {.name = "notifications/roots/list_changed", .notify = forget_roots},
+        };
+        std::unordered_map<std::string_view, Method> out;
+        for (const auto& b : bindings) {
+            const auto* info = find_method_info(b.name);
+            if (info == nullptr) throw std::logic_error("dispatch binds a method the protocol table lacks: " + std::string(b.name));
+            out.emplace(b.name, Method{info, b.run, b.notify, b.runs_inline});
+        }
+        for (const auto& info : all_methods()) {
+            if (!out.contains(info.name)) throw std::logic_error("no function serves " + std::string(info.name));
+        }
+        return out;
+    }();
     return table;
 }
 
@@ -85,18 +102,16 @@ const std::string& subject_of(const CallState& call) {
 
 // The answers a 2026 retry carries: those sealed in requestState, and inputResponses.
 void read_inputs(CallState& call) {
-    const auto& params = call.params();
-    if (const auto* token = params.if_contains("requestState"); token && !token->is_null()) {
-        if (!token->is_string()) throw InvalidParams("requestState must be a string");
-        auto state = open_request_state(call.core.keys(), token->get_string(), call.core.options.client_requests.request_state_ttl);
+    const auto params = bind_params<RoundParams>(call.params());
+    if (params.requestState) {
+        auto state = open_request_state(call.core.keys(), *params.requestState, call.core.options.client_requests.request_state_ttl);
         if (state.method != call.message.method) throw InvalidParams("Invalid requestState: issued for another method");
-        if (state.params_digest != params_digest(params)) throw InvalidParams("Invalid requestState: issued for other params");
+        if (state.params_digest != params_digest(call.params())) throw InvalidParams("Invalid requestState: issued for other params");
         if (state.principal != subject_of(call)) throw InvalidParams("Invalid requestState: issued to another principal");
         call.input.answers = std::move(state.answers);
     }
-    if (const auto* responses = params.if_contains("inputResponses"); responses && !responses->is_null()) {
-        if (!responses->is_object()) throw InvalidParams("inputResponses must be an object");
-        for (const auto& kv : responses->get_object()) call.input.answers[kv.key()] = kv.value();
+    if (params.inputResponses) {
+        for (const auto& kv : *params.inputResponses) call.input.answers[kv.key()] = kv.value();
     }
 }
 
@@ -112,12 +127,20 @@ boost::json::value input_required(const CallState& call) {
                                {"requestState", seal_request_state(call.core.keys(), state)}};
 }
 
+// A request for a method served in `era`, or nullptr.
+const Method* requested(std::string_view name, Era era) {
+    const Method* method = find_method(name);
+    return method != nullptr && !method->info->notification && method->info->exists_in(era) ? method : nullptr;
+}
+
 // Era rules of 2026-07-28, in the order the spec gives: envelope, headers, version, method.
 const Method* admit_stateless(CallState& call, const Inbound& inbound) {
     const auto& msg = call.message;
+    const Method* method = requested(msg.method, Era::stateless);
     const Envelope envelope = read_envelope(msg);
     if (inbound.headers != nullptr) {
-        check_routing_headers(msg, *inbound.headers, envelope.client->protocol_version);
+        check_routing_headers(msg, method != nullptr ? method->info->entity_param : std::string_view(), *inbound.headers,
+                              envelope.client->protocol_version);
         call.headers = *inbound.headers;
     }
     if (!revision::is_stateless_era(envelope.client->protocol_version)) {
@@ -127,29 +150,33 @@ const Method* admit_stateless(CallState& call, const Inbound& inbound) {
                     "Unsupported protocol version: " + envelope.client->protocol_version,
                     boost::json::object{{"supported", std::move(supported)}, {"requested", envelope.client->protocol_version}});
     }
-    const Method* method = find_method(msg.method);
-    if (method == nullptr || !method->modern) {
-        throw Error(error_code::method_not_found, "Method not found: " + std::string(msg.method));
-    }
+    if (method == nullptr) throw Error(error_code::method_not_found, "Method not found: " + std::string(msg.method));
     call.exchange.emplace(Era::stateless, envelope.client, inbound.session, msg.id, progress_token_of(msg), envelope.log_level,
                           inbound.principal);
-    if (method->rounds) read_inputs(call);
+    call.method = method;
+    if (method->info->rounds) read_inputs(call);
     return method;
 }
 
 const Method* admit_in_session(CallState& call, const Inbound& inbound) {
     const auto& msg = call.message;
-    const Method* method = find_method(msg.method);
-    if (method == nullptr || !method->legacy) {
-        throw Error(error_code::method_not_found, "Method not found: " + std::string(msg.method));
-    }
+    const Method* method = requested(msg.method, Era::sessions);
+    if (method == nullptr) throw Error(error_code::method_not_found, "Method not found: " + std::string(msg.method));
     const auto& session = inbound.session;
-    if (!method->before_initialize && (!session || !session->initialized())) {
+    if (!method->info->before_initialize && (!session || !session->initialized())) {
         throw Error(error_code::invalid_request, "Not initialized: send initialize first");
     }
     call.exchange.emplace(Era::sessions, session ? session->client() : nullptr, session, msg.id, progress_token_of(msg),
                           std::nullopt, inbound.principal);
+    call.method = method;
     return method;
+}
+
+// The transport classified the message already (Streamable HTTP), or the core does it here.
+Era era_of(const jsonrpc::Message& message, const Inbound& inbound) {
+    if (inbound.era) return *inbound.era;
+    const auto* headers = inbound.headers;
+    return classify_era(message, headers && headers->protocol_version ? std::string_view(*headers->protocol_version) : "");
 }
 
 // The trace context: the transport's headers, else traceparent/tracestate in params._meta.
@@ -190,29 +217,29 @@ void deliver_response(ServerCore& core, const boost::json::value& message, const
 }
 
 void handle_notification(ServerCore& core, const jsonrpc::Message& message, const std::shared_ptr<Session>& session) {
-    if (message.method == "notifications/initialized") {
-        initialized(core, message, session);
-    } else if (message.method == "notifications/cancelled") {
-        cancelled(core, message, session);
-    } else if (message.method == "notifications/roots/list_changed") {
-        if (session) SessionState::of(*session).forget_roots();
-    } else {
+    const Method* method = find_method(message.method);
+    if (method == nullptr || method->notify == nullptr) {
         log().debug("ignoring notification {}", message.method);
+        return;
+    }
+    try {
+        method->notify(core, message, session);
+    } catch (const Error& e) {
+        log().debug("ignoring notification {}: {}", message.method, e.message());  // nobody to answer
     }
 }
 
 void handle_request(ServerCore& core, const std::shared_ptr<CallState>& call, const Inbound& inbound) {
     const Method* method = nullptr;
     try {
-        method = classify_era(call->message, inbound.headers) == Era::stateless ? admit_stateless(*call, inbound)
-                                                                               : admit_in_session(*call, inbound);
+        method = era_of(call->message, inbound) == Era::stateless ? admit_stateless(*call, inbound) : admit_in_session(*call, inbound);
     } catch (const Error& e) {
         call->sink->complete(error_response(*call, e));
         return;
     }
     const auto& session = inbound.session;
-    const bool listen = call->message.method == "subscriptions/listen";
-    if (!method->on_pool && !listen) return run_call(*method, call);
+    const bool listen = method->info->streams;
+    if (!method->info->user_code && !listen) return run_call(*method, call);
     if (core.shutting_down.load()) return reject(*call, error_code::internal_error, "Server is shutting down");
 
     // Long-running: reachable by notifications/cancelled and the transport's cancel signal.
@@ -261,7 +288,7 @@ void run_call(const Method& method, const std::shared_ptr<CallState>& call) {
         auto result = method.run(call->core, *call);
         // A handler that swallowed InputRequired still asked: the pending requests decide.
         if (modern && !call->input.pending.empty()) throw InputRequired{};
-        if (modern) stamp_stateless_result(call->core, method.cache, result);
+        if (modern) stamp_stateless_result(call->core, method.info->cache, result);
         // A result built in call->scratch (a list page) is enveloped there and moves in; any
         // other in default storage (an embedder's storage is not the server's to allocate in).
         auto storage = result.storage() == call->scratch ? call->scratch : boost::json::storage_ptr();

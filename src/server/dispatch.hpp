@@ -1,6 +1,8 @@
 #pragma once
 // Request routing: which era's rules apply, validation in the order the spec gives, then the
-// method — inline, on the handler pool, or as a long-lived listen stream.
+// method: inline, on the handler pool, or as a long-lived listen stream. What each method is comes
+// from protocol/methods.cpp; this binds each to the function that serves it.
+#include "protocol/methods.hpp"
 #include "server/call.hpp"
 #include "server/core.hpp"
 
@@ -10,30 +12,21 @@
 
 namespace mcp::detail {
 
-// Returns the result object, or throws mcp::Error for an error response.
+// A request's result object, or throws mcp::Error for an error response.
 using MethodFn = boost::json::value (*)(ServerCore& core, CallState& call);
-
+// A client notification.
+using NotificationFn = void (*)(ServerCore& core, const jsonrpc::Message& message, const std::shared_ptr<Session>& session);
 // Whether the handler this call would run was declared runs_inline (tools, prompts, resources).
 using InlineProbe = bool (*)(const ServerCore& core, const CallState& call);
 
-// Which caching hints a 2026-07-28 result carries.
-enum class Cache { none, list, read };
-
 struct Method {
-    MethodFn run = nullptr;
-    // Runs user code, so it runs on the handler pool; the others are quick and run inline.
-    bool on_pool = false;
-    // 2025 rules: allowed before initialize.
-    bool before_initialize = false;
-    bool legacy = true;  // exists in 2025-11-25 and earlier
-    bool modern = true;  // exists in 2026-07-28
-    Cache cache = Cache::none;
-    // Takes inputResponses/requestState and may answer input_required (2026 multi-round trips).
-    bool rounds = false;
-    // For methods on the pool: lets a handler declared runs_inline skip it.
-    InlineProbe runs_inline = nullptr;
+    const MethodInfo* info = nullptr;
+    MethodFn run = nullptr;             // requests (a stream's is start_listen, called apart)
+    NotificationFn notify = nullptr;    // notifications
+    InlineProbe runs_inline = nullptr;  // user code that may skip the handler pool
 };
 
+// nullptr for a method mcp-cpp does not serve.
 const Method* find_method(std::string_view name);
 
 // Client notifications: initialized, cancelled… Unknown ones are ignored.

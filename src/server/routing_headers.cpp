@@ -130,19 +130,17 @@ std::optional<std::string> decode_header_value(std::string_view raw) {
     return std::string(raw);
 }
 
-void check_routing_headers(const jsonrpc::Message& request, const RequestHeaders& headers, std::string_view meta_version) {
+void check_routing_headers(const jsonrpc::Message& request, std::string_view entity_param, const RequestHeaders& headers,
+                           std::string_view meta_version) {
     if (!headers.protocol_version) mismatch("missing required header MCP-Protocol-Version");
     if (*headers.protocol_version != meta_version) {
         mismatch("MCP-Protocol-Version header '" + *headers.protocol_version + "' does not match _meta protocolVersion '" +
                  std::string(meta_version) + "'");
     }
     check_header(headers.method, "Mcp-Method", request.method);
-    const char* name_field = request.method == "resources/read"                                    ? "uri"
-                             : request.method == "tools/call" || request.method == "prompts/get" ? "name"
-                                                                                                  : nullptr;
-    if (name_field == nullptr || request.params == nullptr) return;
+    if (entity_param.empty() || request.params == nullptr) return;
     // Without the body value there is nothing to compare; the body error follows.
-    const auto* body = request.params->if_contains(name_field);
+    const auto* body = request.params->if_contains(entity_param);
     if (body == nullptr || !body->is_string()) return;
     check_header(headers.name, "Mcp-Name", body->get_string());
 }

@@ -18,9 +18,10 @@ namespace mcp::detail {
 // allowed) or the sentinel's content is not valid base64.
 std::optional<std::string> decode_header_value(std::string_view raw);
 
-// MCP-Protocol-Version (against the _meta version), Mcp-Method, and Mcp-Name for tools/call,
-// prompts/get (params.name) and resources/read (params.uri).
-void check_routing_headers(const jsonrpc::Message& request, const RequestHeaders& headers, std::string_view meta_version);
+// MCP-Protocol-Version (against the _meta version), Mcp-Method, and Mcp-Name against the param
+// naming the method's entity (MethodInfo::entity_param; none when empty).
+void check_routing_headers(const jsonrpc::Message& request, std::string_view entity_param, const RequestHeaders& headers,
+                           std::string_view meta_version);
 
 // A tool parameter mirrored into an Mcp-Param-<name> header (its schema has "x-mcp-header").
 struct HeaderParam {

@@ -18,6 +18,16 @@ struct Address {
 };
 BOOST_DESCRIBE_STRUCT(Address, (), (city, street))
 
+// Views into the source document (request params are bound this way).
+struct Viewed {
+    std::string_view name;
+    const boost::json::object* arguments = nullptr;
+    const boost::json::value* id = nullptr;
+    const boost::json::array* items = nullptr;
+    std::optional<std::string_view> cursor;
+};
+BOOST_DESCRIBE_STRUCT(Viewed, (), (name, arguments, id, items, cursor))
+
 struct Person {
     std::string name;
     int age;
@@ -143,4 +153,34 @@ TEST(JsonBind, NullIsAnEmptyOptionalButNotAString) {
 TEST(JsonBind, WrongRootKind) {
     EXPECT_EQ(error_of(parse("[]")), "/: expected object, got array");
     EXPECT_EQ(error_of(parse("\"x\"")), "/: expected object, got string");
+}
+
+TEST(JsonBind, ViewsPointIntoTheSourceWithoutCopying) {
+    const auto doc = boost::json::parse(R"({"name":"echo","arguments":{"text":"hi"},"id":7,"items":[1],"cursor":"c"})");
+    const auto v = mcp::json::from_json<bindtest::Viewed>(doc.as_object());
+    EXPECT_EQ(v.name, "echo");
+    EXPECT_EQ(v.name.data(), doc.at("name").as_string().data());  // a view, not a copy
+    ASSERT_NE(v.arguments, nullptr);
+    EXPECT_EQ(v.arguments, &doc.at("arguments").as_object());
+    ASSERT_NE(v.id, nullptr);
+    EXPECT_EQ(*v.id, boost::json::value(7));
+    ASSERT_NE(v.items, nullptr);
+    EXPECT_EQ(v.items->size(), 1u);
+    EXPECT_EQ(v.cursor, "c");
+    EXPECT_EQ(boost::json::serialize(mcp::json::to_json(v)), boost::json::serialize(doc));
+
+    // Absent or null: no view; a view of the wrong kind: an error naming the member.
+    const auto bare = mcp::json::from_json<bindtest::Viewed>(boost::json::parse(R"({"name":"x","arguments":null})").as_object());
+    EXPECT_EQ(bare.arguments, nullptr);
+    EXPECT_EQ(bare.id, nullptr);
+    EXPECT_EQ(bare.items, nullptr);
+    EXPECT_FALSE(bare.cursor.has_value());
+    for (const char* bad : {R"({"name":5})", R"({"name":"x","arguments":[]})", R"({"name":"x","items":{}})", R"({})"}) {
+        try {
+            mcp::json::from_json<bindtest::Viewed>(boost::json::parse(bad).as_object());
+            ADD_FAILURE() << bad;
+        } catch (const mcp::json::BindError& e) {
+            EXPECT_FALSE(std::string(e.what()).empty()) << bad;
+        }
+    }
 }

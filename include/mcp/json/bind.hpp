@@ -2,7 +2,9 @@
 // Typed binding between Boost.JSON values and C++ types: bool, integers, floating point,
 // std::string, described enums (as their enumerator names), std::optional, std::vector, std::set,
 // string-keyed maps, described structs (BOOST_DESCRIBE_STRUCT), Boost.JSON values themselves, and
-// any type with an Adapter<T> specialization.
+// any type with an Adapter<T> specialization. Decoding also binds views into the source value,
+// valid only while it lives: std::string_view, and const boost::json::value*, object* or array*
+// (nullptr when the member is absent or null).
 //
 //   auto greet = mcp::json::from_json<Greet>(value);   // throws BindError naming the field
 //   boost::json::value v = mcp::json::to_json(greet);
@@ -85,6 +87,8 @@ void decode_struct(const boost::json::object& obj, T& out, const Path& path) {
             decode(*found, out.*member.pointer, field);
         } else if constexpr (is_optional<M>::value) {
             out.*member.pointer = std::nullopt;
+        } else if constexpr (is_json_view<M>) {
+            out.*member.pointer = nullptr;
         } else {
             fail(path, std::string("missing required property \"") + member.name + "\"");
         }
@@ -111,6 +115,14 @@ void decode(const boost::json::value& v, T& out, const Path& path) {
         out = static_cast<T>(read_double(v, path));
     } else if constexpr (std::is_same_v<T, std::string>) {
         out.assign(read_string(v, path));
+    } else if constexpr (std::is_same_v<T, std::string_view>) {
+        out = read_string(v, path);
+    } else if constexpr (std::is_same_v<T, const boost::json::value*>) {
+        out = v.is_null() ? nullptr : &v;
+    } else if constexpr (std::is_same_v<T, const boost::json::object*>) {
+        out = v.is_null() ? nullptr : &read_object(v, path);
+    } else if constexpr (std::is_same_v<T, const boost::json::array*>) {
+        out = v.is_null() ? nullptr : &read_array(v, path);
     } else if constexpr (is_described_enum<T>) {
         decode_enum(v, out, path);
     } else if constexpr (is_optional<T>::value) {
@@ -179,8 +191,10 @@ boost::json::value encode(const T& in) {
         return boost::json::value(static_cast<std::uint64_t>(in));
     } else if constexpr (std::is_floating_point_v<T>) {
         return boost::json::value(static_cast<double>(in));
-    } else if constexpr (std::is_same_v<T, std::string>) {
+    } else if constexpr (std::is_same_v<T, std::string> || std::is_same_v<T, std::string_view>) {
         return boost::json::string(in);
+    } else if constexpr (is_json_view<T>) {
+        return in != nullptr ? boost::json::value(*in) : boost::json::value(nullptr);
     } else if constexpr (is_described_enum<T>) {
         return encode_enum(in);
     } else if constexpr (is_optional<T>::value) {
@@ -198,7 +212,7 @@ boost::json::value encode(const T& in) {
         boost::json::object obj;
         boost::mp11::mp_for_each<described_members<T>>([&](auto member) {
             using M = std::remove_cvref_t<decltype(in.*member.pointer)>;
-            if constexpr (is_optional<M>::value) {
+            if constexpr (is_optional<M>::value || is_json_view<M>) {
                 if (!(in.*member.pointer)) return;  // absent, not null
             }
             obj.emplace(member.name, encode(in.*member.pointer));

@@ -49,6 +49,12 @@ inline constexpr bool has_adapter = requires { sizeof(Adapter<T>); };
 template <class T>
 inline constexpr bool is_integer = std::is_integral_v<T> && !std::is_same_v<T, bool>;
 
+// Views into the value being decoded, for reading without copying: valid while it lives.
+template <class T>
+inline constexpr bool is_json_view = std::is_same_v<T, const boost::json::value*> ||
+                                     std::is_same_v<T, const boost::json::object*> ||
+                                     std::is_same_v<T, const boost::json::array*>;
+
 template <class T>
 using described_members =
     boost::describe::describe_members<T, boost::describe::mod_public | boost::describe::mod_inherited>;

@@ -3,6 +3,7 @@
 // For every inbound message a transport calls Server::handle with a CallSink; the core writes the
 // messages produced for that message to it, the response last.
 #include <mcp/protocol/message_sink.hpp>
+#include <mcp/protocol/revision.hpp>
 #include <mcp/server/request_context.hpp>
 
 #include <boost/json/value.hpp>
@@ -56,6 +57,9 @@ struct Inbound {
     std::shared_ptr<const Principal> principal;
     // The traceparent/tracestate headers; when empty, params._meta may carry them.
     TraceContext trace;
+    // The era the transport found the message in (Streamable HTTP decides it before the core
+    // sees the message); the core classifies it when this is empty.
+    std::optional<Era> era;
 };
 
 }  // namespace mcp

@@ -33,39 +33,38 @@ boost::json::value completion_result(const std::vector<std::string>& values) {
     return result;
 }
 
-CompletionRequest read_request(const boost::json::object& params) {
-    const auto* argument = optional_object(params, "argument");
-    if (argument == nullptr) throw InvalidParams("Missing required parameter: argument");
+CompletionRequest read_request(const CompleteParams& params) {
     CompletionRequest request;
-    request.argument = require_string(*argument, "name");
-    request.value = optional_string(*argument, "value");
-    if (const auto* context = optional_object(params, "context")) {
-        if (const auto* args = optional_object(*context, "arguments")) {
-            for (const auto& kv : *args) {
-                if (kv.value().is_string()) request.context.emplace(std::string(kv.key()), std::string(kv.value().get_string()));
-            }
+    request.argument = params.argument.name;
+    request.value = params.argument.value.value_or("");
+    if (params.context && params.context->arguments) {
+        for (const auto& kv : *params.context->arguments) {
+            if (kv.value().is_string()) request.context.emplace(std::string(kv.key()), std::string(kv.value().get_string()));
         }
     }
     return request;
 }
 
+std::string_view required(const std::optional<std::string_view>& member, const char* path) {
+    if (!member) throw InvalidParams(std::string("Invalid params: missing required property \"") + path + "\"");
+    return *member;
+}
+
 }  // namespace
 
 boost::json::value complete(ServerCore& core, CallState& call) {
-    const auto& params = call.params();
-    const auto* ref = optional_object(params, "ref");
-    if (ref == nullptr) throw InvalidParams("Missing required parameter: ref");
+    const auto params = bind_params<CompleteParams>(call.params());
     const CompletionRequest request = read_request(params);
 
-    const std::string_view type = require_string(*ref, "type");
+    const std::string_view type = params.ref.type;
     if (type == "ref/prompt") {
-        const std::string_view name = require_string(*ref, "name");
+        const std::string_view name = required(params.ref.name, "ref/name");
         auto entry = core.prompts.find(name);
         if (!entry) throw InvalidParams("Unknown prompt: " + std::string(name));
         return completion_result(candidates(core.prompt_completers.find(name, request.argument), entry->def.enum_values, request));
     }
     if (type == "ref/resource") {
-        const std::string_view uri = require_string(*ref, "uri");
+        const std::string_view uri = required(params.ref.uri, "ref/uri");
         auto entry = core.templates.find(uri);
         if (!entry) throw InvalidParams("Unknown resource template: " + std::string(uri));
         return completion_result(candidates(core.template_completers.find(uri, request.argument), entry->def.enum_values, request));

@@ -5,20 +5,6 @@
 
 namespace mcp::detail {
 
-namespace {
-
-Implementation read_client_info(const boost::json::object& params) {
-    Implementation info;
-    if (const auto* ci = optional_object(params, "clientInfo")) {
-        info.name = optional_string(*ci, "name");
-        info.version = optional_string(*ci, "version");
-        info.title = optional_string(*ci, "title");
-    }
-    return info;
-}
-
-}  // namespace
-
 boost::json::object server_capabilities(const ServerCore&) {
     // Keep in step with docs/adr/0002-declared-not-supported.md.
     boost::json::object caps;
@@ -33,14 +19,18 @@ boost::json::object server_capabilities(const ServerCore&) {
 boost::json::value initialize(ServerCore& core, CallState& call) {
     if (!call.session) throw Error(error_code::invalid_request, "initialize needs a connection that keeps a session");
     if (call.session->initialized()) throw Error(error_code::invalid_request, "Session already initialized");
-    const auto& params = call.params();
-    const std::string_view requested = require_string(params, "protocolVersion");
+    const auto params = bind_params<InitializeParams>(call.params());
+    const auto requested = params.protocolVersion;
 
     auto state = std::make_shared<ClientState>();
     // Echo a version we speak; otherwise offer our newest and let the client decide.
     state->protocol_version = revision::is_session_era(requested) ? std::string(requested) : std::string(revision::latest_session_era);
-    if (const auto* caps = optional_object(params, "capabilities")) state->capabilities = *caps;
-    state->info = read_client_info(params);
+    if (params.capabilities) state->capabilities = *params.capabilities;
+    if (const auto& info = params.clientInfo) {
+        state->info.name = info->name.value_or("");
+        state->info.version = info->version.value_or("");
+        state->info.title = info->title.value_or("");
+    }
     const std::string negotiated = state->protocol_version;
     const auto& principal = call.exchange->principal();
     core.sessions().initialized(call.session, std::move(state), principal ? principal->subject : std::string());
@@ -56,7 +46,7 @@ boost::json::value initialize(ServerCore& core, CallState& call) {
 boost::json::value ping(ServerCore&, CallState&) { return boost::json::object(); }
 
 boost::json::value set_log_level(ServerCore& core, CallState& call) {
-    const auto level = parse_log_level(require_string(call.params(), "level"));
+    const auto level = parse_log_level(bind_params<SetLevelParams>(call.params()).level);
     if (!level) throw InvalidParams("Unknown log level");
     core.sessions().record(*call.session, {SessionChange::Kind::log_level, *level, {}});  // acknowledged only once stored
     return boost::json::object();
@@ -69,9 +59,8 @@ void initialized(ServerCore&, const jsonrpc::Message&, const std::shared_ptr<Ses
 
 void cancelled(ServerCore& core, const jsonrpc::Message& message, const std::shared_ptr<Session>& session) {
     if (!session || message.params == nullptr) return;
-    const auto* id = message.params->if_contains("requestId");
-    if (id == nullptr) return;
-    core.sessions().cancel(*session, *id);
+    const auto* id = bind_params<CancelledParams>(*message.params).requestId;
+    if (id != nullptr) core.sessions().cancel(*session, *id);
 }
 
 }  // namespace mcp::detail

@@ -6,31 +6,22 @@ namespace mcp::detail {
 
 namespace {
 
-bool flag(const boost::json::object& filter, std::string_view key) {
-    const auto* v = filter.if_contains(key);
-    if (v == nullptr || v->is_null()) return false;
-    if (!v->is_bool()) throw InvalidParams("notifications." + std::string(key) + " must be a boolean");
-    return v->get_bool();
-}
-
 std::shared_ptr<Listen> read_filter(ServerCore& core, const std::shared_ptr<CallState>& call, boost::json::object& honored) {
-    const auto* filter = optional_object(call->params(), "notifications");
-    if (filter == nullptr) throw InvalidParams("Missing required parameter: notifications");
+    const auto filter = bind_params<ListenParams>(call->params()).notifications;
     auto listen = std::make_shared<Listen>();
     listen->call = call;
-    listen->tools = flag(*filter, "toolsListChanged");
-    listen->prompts = flag(*filter, "promptsListChanged");
-    listen->resources = flag(*filter, "resourcesListChanged");
+    listen->tools = filter.toolsListChanged.value_or(false);
+    listen->prompts = filter.promptsListChanged.value_or(false);
+    listen->resources = filter.resourcesListChanged.value_or(false);
     if (listen->tools) honored["toolsListChanged"] = true;
     if (listen->prompts) honored["promptsListChanged"] = true;
     if (listen->resources) honored["resourcesListChanged"] = true;
-    if (const auto* uris = filter->if_contains("resourceSubscriptions"); uris && !uris->is_null()) {
-        if (!uris->is_array()) throw InvalidParams("notifications.resourceSubscriptions must be an array of URIs");
-        if (uris->get_array().size() > core.options.max_subscriptions) {
+    if (const auto* uris = filter.resourceSubscriptions) {
+        if (uris->size() > core.options.max_subscriptions) {
             throw InvalidParams("Too many resourceSubscriptions (limit " + std::to_string(core.options.max_subscriptions) + ")");
         }
         boost::json::array echoed;
-        for (const auto& uri : uris->get_array()) {
+        for (const auto& uri : *uris) {
             if (!uri.is_string()) throw InvalidParams("notifications.resourceSubscriptions must be an array of URIs");
             check_subscribed_uri(uri.get_string());
             if (listen->uris.emplace(uri.get_string()).second) echoed.push_back(uri);

@@ -2,7 +2,8 @@
 // The functions behind each MCP method (see dispatch.cpp for the table).
 #include "server/call.hpp"
 #include "server/core.hpp"
-#include "server/params.hpp"
+#include "protocol/params.hpp"
+#include "server/dispatch.hpp"
 
 namespace mcp::detail {
 
@@ -43,11 +44,11 @@ inline const std::string& key_of(const PromptEntry& e) { return e.def.spec.name;
 inline const std::string& key_of(const ResourceEntry& e) { return e.def.uri; }
 inline const std::string& key_of(const TemplateEntry& e) { return e.def.uri_template; }
 
-// Whether the entry that params[`key`] names was declared runs_inline (for the dispatcher's
-// InlineProbe); false when it names none.
+// Whether the entry that the call's entity param names was declared runs_inline (for the
+// dispatcher's InlineProbe); false when it names none.
 template <class Registry>
-bool names_inline_entry(const Registry& registry, const CallState& call, std::string_view key) {
-    const auto* name = call.params().if_contains(key);
+bool names_inline_entry(const Registry& registry, const CallState& call) {
+    const auto* name = call.params().if_contains(call.method->info->entity_param);
     if (name == nullptr || !name->is_string()) return false;
     const auto entry = registry.find(name->get_string());
     return entry && entry->def.spec.runs_inline;
@@ -59,8 +60,8 @@ boost::json::object server_capabilities(const ServerCore& core);
 // One page of a registry as {"<list>": [...], "nextCursor"?}, each item the entry's wire form.
 template <class Entry>
 boost::json::value list_page(ServerCore& core, CallState& call, const Registry<Entry>& registry, std::string_view list) {
-    const auto cursor = optional_string(call.params(), "cursor");
-    const std::string after = cursor.empty() ? std::string() : decode_cursor(core.keys(), list, cursor);
+    const auto cursor = bind_params<ListParams>(call.params()).cursor;
+    const std::string after = cursor && !cursor->empty() ? decode_cursor(core.keys(), list, *cursor) : std::string();
     auto page = registry.page(after, core.options.page_size);
     // Built in the request's arena (when it has one): copying the entries there is a bump
     // allocation per node and releasing them is free.

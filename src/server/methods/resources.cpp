@@ -14,11 +14,11 @@ boost::json::value list_resource_templates(ServerCore& core, CallState& call) {
 
 // Fixed resources only: matching the templates twice would cost more than the hop it saves.
 bool resource_runs_inline(const ServerCore& core, const CallState& call) {
-    return names_inline_entry(core.resources, call, "uri");
+    return names_inline_entry(core.resources, call);
 }
 
 boost::json::value read_resource(ServerCore& core, CallState& call) {
-    const std::string uri(require_string(call.params(), "uri"));
+    const std::string uri(bind_params<ResourceParams>(call.params()).uri);
     Context ctx(call);
     if (auto entry = core.resources.find(uri)) return entry->def.invoke(uri, ctx);
 
@@ -45,14 +45,14 @@ boost::json::value subscribe(ServerCore& core, CallState& call) {
     if (SessionState::of(*call.session).subscription_count() >= core.options.max_subscriptions) {
         throw InvalidParams("Too many subscriptions (limit " + std::to_string(core.options.max_subscriptions) + ")");
     }
-    std::string uri(require_string(call.params(), "uri"));
+    std::string uri(bind_params<ResourceParams>(call.params()).uri);
     check_subscribed_uri(uri);
     core.sessions().record(*call.session, {SessionChange::Kind::subscribe, {}, std::move(uri)});  // acknowledged only once stored
     return boost::json::object();
 }
 
 boost::json::value unsubscribe(ServerCore& core, CallState& call) {
-    std::string uri(require_string(call.params(), "uri"));
+    std::string uri(bind_params<ResourceParams>(call.params()).uri);
     core.sessions().record(*call.session, {SessionChange::Kind::unsubscribe, {}, std::move(uri)});
     return boost::json::object();
 }

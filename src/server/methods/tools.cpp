@@ -42,17 +42,16 @@ std::optional<boost::json::object> missing_capabilities(const std::vector<std::s
 
 boost::json::value list_tools(ServerCore& core, CallState& call) { return list_page(core, call, core.tools, "tools"); }
 
-bool tool_runs_inline(const ServerCore& core, const CallState& call) { return names_inline_entry(core.tools, call, "name"); }
+bool tool_runs_inline(const ServerCore& core, const CallState& call) { return names_inline_entry(core.tools, call); }
 
 boost::json::value call_tool(ServerCore& core, CallState& call) {
-    const auto& params = call.params();
-    const std::string_view name = require_string(params, "name");
+    const auto params = bind_params<CallToolParams>(call.params());
+    const auto name = params.name;
     auto entry = core.tools.find(name);
     if (!entry) throw InvalidParams("Unknown tool: " + std::string(name));
 
     static const boost::json::object no_arguments;
-    const boost::json::object* arguments = optional_object(params, "arguments");
-    if (arguments == nullptr) arguments = &no_arguments;
+    const boost::json::object* arguments = params.arguments != nullptr ? params.arguments : &no_arguments;
     if (call.headers) check_param_headers(entry->header_params, *arguments, *call.headers);
     if (auto missing = missing_capabilities(entry->def.spec.required_client_capabilities, *call.exchange)) {
         if (call.exchange->era() == Era::stateless) {

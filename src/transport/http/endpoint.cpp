@@ -6,7 +6,8 @@
 #include "transport/http/response_writer.hpp"
 #include "transport/http/sse_connection.hpp"
 
-#include "server/era.hpp"
+#include "protocol/era.hpp"
+#include "protocol/methods.hpp"
 #include "util/log.hpp"
 
 #include <mcp/protocol/errors.hpp>
@@ -113,8 +114,6 @@ boost::json::value request_id_of(const Request& request, HttpContext& ctx) {
     return message && message->kind == jsonrpc::Kind::request ? message->id : boost::json::value(nullptr);
 }
 
-bool stateless_by_header(std::string_view version) { return !version.empty() && version >= revision::v2026_07_28; }
-
 // Collects what the core produces for a message handled inline (initialize).
 class InlineSink final : public CallSink {
 public:
@@ -127,7 +126,8 @@ asio::awaitable<bool> post_stateless(boost::beast::tcp_stream& stream, const Req
                                   const RequestHeaders& headers, bool is_request, const Caller& caller, HttpContext& ctx) {
     auto outbox = std::make_shared<Outbox>(co_await asio::this_coro::executor, ctx.options.max_pending_bytes);
     std::stop_source cancel;
-    dispatch(ctx, std::move(document), Inbound{nullptr, cancel.get_token(), &headers, caller.principal, caller.trace},
+    dispatch(ctx, std::move(document),
+             Inbound{nullptr, cancel.get_token(), &headers, caller.principal, caller.trace, Era::stateless},
              std::make_shared<ResponseStream>(Era::stateless, outbox, nullptr, ctx.options.sse_retry.count()));
     co_return co_await deliver(stream, request, outbox, is_request ? &cancel : nullptr, {}, ctx);
 }
@@ -141,7 +141,8 @@ asio::awaitable<bool> post_initialize(boost::beast::tcp_stream& stream, const Re
     }
     auto session = ctx.sessions.create();
     auto sink = std::make_shared<InlineSink>();
-    dispatch(ctx, std::move(document), Inbound{session->session(), {}, nullptr, caller.principal, caller.trace}, sink);
+    dispatch(ctx, std::move(document), Inbound{session->session(), {}, nullptr, caller.principal, caller.trace, Era::sessions},
+             sink);
     if (!sink->response) co_return co_await write_response(stream, request, 202, {}, {}, {}, ctx);
     const auto& response = *sink->response;
     if (!response.as_object().contains("result")) {
@@ -182,14 +183,15 @@ asio::awaitable<bool> post(boost::beast::tcp_stream& stream, Request& request, c
     const boost::json::value id = is_request ? message.id : boost::json::value();  // what errors below answer
     const RequestHeaders headers = routing_headers(request);
 
-    // Which era: the request's own _meta decides, else the version header (§8.1 of the notes).
-    const bool modern = is_request ? classify_era(message, &headers) == Era::stateless : stateless_by_header(version);
-    if (modern) {
+    // Which era: a request's own _meta decides, else the version header or the method (the
+    // classification rules of the 2026-07-28 transport).
+    const auto* info = find_method_info(message.method);
+    if (classify_era(message, version) == Era::stateless) {
         if (message.kind == jsonrpc::Kind::response) {
             co_return co_await write_error(stream, request, 400, error_code::invalid_request,
                                            "Invalid Request: 2026-07-28 has no server-to-client requests to answer", ctx);
         }
-        if (message.method == "notifications/roots/list_changed" || message.method == "notifications/initialized") {
+        if (message.kind == jsonrpc::Kind::notification && info != nullptr && !info->exists_in(Era::stateless)) {
             co_return co_await write_error(stream, request, 404, error_code::method_not_found,
                                            "Method not found: " + std::string(message.method) + " is not part of 2026-07-28", ctx);
         }
@@ -200,7 +202,7 @@ asio::awaitable<bool> post(boost::beast::tcp_stream& stream, Request& request, c
         co_return co_await write_error(stream, request, 400, kServerError,
                                        "Bad Request: unsupported MCP-Protocol-Version " + std::string(version), ctx, {}, id);
     }
-    if (is_request && message.method == "initialize") {
+    if (is_request && info != nullptr && info->opens_session) {
         co_return co_await post_initialize(stream, request, std::move(document), caller, ctx);
     }
     const auto session_id = header(request, "Mcp-Session-Id");
@@ -212,7 +214,7 @@ asio::awaitable<bool> post(boost::beast::tcp_stream& stream, Request& request, c
     const bool found = co_await near_store(ctx, [&] {
         auto session = ctx.sessions.find(session_id, caller.subject());
         if (!session) return false;
-        dispatch(ctx, std::move(document), Inbound{session->session(), {}, nullptr, caller.principal, caller.trace},
+        dispatch(ctx, std::move(document), Inbound{session->session(), {}, nullptr, caller.principal, caller.trace, Era::sessions},
                  std::make_shared<ResponseStream>(Era::sessions, outbox, session, ctx.options.sse_retry.count()));
         return true;
     });
@@ -224,7 +226,7 @@ asio::awaitable<bool> post(boost::beast::tcp_stream& stream, Request& request, c
 asio::awaitable<bool> get(boost::beast::tcp_stream& stream, const Request& request, const Caller& caller, HttpContext& ctx) {
     const auto version = header(request, "MCP-Protocol-Version");
     const auto session_id = header(request, "Mcp-Session-Id");
-    if (stateless_by_header(version) || (session_id.empty() && version.empty())) {
+    if (stateless_version_header(version) || (session_id.empty() && version.empty())) {
         co_return co_await write_error(stream, request, 405, kServerError, "Method Not Allowed: use POST", ctx,
                                        header_list("Allow", "POST"));
     }
@@ -274,7 +276,7 @@ asio::awaitable<bool> get(boost::beast::tcp_stream& stream, const Request& reque
 asio::awaitable<bool> remove(boost::beast::tcp_stream& stream, const Request& request, const Caller& caller, HttpContext& ctx) {
     const auto version = header(request, "MCP-Protocol-Version");
     const auto session_id = header(request, "Mcp-Session-Id");
-    if (stateless_by_header(version) || (session_id.empty() && version.empty())) {
+    if (stateless_version_header(version) || (session_id.empty() && version.empty())) {
         co_return co_await write_error(stream, request, 405, kServerError, "Method Not Allowed: use POST", ctx,
                                        header_list("Allow", "POST"));
     }

@@ -1,4 +1,5 @@
-#include "server/era.hpp"
+#include "protocol/era.hpp"
+#include "protocol/methods.hpp"
 
 #include <mcp/protocol/errors.hpp>
 
@@ -22,17 +23,18 @@ const boost::json::object* meta_of(const jsonrpc::Message& m) {
 
 }  // namespace
 
-Era classify_era(const jsonrpc::Message& request, const RequestHeaders* headers) {
-    if (const auto* meta = meta_of(request)) {
+bool stateless_version_header(std::string_view version) { return !version.empty() && version >= revision::v2026_07_28; }
+
+Era classify_era(const jsonrpc::Message& message, std::string_view protocol_version_header) {
+    if (stateless_version_header(protocol_version_header)) return Era::stateless;
+    if (message.kind != jsonrpc::Kind::request) return Era::sessions;
+    if (const auto* meta = meta_of(message)) {
         for (const auto& kv : *meta) {
             if (kv.key().starts_with(kPrefix)) return Era::stateless;
         }
     }
-    if (headers != nullptr && headers->protocol_version && *headers->protocol_version >= revision::v2026_07_28) {
-        return Era::stateless;
-    }
-    if (request.method == "server/discover" || request.method == "subscriptions/listen") return Era::stateless;
-    return Era::sessions;
+    const auto* info = find_method_info(message.method);
+    return info != nullptr && !info->exists_in(Era::sessions) ? Era::stateless : Era::sessions;
 }
 
 Envelope read_envelope(const jsonrpc::Message& request) {

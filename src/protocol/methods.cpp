@@ -1,0 +1,45 @@
+#include "protocol/methods.hpp"
+
+#include <array>
+
+namespace mcp::detail {
+
+namespace {
+
+constexpr std::array kMethods{
+    // Lifecycle and session state (2025-11-25 and earlier).
+    MethodInfo{.name = "initialize", .eras = Eras::sessions, .before_initialize = true, .opens_session = true},
+    MethodInfo{.name = "ping", .eras = Eras::sessions, .before_initialize = true},
+    MethodInfo{.name = "logging/setLevel", .eras = Eras::sessions},
+    MethodInfo{.name = "resources/subscribe", .eras = Eras::sessions},
+    MethodInfo{.name = "resources/unsubscribe", .eras = Eras::sessions},
+    // Stateless (2026-07-28).
+    MethodInfo{.name = "server/discover", .eras = Eras::stateless, .cache = Cache::list},
+    MethodInfo{.name = "subscriptions/listen", .eras = Eras::stateless, .streams = true},
+    // Both.
+    MethodInfo{.name = "tools/list", .cache = Cache::list},
+    MethodInfo{.name = "tools/call", .user_code = true, .rounds = true, .entity_param = "name"},
+    MethodInfo{.name = "prompts/list", .cache = Cache::list},
+    MethodInfo{.name = "prompts/get", .user_code = true, .rounds = true, .entity_param = "name"},
+    MethodInfo{.name = "resources/list", .cache = Cache::list},
+    MethodInfo{.name = "resources/templates/list", .cache = Cache::list},
+    MethodInfo{.name = "resources/read", .user_code = true, .rounds = true, .entity_param = "uri", .cache = Cache::read},
+    MethodInfo{.name = "completion/complete", .user_code = true},
+    // Client notifications.
+    MethodInfo{.name = "notifications/initialized", .notification = true, .eras = Eras::sessions},
+    MethodInfo{.name = "notifications/cancelled", .notification = true},
+    MethodInfo{.name = "notifications/roots/list_changed", .notification = true, .eras = Eras::sessions},
+};
+
+}  // namespace
+
+std::span<const MethodInfo> all_methods() { return kMethods; }
+
+const MethodInfo* find_method_info(std::string_view name) {
+    for (const auto& m : kMethods) {
+        if (m.name == name) return &m;
+    }
+    return nullptr;
+}
+
+}  // namespace mcp::detail
