@@ -1,4 +1,5 @@
-# mcp::run's option sources and their precedence: flag > --config file > MCP_* variable > code.
+# mcp::run's option sources and their precedence: flag > --config file > MCP_* variable > code;
+# the MCP_* names derived from the long flags.
 # -DBINARY=<mcp-cpp-demo> -DWORK_DIR=<scratch>
 file(MAKE_DIRECTORY "${WORK_DIR}")
 file(WRITE "${WORK_DIR}/session.jsonl"
@@ -73,3 +74,137 @@ foreach(env "MCP_SECRET_FILE=${WORK_DIR}/good.keys" "MCP_SECRET=AAECAwQFBgcICQoL
     message(FATAL_ERROR "${env}: expected a working server; got ${rc}: ${stderr}")
   endif()
 endforeach()
+
+# MCP_* names are derived from the long flag (--max-sessions: MCP_MAX_SESSIONS). --help lists
+# exactly these; --stdio has none, MCP_CONFIG and MCP_SECRET are read by hand.
+set(derived
+  HTTP ENDPOINT ALLOWED_HOSTS IO_THREADS
+  MAX_CONNECTIONS MAX_HEADER_BYTES HEADER_TIMEOUT BODY_TIMEOUT IDLE_TIMEOUT WRITE_TIMEOUT MAX_STREAMS_PER_SESSION SHUTDOWN_GRACE
+  MAX_SESSIONS SESSION_TIMEOUT
+  ELICITATION_TIMEOUT SAMPLING_TIMEOUT ROOTS_TIMEOUT REQUEST_STATE_TTL
+  STORE SECRET_FILE
+  CACHE_TTL READ_CACHE_TTL CACHE_SCOPE
+  LOG_LEVEL LOG_FORMAT CLIENT_LOG_LEVEL
+  PAGE_SIZE MAX_MESSAGE_BYTES MAX_JSON_DEPTH MAX_LISTEN_STREAMS MAX_SUBSCRIPTIONS
+  HANDLER_THREADS MAX_HANDLER_THREADS HANDLER_QUEUE HANDLER_GROW_AFTER HANDLER_IDLE_TIMEOUT HANDLER_STACK_SIZE)
+execute_process(COMMAND "${BINARY}" --help OUTPUT_VARIABLE help RESULT_VARIABLE rc)
+string(REGEX MATCHALL "\\(Env:MCP_[A-Z_]+\\)" listed "${help}")
+list(TRANSFORM listed REPLACE "^\\(Env:MCP_(.*)\\)$" "\\1")
+list(SORT listed)
+set(expected ${derived})
+list(SORT expected)
+if(NOT rc EQUAL 0 OR NOT listed STREQUAL expected)
+  message(FATAL_ERROR "--help should list MCP_ variables ${expected}, lists ${listed}")
+endif()
+foreach(heading "Transport" "HTTP limits and timeouts" "Sessions \\(2025-era HTTP\\)" "Requests to the client"
+                "Store and keys" "Caching" "Logging" "Limits" "Handler pool")
+  if(NOT help MATCHES "\n${heading}:\n  --")
+    message(FATAL_ERROR "--help has no group headed '${heading}:'")
+  endif()
+endforeach()
+
+# A bad value in a derived variable is rejected by the option it belongs to, named first.
+foreach(case
+    "HTTP=nope|--http" "IO_THREADS=0|--io-threads"
+    "MAX_CONNECTIONS=0|--max-connections" "MAX_HEADER_BYTES=100|--max-header-bytes"
+    "HEADER_TIMEOUT=5x|--header-timeout" "BODY_TIMEOUT=5x|--body-timeout" "IDLE_TIMEOUT=5x|--idle-timeout"
+    "WRITE_TIMEOUT=5x|--write-timeout" "MAX_STREAMS_PER_SESSION=0|--max-streams-per-session"
+    "SHUTDOWN_GRACE=5x|--shutdown-grace"
+    "MAX_SESSIONS=0|--max-sessions" "SESSION_TIMEOUT=5x|--session-timeout"
+    "ELICITATION_TIMEOUT=5x|--elicitation-timeout" "SAMPLING_TIMEOUT=5x|--sampling-timeout"
+    "ROOTS_TIMEOUT=5x|--roots-timeout" "REQUEST_STATE_TTL=5x|--request-state-ttl"
+    "SECRET_FILE=${WORK_DIR}/missing.keys|--secret-file"
+    "CACHE_TTL=5x|--cache-ttl" "READ_CACHE_TTL=5x|--read-cache-ttl" "CACHE_SCOPE=shared|--cache-scope"
+    "LOG_LEVEL=loud|--log-level" "LOG_FORMAT=xml|--log-format" "CLIENT_LOG_LEVEL=loud|--client-log-level"
+    "PAGE_SIZE=0|--page-size" "MAX_MESSAGE_BYTES=lots|--max-message-bytes" "MAX_JSON_DEPTH=1|--max-json-depth"
+    "MAX_LISTEN_STREAMS=0|--max-listen-streams" "MAX_SUBSCRIPTIONS=0|--max-subscriptions"
+    "HANDLER_THREADS=5000|--handler-threads" "MAX_HANDLER_THREADS=0|--max-handler-threads"
+    "HANDLER_QUEUE=0|--handler-queue" "HANDLER_GROW_AFTER=5x|--handler-grow-after"
+    "HANDLER_IDLE_TIMEOUT=5x|--handler-idle-timeout" "HANDLER_STACK_SIZE=1KiB|--handler-stack-size")
+  string(REPLACE "|" ";" parts "${case}")
+  list(GET parts 0 setting)
+  list(GET parts 1 flag)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env MCP_${setting} "${BINARY}" INPUT_FILE "${WORK_DIR}/session.jsonl"
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE stdout ERROR_VARIABLE stderr)
+  if(NOT rc EQUAL 2 OR NOT stderr MATCHES "^${flag}: " OR NOT stdout STREQUAL "")
+    message(FATAL_ERROR "MCP_${setting}: expected exit 2 and '${flag}: ...' on stderr; got ${rc}, '${stderr}'")
+  endif()
+endforeach()
+
+# And good values take effect, a few options of every group.
+# Runs the demo on INPUT with the variables in ARGN and the flags after ARGS. HOLD keeps stdin
+# open that many seconds after the input: at its end a pending roots/list fails at once, and a
+# 2026-era answer still in flight is sometimes not written. TIMEOUT ends an HTTP server.
+function(demo input)
+  cmake_parse_arguments(arg "" "HOLD;TIMEOUT" "ARGS" ${ARGN})
+  set(command ${CMAKE_COMMAND} -E env ${arg_UNPARSED_ARGUMENTS} "${BINARY}" ${arg_ARGS})
+  set(timeout 30)
+  if(arg_TIMEOUT)
+    set(timeout ${arg_TIMEOUT})
+  endif()
+  if(arg_HOLD)
+    execute_process(COMMAND sh -c "cat '${WORK_DIR}/${input}'; sleep ${arg_HOLD}" COMMAND ${command}
+                    TIMEOUT ${timeout} RESULT_VARIABLE rc OUTPUT_VARIABLE stdout ERROR_VARIABLE stderr)
+  else()
+    execute_process(COMMAND ${command} INPUT_FILE "${WORK_DIR}/${input}"
+                    TIMEOUT ${timeout} RESULT_VARIABLE rc OUTPUT_VARIABLE stdout ERROR_VARIABLE stderr)
+  endif()
+  set(rc "${rc}" PARENT_SCOPE)
+  set(stdout "${stdout}" PARENT_SCOPE)
+  set(stderr "${stderr}" PARENT_SCOPE)
+endfunction()
+
+function(expect_match what text regex)
+  if(NOT text MATCHES "${regex}")
+    message(FATAL_ERROR "${what}: expected output matching '${regex}', got '${text}'")
+  endif()
+endfunction()
+
+# Transport and logging: port 0 lets the system pick a free port, the log line names it.
+demo(session.jsonl TIMEOUT 2 MCP_HTTP=127.0.0.1:0 MCP_ENDPOINT=/from-env MCP_LOG_FORMAT=json)
+expect_match("MCP_HTTP, MCP_ENDPOINT" "${stderr}" "serving MCP on http://127\\.0\\.0\\.1:[1-9][0-9]*/from-env")
+expect_match("MCP_LOG_FORMAT" "${stderr}" "^{\"time\":")
+
+set(meta "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\",\"io.modelcontextprotocol/clientCapabilities\":{}}")
+file(WRITE "${WORK_DIR}/stateless.jsonl"
+  "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\",\"params\":{${meta}}}\n"
+  "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"resources/read\",\"params\":{${meta},\"uri\":\"demo://server/stats\"}}\n")
+demo(stateless.jsonl HOLD 0.5 MCP_CACHE_TTL=5s MCP_READ_CACHE_TTL=250ms MCP_CACHE_SCOPE=public MCP_LOG_LEVEL=off)
+expect_match("MCP_CACHE_TTL, MCP_CACHE_SCOPE" "${stdout}" "\"id\":1,\"result\":.*\"ttlMs\":5000,\"cacheScope\":\"public\"")
+expect_match("MCP_READ_CACHE_TTL" "${stdout}" "\"id\":2,\"result\":.*\"ttlMs\":250,")
+if(NOT stderr STREQUAL "")
+  message(FATAL_ERROR "MCP_LOG_LEVEL=off: expected nothing on stderr, got '${stderr}'")
+endif()
+
+file(WRITE "${WORK_DIR}/client.jsonl"
+  "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{\"roots\":{}}}}\n"
+  "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n"
+  "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"project_roots\",\"arguments\":{}}}\n"
+  "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"slow_count\",\"arguments\":{\"to\":1,\"step_ms\":1}}}\n")
+# roots/list goes unanswered: the short timeout ends the call before the input does.
+demo(client.jsonl HOLD 1 MCP_ROOTS_TIMEOUT=200ms MCP_CLIENT_LOG_LEVEL=error ARGS --log-level off)
+expect_match("MCP_ROOTS_TIMEOUT" "${stdout}" "\"id\":2,\"result\":{\"content\":\\[{\"type\":\"text\",\"text\":\"no answer to roots/list in time\"")
+expect_match("slow_count" "${stdout}" "\"id\":3,\"result\"")
+if(stdout MATCHES "notifications/message")
+  message(FATAL_ERROR "MCP_CLIENT_LOG_LEVEL=error: slow_count's info message should not be sent")
+endif()
+
+file(WRITE "${WORK_DIR}/initialize.jsonl"
+  "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{}}}\n")
+demo(initialize.jsonl MCP_MAX_JSON_DEPTH=2 ARGS --log-level off)
+expect_match("MCP_MAX_JSON_DEPTH" "${stdout}" "nesting deeper than 2")
+demo(initialize.jsonl MCP_MAX_MESSAGE_BYTES=64 ARGS --log-level off)
+expect_match("MCP_MAX_MESSAGE_BYTES" "${stdout}" "exceeds 64 bytes")
+
+# Each value is in range; only together do they break the --max-handler-threads rule.
+demo(initialize.jsonl MCP_HANDLER_THREADS=8 MCP_MAX_HANDLER_THREADS=4)
+if(NOT rc EQUAL 2)
+  message(FATAL_ERROR "MCP_HANDLER_THREADS=8 MCP_MAX_HANDLER_THREADS=4: expected exit 2, got ${rc}")
+endif()
+expect_match("MCP_HANDLER_THREADS, MCP_MAX_HANDLER_THREADS" "${stderr}" "--max-handler-threads must be at least --handler-threads")
+
+demo(initialize.jsonl MCP_STORE=bogus)
+if(NOT rc EQUAL 2)
+  message(FATAL_ERROR "MCP_STORE=bogus: expected exit 2, got ${rc}")
+endif()
+expect_match("MCP_STORE" "${stderr}" "store: expected memory or redis://")

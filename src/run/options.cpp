@@ -1,0 +1,248 @@
+#include "run/options.hpp"
+
+#include "util/duration.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <cctype>
+#include <charconv>
+#include <chrono>
+#include <cstdlib>
+#include <memory>
+#include <stdexcept>
+#include <string_view>
+
+namespace mcp::detail {
+
+namespace {
+
+// Validates a duration option such as "20s"; the message names the accepted forms.
+const CLI::Validator kDuration(
+    [](std::string& value) -> std::string {
+        return parse_duration(value) ? std::string() : "expected a duration such as 250ms, 20s, 5m or 1h";
+    },
+    "DURATION");
+
+// "HOST:PORT", "[::1]:PORT" or ":PORT" (loopback).
+bool parse_listen_address(const std::string& text, HttpOptions& http) {
+    const auto colon = text.rfind(':');
+    if (colon == std::string::npos) return false;
+    std::string host = text.substr(0, colon);
+    if (host.starts_with('[') && host.ends_with(']')) host = host.substr(1, host.size() - 2);
+    unsigned port = 0;
+    auto [end, ec] = std::from_chars(text.data() + colon + 1, text.data() + text.size(), port);
+    if (ec != std::errc() || end != text.data() + text.size() || port > 65535) return false;
+    http.host = host.empty() ? "127.0.0.1" : host;
+    http.port = static_cast<std::uint16_t>(port);
+    return true;
+}
+
+const CLI::Validator kListenAddress(
+    [](std::string& value) -> std::string {
+        HttpOptions probe;
+        return parse_listen_address(value, probe) ? std::string() : "expected HOST:PORT, e.g. 127.0.0.1:8080";
+    },
+    "HOST:PORT");
+
+// A duration flag bound to its field. The callback runs only for a given value (the check has
+// passed by then); --help shows the field's code value in the same "20s" form.
+CLI::Option* add_duration(CLI::App& group, const std::string& flag, std::chrono::milliseconds& field,
+                          const std::string& description) {
+    return group
+        .add_option_function<std::string>(
+            flag, [&field](const std::string& text) { field = *parse_duration(text); }, description)
+        ->check(kDuration)
+        ->default_str(format_duration(field));
+}
+
+// CLI11 heads each option group "[Option Group: X]" with a nested "Options:" line; this prints
+// "X:" and the options, laid out like the ungrouped ones.
+class GroupedHelp : public CLI::Formatter {
+  public:
+    std::string make_expanded(const CLI::App* sub) const override {
+        if (!sub->get_name().empty()) return CLI::Formatter::make_expanded(sub);
+        // Each group carries a copy of the app's help flag: leave it to the top section.
+        return make_group(sub->get_group(), false, sub->get_options([sub](const CLI::Option* opt) {
+            return opt->nonpositional() && opt != sub->get_help_ptr() && opt != sub->get_help_all_ptr();
+        }));
+    }
+};
+
+void add_transport(CLI::App& app, RunOptions& options) {
+    auto& group = *app.add_option_group("Transport");
+    HttpOptions& http = options.http;
+    auto* stdio = group.add_flag("--stdio")->description("Serve newline-delimited JSON-RPC on stdin/stdout (the default)");
+    group
+        .add_option_function<std::string>(
+            "--http",
+            [&options](const std::string& address) {
+                parse_listen_address(address, options.http);
+                options.serve_http = true;
+            },
+            "Serve Streamable HTTP on HOST:PORT instead of stdio (both protocol eras)")
+        ->check(kListenAddress)
+        ->excludes(stdio);
+    group.add_option("--endpoint", http.endpoint, "HTTP path of the MCP endpoint");
+    group.add_option("--allowed-hosts", http.allowed_hosts,
+                     "Host and Origin names accepted over HTTP, any port (DNS-rebinding protection)")
+        ->delimiter(',');
+    group.add_option("--io-threads", http.io_threads, "Threads serving HTTP connections")->check(CLI::Range(1, 256));
+}
+
+void add_http_limits(CLI::App& app, HttpOptions& http) {
+    auto& group = *app.add_option_group("HTTP limits and timeouts");
+    group.add_option("--max-connections", http.max_connections, "Open HTTP connections; more are closed at once")
+        ->check(CLI::Range(1, 1000000));
+    group.add_option("--max-header-bytes", http.max_header_bytes, "Largest HTTP request head; larger gets 431")
+        ->transform(CLI::AsSizeValue(false))
+        ->check(CLI::Range(std::size_t{1024}, kMaxHeaderBytes));
+    add_duration(group, "--header-timeout", http.header_timeout, "Time a new connection has to send a request head");
+    add_duration(group, "--body-timeout", http.body_timeout, "Time a client has to send a request body");
+    add_duration(group, "--idle-timeout", http.idle_timeout, "Keep-alive connection idle time before it is closed");
+    add_duration(group, "--write-timeout", http.write_timeout, "A client that reads nothing for this long is dropped");
+    group.add_option("--max-streams-per-session", http.max_streams_per_session, "Open SSE GET streams per session")
+        ->check(CLI::Range(1, 1000));
+    add_duration(group, "--shutdown-grace", http.shutdown_grace, "Time calls in flight get to finish on SIGTERM");
+}
+
+void add_sessions(CLI::App& app, SessionOptions& sessions) {
+    auto& group = *app.add_option_group("Sessions (2025-era HTTP)");
+    group.add_option("--max-sessions", sessions.max_sessions, "2025-era HTTP sessions; initialize beyond gets 503")
+        ->check(CLI::Range(1, 10000000));
+    add_duration(group, "--session-timeout", sessions.idle_timeout, "A 2025-era session idle this long is ended");
+}
+
+void add_client_requests(CLI::App& app, ClientRequestOptions& requests) {
+    auto& group = *app.add_option_group("Requests to the client");
+    add_duration(group, "--elicitation-timeout", requests.elicitation_timeout,
+                 "How long a 2025-era handler waits for a form answer");
+    add_duration(group, "--sampling-timeout", requests.sampling_timeout,
+                 "How long a 2025-era handler waits for a sampling answer");
+    add_duration(group, "--roots-timeout", requests.roots_timeout, "How long a 2025-era handler waits for roots/list");
+    add_duration(group, "--request-state-ttl", requests.request_state_ttl, "How long a 2026 requestState stays valid");
+}
+
+void add_store_and_keys(CLI::App& app, RunOptions& options) {
+    auto& group = *app.add_option_group("Store and keys");
+    group.add_option("--store", options.server.store,
+                     "Where 2025-era HTTP sessions, SSE journals and pending client answers live: memory, or "
+                     "redis://[[user]:password@]host[:port][/db] shared by several nodes");
+    group.add_option("--secret-file", options.secret_file,
+                     "Sealing keys: one base64 32-byte key, or lines kid:base64 (first active); env MCP_SECRET holds "
+                     "the same text")
+        ->check(CLI::ExistingFile);
+}
+
+void add_caching(CLI::App& app, CacheOptions& cache) {
+    auto& group = *app.add_option_group("Caching");
+    add_duration(group, "--cache-ttl", cache.list_ttl, "ttlMs on 2026-07-28 list and discover results");
+    add_duration(group, "--read-cache-ttl", cache.read_ttl, "ttlMs on 2026-07-28 resources/read results");
+    group
+        .add_option_function<std::string>(
+            "--cache-scope", [&cache](const std::string& scope) { cache.public_scope = scope == "public"; },
+            "cacheScope on 2026-07-28 cacheable results: private or public")
+        ->check(CLI::IsMember({"private", "public"}))
+        ->default_str(cache.public_scope ? "public" : "private");
+}
+
+void add_logging(CLI::App& app, RunOptions& options) {
+    auto& group = *app.add_option_group("Logging");
+    group.add_option("--log-level", options.log_level, "Server diagnostics on stderr: trace, debug, info, warn, error, off")
+        ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
+    group.add_option("--log-format", options.log_format, "Diagnostics format: text or json (one object per line)")
+        ->check(CLI::IsMember({"text", "json"}));
+    LogLevel& client_level = options.server.default_client_log_level;
+    group
+        .add_option_function<std::string>(
+            "--client-log-level", [&client_level](const std::string& level) { client_level = *parse_log_level(level); },
+            "Lowest notifications/message level sent to a 2025-era client before it calls logging/setLevel")
+        ->check(CLI::IsMember({"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}))
+        ->default_str(std::string(to_string(client_level)));
+}
+
+void add_limits(CLI::App& app, ServerOptions& server) {
+    auto& group = *app.add_option_group("Limits");
+    group.add_option("--page-size", server.page_size, "Items per page of tools/list, prompts/list, resources/list")
+        ->check(CLI::Range(1, 100000));
+    group.add_option("--max-message-bytes", server.limits.max_message_bytes,
+                     "Largest JSON-RPC message accepted (a size: 4194304, 4MiB, 512KiB)")
+        ->transform(CLI::AsSizeValue(false))
+        ->check(CLI::Range(std::size_t{64}, std::size_t{1} << 32));
+    group.add_option("--max-json-depth", server.limits.max_depth, "Deepest nesting of arrays and objects accepted")
+        ->check(CLI::Range(2, 10000));
+    group.add_option("--max-listen-streams", server.max_listen_streams, "Open subscriptions/listen streams in total")
+        ->check(CLI::Range(1, 1000000));
+    group.add_option("--max-subscriptions", server.max_subscriptions, "Resource subscriptions per session or listen stream")
+        ->check(CLI::Range(1, 1000000));
+}
+
+void add_handler_pool(CLI::App& app, ExecutionOptions& execution) {
+    auto& group = *app.add_option_group("Handler pool");
+    group.add_option("--handler-threads", execution.core_threads, "Handler threads kept ready (0: one per CPU, at least 2)")
+        ->check(CLI::Range(0, 4096));
+    group.add_option("--max-handler-threads", execution.max_threads, "Most handler threads while handlers block")
+        ->check(CLI::Range(1, 100000));
+    group.add_option("--handler-queue", execution.queue_capacity, "Calls that may wait for a handler thread; more are refused")
+        ->check(CLI::Range(1, 10000000));
+    add_duration(group, "--handler-grow-after", execution.grow_after, "A call waiting this long for a thread adds one");
+    add_duration(group, "--handler-idle-timeout", execution.idle_timeout, "Extra handler threads exit after this idle time");
+    group.add_option("--handler-stack-size", execution.stack_size, "Stack size of each handler thread")
+        ->transform(CLI::AsSizeValue(false))
+        ->check(CLI::Range(std::size_t{64} * 1024, std::size_t{1} << 30));
+}
+
+// Flags that take no value (--stdio, each group's copy of --help) get no variable.
+void derive_env_names(CLI::App& app) {
+    for (CLI::App* group : app.get_subcommands([](CLI::App* sub) { return sub->get_name().empty(); })) {
+        for (CLI::Option* opt : group->get_options()) {
+            if (opt->get_expected_min() != 0) opt->envname(env_name("--" + opt->get_lnames().front()));
+        }
+    }
+}
+
+}  // namespace
+
+std::string env_name(const std::string& long_flag) {
+    std::string name = "MCP_";
+    for (char c : std::string_view(long_flag).substr(long_flag.find_first_not_of('-'))) {
+        name += c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    }
+    return name;
+}
+
+void add_options(CLI::App& app, RunOptions& options) {
+    app.formatter(std::make_shared<GroupedHelp>());
+    // CLI11 reads the config file before any environment variable, so MCP_CONFIG becomes the
+    // option's default here; naming a file that does not exist is then an error too.
+    const char* config_from_env = std::getenv("MCP_CONFIG");
+    app.set_config("--config", config_from_env != nullptr ? config_from_env : "",
+                   "Read options from this INI or TOML file (keys are the long option names); env MCP_CONFIG",
+                   config_from_env != nullptr && *config_from_env != '\0');
+    // Before the groups: each copies the app's option defaults when it is created.
+    app.option_defaults()->always_capture_default();
+
+    add_transport(app, options);
+    add_http_limits(app, options.http);
+    add_sessions(app, options.server.sessions);
+    add_client_requests(app, options.server.client_requests);
+    add_store_and_keys(app, options);
+    add_caching(app, options.server.cache);
+    add_logging(app, options);
+    add_limits(app, options.server);
+    add_handler_pool(app, options.server.execution);
+    derive_env_names(app);
+}
+
+void finish_options(RunOptions& options) {
+    if (!options.secret_file.empty()) {
+        options.server.keys = KeyRing::from_file(options.secret_file);
+    } else if (const char* secret = std::getenv("MCP_SECRET"); secret != nullptr && *secret != '\0') {
+        options.server.keys = KeyRing::parse(secret);
+    }
+    const ExecutionOptions& execution = options.server.execution;
+    if (execution.max_threads < execution.core_threads) {
+        throw std::invalid_argument("--max-handler-threads must be at least --handler-threads");
+    }
+}
+
+}  // namespace mcp::detail
