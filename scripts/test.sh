@@ -16,6 +16,7 @@ stage() {
 }
 
 stage "install dependencies" scripts/install-deps.sh --test
+stage "layer check" scripts/check-layers.sh
 stage "build" scripts/build.sh -DMCP_BUILD_TESTS=ON
 stage "test" ctest --test-dir build --output-on-failure -j 2 "$@"
 # A smoke run of the benchmark (every reply checked, no time asserted): bench/run.sh --quick.

@@ -7,10 +7,10 @@
 #include <mcp/server/prompt.hpp>
 #include <mcp/server/resource.hpp>
 #include <mcp/server/tool.hpp>
-#include <mcp/server/uri_template.hpp>
+#include <mcp/protocol/uri_template.hpp>
 
 #include "server/cursor.hpp"
-#include "server/handler_pool.hpp"
+#include "util/handler_pool.hpp"
 #include "server/listen_registry.hpp"
 #include "server/registry.hpp"
 #include "server/routing_headers.hpp"

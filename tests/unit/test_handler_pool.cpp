@@ -1,4 +1,4 @@
-#include "server/handler_pool.hpp"
+#include "util/handler_pool.hpp"
 
 #include <mcp/server/blocking.hpp>
 

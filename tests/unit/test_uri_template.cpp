@@ -1,4 +1,4 @@
-#include <mcp/server/uri_template.hpp>
+#include <mcp/protocol/uri_template.hpp>
 
 #include <gtest/gtest.h>
 

@@ -18,7 +18,7 @@
 #include <mcp/server/detail/callable.hpp>
 #include <mcp/server/detail/from_string.hpp>
 #include <mcp/server/tool.hpp>
-#include <mcp/server/uri_template.hpp>
+#include <mcp/protocol/uri_template.hpp>
 
 #include <algorithm>
 #include <functional>

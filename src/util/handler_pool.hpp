@@ -1,5 +1,6 @@
 #pragma once
-// The elastic pool every JSON-RPC call's handler runs on (docs/adr/0003-execution-model.md).
+// An elastic thread pool for tasks that may block; the core runs every call's handler on one
+// (docs/adr/0003-execution-model.md).
 //
 // - core_threads start at once and never exit.
 // - The pool grows, one thread at a time up to max_threads, when a queued task has waited longer

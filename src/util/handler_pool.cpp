@@ -1,6 +1,4 @@
-#include "server/handler_pool.hpp"
-
-#include <mcp/server/blocking.hpp>
+#include "util/handler_pool.hpp"
 
 #include "util/log.hpp"
 
@@ -322,28 +320,3 @@ void HandlerPool::end_blocking() { impl_->end_blocking(); }
 HandlerPool* HandlerPool::current() { return t_current_pool; }
 
 }  // namespace mcp::detail
-
-namespace mcp {
-
-namespace {
-
-// Nested scopes on one thread count once.
-thread_local bool t_in_blocking_scope = false;
-
-}  // namespace
-
-BlockingScope::BlockingScope() : pool_(nullptr) {
-    detail::HandlerPool* pool = detail::HandlerPool::current();
-    if (pool == nullptr || t_in_blocking_scope) return;
-    pool->begin_blocking();
-    pool_ = pool;
-    t_in_blocking_scope = true;
-}
-
-BlockingScope::~BlockingScope() {
-    if (pool_ == nullptr) return;
-    static_cast<detail::HandlerPool*>(pool_)->end_blocking();
-    t_in_blocking_scope = false;
-}
-
-}  // namespace mcp

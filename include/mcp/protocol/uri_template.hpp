@@ -9,6 +9,10 @@
 
 namespace mcp {
 
+namespace detail {
+struct UriTemplatePart;  // a compiled piece: a literal or one variable of an expression (uri_template.cpp)
+}
+
 // Variable values, percent-decoded. An exploded list variable's items are joined with ','.
 using UriVariables = std::map<std::string, std::string, std::less<>>;
 
@@ -17,6 +21,11 @@ public:
     // Throws std::invalid_argument on a malformed template (unclosed brace, bad variable name,
     // unsupported operator, the same variable twice).
     explicit UriTemplate(std::string_view text);
+    ~UriTemplate();
+    UriTemplate(const UriTemplate&);
+    UriTemplate(UriTemplate&&) noexcept;
+    UriTemplate& operator=(const UriTemplate&);
+    UriTemplate& operator=(UriTemplate&&) noexcept;
 
     const std::string& str() const { return text_; }
     // Variable names in order of first appearance.
@@ -32,23 +41,10 @@ public:
     // RFC 6570 expansion; undefined variables are skipped as the RFC says.
     std::string expand(const UriVariables& values) const;
 
-    struct Part;  // compiled piece: a literal or an expression
-
 private:
     std::string text_;
     std::vector<std::string> variables_;
-    std::vector<Part> parts_;
-};
-
-// A literal, or one variable of an expression: {op a,b} compiles to one part per variable, the
-// first flagged so that expansion can regroup them.
-struct UriTemplate::Part {
-    std::string text;           // the literal text, or the variable name
-    bool literal = false;
-    bool first = false;         // first variable of its expression
-    bool explode = false;       // the '*' modifier
-    char op = '\0';             // the expression's operator, '\0' for a simple {var}
-    unsigned short prefix = 0;  // the ':N' modifier, 0 when absent
+    std::vector<detail::UriTemplatePart> parts_;
 };
 
 }  // namespace mcp

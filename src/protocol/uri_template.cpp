@@ -26,7 +26,7 @@
 // "x-x-x-"), and those do not match anyway.
 //
 // const methods keep all their state on the stack, so they are safe to call concurrently.
-#include <mcp/server/uri_template.hpp>
+#include <mcp/protocol/uri_template.hpp>
 
 #include "util/percent_encoding.hpp"
 #include "util/utf8.hpp"
@@ -41,13 +41,25 @@
 #include <vector>
 
 namespace mcp {
+
+// A literal, or one variable of an expression: {op a,b} compiles to one part per variable, the
+// first flagged so that expansion can regroup them.
+struct detail::UriTemplatePart {
+    std::string text;           // the literal text, or the variable name
+    bool literal = false;
+    bool first = false;         // first variable of its expression
+    bool explode = false;       // the '*' modifier
+    char op = '\0';             // the expression's operator, '\0' for a simple {var}
+    unsigned short prefix = 0;  // the ':N' modifier, 0 when absent
+};
+
 namespace {
 
 using detail::percent_escape_at;
 using detail::percent_escaped_byte;
 using detail::Utf8Checker;
 
-using Part = UriTemplate::Part;
+using Part = detail::UriTemplatePart;
 constexpr std::size_t npos = std::string_view::npos;
 
 unsigned char uc(char c) { return static_cast<unsigned char>(c); }
@@ -532,6 +544,12 @@ void append_value(std::string& out, const Part& part, const Operator& op, std::s
 }
 
 }  // namespace
+
+UriTemplate::~UriTemplate() = default;
+UriTemplate::UriTemplate(const UriTemplate&) = default;
+UriTemplate::UriTemplate(UriTemplate&&) noexcept = default;
+UriTemplate& UriTemplate::operator=(const UriTemplate&) = default;
+UriTemplate& UriTemplate::operator=(UriTemplate&&) noexcept = default;
 
 UriTemplate::UriTemplate(std::string_view text) : text_(text) {
     Utf8Checker utf8;
