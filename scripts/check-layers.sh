@@ -16,11 +16,11 @@ order=(util json protocol security store sessions core stdio http app)
 # system or third-party header.
 layer_of() {
   case "$1" in
-    src/util/*|util/*) echo util ;;
+    src/util/*|util/*|include/mcp/util/*|mcp/util/*) echo util ;;
     src/json/*|json/*|include/mcp/json/*|mcp/json/*) echo json ;;
     src/protocol/*|protocol/*|include/mcp/protocol/*|mcp/protocol/*) echo protocol ;;
     src/security/*|security/*|include/mcp/security/*|mcp/security/*) echo security ;;
-    src/store/*|store/*|include/mcp/store/*|mcp/store/*) echo store ;;
+    src/store/*|store/*) echo store ;;
     src/sessions/*|sessions/*|include/mcp/sessions/*|mcp/sessions/*) echo sessions ;;
     src/server/*|server/*|include/mcp/server/*|mcp/server/*) echo core ;;
     src/transport/stdio/*|transport/stdio/*|include/mcp/transport/stdio.hpp|mcp/transport/stdio.hpp) echo stdio ;;

@@ -17,9 +17,10 @@
 #include <mcp/json/bind.hpp>
 #include <mcp/json/schema.hpp>
 #include <mcp/protocol/content.hpp>
-#include <mcp/protocol/errors.hpp>
+#include <mcp/protocol/errors.hpp>  // mcp::Error, ToolError, ResourceNotFound, StoreUnavailable
 #include <mcp/run.hpp>
 #include <mcp/server/blocking.hpp>
 #include <mcp/server/local_connection.hpp>
 #include <mcp/server/server.hpp>
+#include <mcp/transport/http.hpp>
 #include <mcp/transport/stdio.hpp>

@@ -4,7 +4,7 @@
 #include <mcp/server/exchange.hpp>
 #include <mcp/server/sink.hpp>
 
-#include "server/input/rounds.hpp"
+#include "server/client_requests/rounds.hpp"
 #include "sessions/in_flight.hpp"
 
 #include <boost/json/value.hpp>

@@ -2,7 +2,7 @@
 
 #include "protocol/era.hpp"
 #include "protocol/params.hpp"
-#include "server/input/request_state.hpp"
+#include "server/client_requests/request_state.hpp"
 #include "server/request_context_impl.hpp"
 #include "server/methods/methods.hpp"
 #include "server/routing_headers.hpp"
@@ -11,7 +11,7 @@
 
 #include <mcp/json/bind.hpp>
 #include <mcp/protocol/errors.hpp>
-#include <mcp/store/store_errors.hpp>
+#include <mcp/protocol/errors.hpp>
 
 #include <boost/json/serialize.hpp>
 
@@ -264,14 +264,14 @@ void handle_request(ServerCore& core, const std::shared_ptr<CallState>& call, co
         RequestContextScope request_context(trace_of(call->message, inbound), log_fields_of(*call));
         snapshot = core.context_registry->capture();
     }
-    core.call_started(call);
+    core.calls.started(call);
     const bool queued = core.pool().try_submit([call, method, snapshot = std::move(*snapshot)] {
         auto scope = snapshot.restore();
         run_call(*method, call);
-        call->core.call_ended(*call);
+        call->core.calls.ended(*call);
     });
     if (!queued) {
-        core.call_ended(*call);
+        core.calls.ended(*call);
         if (session) SessionState::of(*session).untrack(*call);
         call->sink->complete_overloaded(jsonrpc::make_error(call->message.id, error_code::internal_error,
                                                             "Server overloaded: too many calls in flight, try again later"));

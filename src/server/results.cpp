@@ -1,9 +1,9 @@
 // Turning handler return values into result objects (the non-template half of tool.hpp,
 // prompt.hpp and resource.hpp).
 #include <mcp/server/completion.hpp>
-#include <mcp/server/prompt.hpp>
-#include <mcp/server/resource.hpp>
-#include <mcp/server/tool.hpp>
+#include <mcp/server/detail/prompt_adapter.hpp>
+#include <mcp/server/detail/resource_adapter.hpp>
+#include <mcp/server/detail/tool_adapter.hpp>
 
 #include "util/base64.hpp"
 

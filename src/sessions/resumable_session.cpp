@@ -3,7 +3,7 @@
 #include "sessions/session_state.hpp"
 #include "util/random.hpp"
 
-#include <mcp/store/store_errors.hpp>
+#include <mcp/protocol/errors.hpp>
 
 #include <vector>
 

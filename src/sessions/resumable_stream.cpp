@@ -1,6 +1,6 @@
 #include "sessions/resumable_stream.hpp"
 
-#include <mcp/store/store_errors.hpp>
+#include <mcp/protocol/errors.hpp>
 
 #include <boost/json/serialize.hpp>
 

@@ -4,7 +4,7 @@
 #include "util/log.hpp"
 #include "util/random.hpp"
 
-#include <mcp/store/store_errors.hpp>
+#include <mcp/protocol/errors.hpp>
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>

@@ -46,9 +46,9 @@ struct HandlerPool::Impl {
         bool claimed = false;
     };
 
-    Impl(HandlerPool* pool, HandlerPoolOptions opts) : owner(pool), options(opts) {
-        options.max_threads = std::max<std::size_t>(options.max_threads, 1);
-        options.core_threads = std::min(options.core_threads, options.max_threads);
+    Impl(HandlerPool* pool, ExecutionOptions opts) : owner(pool), options(opts) {
+        if (options.core_threads == 0) options.core_threads = std::max(2u, std::thread::hardware_concurrency());
+        options.max_threads = std::max(options.max_threads, options.core_threads);
         options.stack_size = std::max<std::size_t>(options.stack_size, PTHREAD_STACK_MIN);
         // The supervisor re-checks at this period while it cannot act; never 0, or it would spin.
         recheck = std::max(options.grow_after, std::chrono::milliseconds(1));
@@ -277,7 +277,7 @@ struct HandlerPool::Impl {
     }
 
     HandlerPool* const owner;
-    HandlerPoolOptions options;
+    ExecutionOptions options;
     std::chrono::milliseconds recheck{};
 
     mutable std::mutex mu;
@@ -301,7 +301,7 @@ struct HandlerPool::Impl {
     std::thread supervisor;
 };
 
-HandlerPool::HandlerPool(HandlerPoolOptions options) : impl_(std::make_unique<Impl>(this, options)) {
+HandlerPool::HandlerPool(ExecutionOptions options) : impl_(std::make_unique<Impl>(this, options)) {
     impl_->start();
 }
 

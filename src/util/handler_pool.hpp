@@ -2,27 +2,20 @@
 // An elastic thread pool for tasks that may block; the core runs every call's handler on one
 // (docs/adr/0003-execution-model.md).
 //
-// - core_threads start at once and never exit.
+// - core_threads start at once and never exit (0: one per CPU, at least 2).
 // - The pool grows, one thread at a time up to max_threads, when a queued task has waited longer
 //   than grow_after with no idle thread, or at once when a running task enters a BlockingScope
 //   while tasks are queued. Short CPU-bound tasks therefore never make it grow.
 // - Threads above the core exit after idle_timeout without work.
 // - The queue holds at most queue_capacity tasks; try_submit refuses beyond that.
+#include <mcp/util/execution_options.hpp>
+
 #include <chrono>
 #include <cstddef>
 #include <functional>
 #include <memory>
 
 namespace mcp::detail {
-
-struct HandlerPoolOptions {
-    std::size_t core_threads = 2;
-    std::size_t max_threads = 2048;
-    std::size_t queue_capacity = 10000;
-    std::chrono::milliseconds grow_after{20};
-    std::chrono::milliseconds idle_timeout{30000};
-    std::size_t stack_size = 1024 * 1024;  // bytes per worker thread
-};
 
 struct HandlerPoolStats {
     std::size_t threads = 0;       // live worker threads
@@ -36,7 +29,7 @@ struct HandlerPoolStats {
 
 class HandlerPool {
 public:
-    explicit HandlerPool(HandlerPoolOptions options);
+    explicit HandlerPool(ExecutionOptions options);
     // Calls shutdown().
     ~HandlerPool();
     HandlerPool(const HandlerPool&) = delete;

@@ -19,7 +19,7 @@ namespace {
 
 using namespace std::chrono_literals;
 using mcp::detail::HandlerPool;
-using mcp::detail::HandlerPoolOptions;
+using mcp::ExecutionOptions;
 
 // A one-shot barrier tasks block on until the test opens it.
 class Gate {
@@ -58,8 +58,8 @@ bool eventually(const std::function<bool()>& done, std::chrono::milliseconds lim
     return true;
 }
 
-HandlerPoolOptions options(std::size_t core, std::chrono::milliseconds grow_after) {
-    HandlerPoolOptions o;
+ExecutionOptions options(std::size_t core, std::chrono::milliseconds grow_after) {
+    ExecutionOptions o;
     o.core_threads = core;
     o.grow_after = grow_after;
     return o;
@@ -215,7 +215,7 @@ TEST(HandlerPool, ShortBusyTasksDoNotMakeItGrow) {
 
 TEST(HandlerPool, RefusesBeyondTheBoundedQueue) {
     Gate gate;
-    HandlerPoolOptions o = options(2, 5ms);
+    ExecutionOptions o = options(2, 5ms);
     o.max_threads = 2;
     o.queue_capacity = 3;
     std::atomic<int> started{0};
@@ -248,7 +248,7 @@ TEST(HandlerPool, RefusesBeyondTheBoundedQueue) {
 
 TEST(HandlerPool, ShrinksBackToTheCoreWhenIdle) {
     Gate gate;
-    HandlerPoolOptions o = options(1, 1ms);
+    ExecutionOptions o = options(1, 1ms);
     o.idle_timeout = 50ms;
     std::atomic<int> started{0};
     std::atomic<bool> ran{false};
@@ -277,7 +277,7 @@ TEST(HandlerPool, ShrinksBackToTheCoreWhenIdle) {
 }
 
 TEST(HandlerPool, ThrowingTaskDoesNotKillTheWorker) {
-    HandlerPoolOptions o = options(1, 5ms);
+    ExecutionOptions o = options(1, 5ms);
     o.max_threads = 1;
     std::atomic<bool> ran{false};
     HandlerPool pool(o);
@@ -303,7 +303,7 @@ TEST(HandlerPool, TaskCanSubmitMoreTasks) {
 
 TEST(HandlerPool, ShutdownRunsQueuedTasksAndRefusesLaterOnes) {
     Gate gate;
-    HandlerPoolOptions o = options(1, 1h);
+    ExecutionOptions o = options(1, 1h);
     o.max_threads = 1;
     std::atomic<int> ran{0};
     HandlerPool pool(o);

@@ -1,5 +1,6 @@
 #pragma once
-// JSON-RPC and MCP error codes, and the exceptions handler code throws to produce them.
+// JSON-RPC and MCP error codes, the exceptions handler code throws to produce them, and the one
+// it may catch from the framework when the shared store is down.
 #include <boost/json/value.hpp>
 
 #include <stdexcept>
@@ -62,6 +63,13 @@ private:
 class ToolError : public std::runtime_error {
 public:
     explicit ToolError(std::string message) : std::runtime_error(std::move(message)) {}
+};
+
+// The shared store (Redis) cannot be reached or did not answer in time. Requests that need it are
+// answered 503 with a JSON-RPC error; 2026-era requests, which need no store, go on being served.
+class StoreUnavailable : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
 };
 
 }  // namespace mcp

@@ -6,6 +6,9 @@
 #include <mcp/server/completion.hpp>
 #include <mcp/server/context_snapshot.hpp>
 #include <mcp/server/options.hpp>
+#include <mcp/server/detail/prompt_adapter.hpp>
+#include <mcp/server/detail/resource_adapter.hpp>
+#include <mcp/server/detail/tool_adapter.hpp>
 #include <mcp/server/prompt.hpp>
 #include <mcp/server/resource.hpp>
 #include <mcp/server/sink.hpp>

@@ -59,15 +59,15 @@ boost::json::value complete(ServerCore& core, CallState& call) {
     const std::string_view type = params.ref.type;
     if (type == "ref/prompt") {
         const std::string_view name = required(params.ref.name, "ref/name");
-        auto entry = core.prompts.find(name);
+        auto entry = core.catalog.prompts.find(name);
         if (!entry) throw InvalidParams("Unknown prompt: " + std::string(name));
-        return completion_result(candidates(core.prompt_completers.find(name, request.argument), entry->def.enum_values, request));
+        return completion_result(candidates(core.catalog.prompt_completers.find(name, request.argument), entry->def.enum_values, request));
     }
     if (type == "ref/resource") {
         const std::string_view uri = required(params.ref.uri, "ref/uri");
-        auto entry = core.templates.find(uri);
+        auto entry = core.catalog.templates.registry().find(uri);
         if (!entry) throw InvalidParams("Unknown resource template: " + std::string(uri));
-        return completion_result(candidates(core.template_completers.find(uri, request.argument), entry->def.enum_values, request));
+        return completion_result(candidates(core.catalog.template_completers.find(uri, request.argument), entry->def.enum_values, request));
     }
     throw InvalidParams("Unknown reference type: " + std::string(type));
 }

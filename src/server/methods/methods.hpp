@@ -2,6 +2,7 @@
 // The functions behind each MCP method (see dispatch.cpp for the table).
 #include "server/call.hpp"
 #include "server/core.hpp"
+#include "server/cursor.hpp"
 #include "protocol/params.hpp"
 #include "server/dispatch.hpp"
 

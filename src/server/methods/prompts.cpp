@@ -4,14 +4,14 @@
 namespace mcp::detail {
 
 boost::json::value list_prompts(ServerCore& core, CallState& call) {
-    return list_page(core, call, core.prompts, "prompts");
+    return list_page(core, call, core.catalog.prompts, "prompts");
 }
 
-bool prompt_runs_inline(const ServerCore& core, const CallState& call) { return names_inline_entry(core.prompts, call); }
+bool prompt_runs_inline(const ServerCore& core, const CallState& call) { return names_inline_entry(core.catalog.prompts, call); }
 
 boost::json::value get_prompt(ServerCore& core, CallState& call) {
     auto params = bind_params<GetPromptParams>(call.params());
-    auto entry = core.prompts.find(params.name);
+    auto entry = core.catalog.prompts.find(params.name);
     if (!entry) throw InvalidParams("Unknown prompt: " + std::string(params.name));
 
     PromptArguments arguments(std::move(params.arguments).value_or(PromptArguments()));

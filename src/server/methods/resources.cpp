@@ -5,29 +5,24 @@
 namespace mcp::detail {
 
 boost::json::value list_resources(ServerCore& core, CallState& call) {
-    return list_page(core, call, core.resources, "resources");
+    return list_page(core, call, core.catalog.resources, "resources");
 }
 
 boost::json::value list_resource_templates(ServerCore& core, CallState& call) {
-    return list_page(core, call, core.templates, "resourceTemplates");
+    return list_page(core, call, core.catalog.templates.registry(), "resourceTemplates");
 }
 
 // Fixed resources only: matching the templates twice would cost more than the hop it saves.
 bool resource_runs_inline(const ServerCore& core, const CallState& call) {
-    return names_inline_entry(core.resources, call);
+    return names_inline_entry(core.catalog.resources, call);
 }
 
 boost::json::value read_resource(ServerCore& core, CallState& call) {
     const std::string uri(bind_params<ResourceParams>(call.params()).uri);
     Context ctx(call);
-    if (auto entry = core.resources.find(uri)) return entry->def.invoke(uri, ctx);
+    if (auto entry = core.catalog.resources.find(uri)) return entry->def.invoke(uri, ctx);
 
-    std::vector<std::shared_ptr<const TemplateEntry>> candidates;
-    {
-        std::shared_lock lock(core.template_order_mutex);
-        candidates = core.template_order;
-    }
-    for (const auto& entry : candidates) {
+    for (const auto& entry : core.catalog.templates.in_order()) {
         if (auto vars = entry->matcher.match(uri)) return entry->def.invoke(uri, *vars, ctx);
     }
     throw ResourceNotFound(uri);

@@ -1,10 +1,10 @@
 // tools/list and tools/call.
 #include "server/methods/methods.hpp"
-#include "server/input/wire.hpp"
+#include "server/client_requests/wire.hpp"
 #include "util/log.hpp"
 
 #include <mcp/json/bind.hpp>
-#include <mcp/store/store_errors.hpp>
+#include <mcp/protocol/errors.hpp>
 
 #include <boost/json/serialize.hpp>
 
@@ -40,14 +40,14 @@ std::optional<boost::json::object> missing_capabilities(const std::vector<std::s
 
 }  // namespace
 
-boost::json::value list_tools(ServerCore& core, CallState& call) { return list_page(core, call, core.tools, "tools"); }
+boost::json::value list_tools(ServerCore& core, CallState& call) { return list_page(core, call, core.catalog.tools, "tools"); }
 
-bool tool_runs_inline(const ServerCore& core, const CallState& call) { return names_inline_entry(core.tools, call); }
+bool tool_runs_inline(const ServerCore& core, const CallState& call) { return names_inline_entry(core.catalog.tools, call); }
 
 boost::json::value call_tool(ServerCore& core, CallState& call) {
     const auto params = bind_params<CallToolParams>(call.params());
     const auto name = params.name;
-    auto entry = core.tools.find(name);
+    auto entry = core.catalog.tools.find(name);
     if (!entry) throw InvalidParams("Unknown tool: " + std::string(name));
 
     static const boost::json::object no_arguments;

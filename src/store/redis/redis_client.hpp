@@ -5,7 +5,7 @@
 // at once with StoreUnavailable, so callers can answer 503 instead of piling up.
 #include "store/redis/resp.hpp"
 
-#include <mcp/store/store_errors.hpp>
+#include <mcp/protocol/errors.hpp>
 
 #include <chrono>
 #include <functional>

@@ -12,7 +12,7 @@
 
 #include <mcp/protocol/errors.hpp>
 #include <mcp/protocol/jsonrpc.hpp>
-#include <mcp/store/store_errors.hpp>
+#include <mcp/protocol/errors.hpp>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/this_coro.hpp>

@@ -1,7 +1,7 @@
 #include <mcp/transport/http.hpp>
 
 #include <mcp/server/server.hpp>
-#include <mcp/store/store_errors.hpp>
+#include <mcp/protocol/errors.hpp>
 
 #include "transport/http/http_context.hpp"
 #include "util/log.hpp"

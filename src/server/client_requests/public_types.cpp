@@ -1,7 +1,8 @@
-// Builders of client requests, and their wire form both ways.
+// The out-of-line members of the public client-request types (mcp/server/client_requests.hpp):
+// elicitation forms, SamplingResult::text, CapabilityMissing.
 #include <mcp/server/client_requests.hpp>
 
-#include "server/input/wire.hpp"
+#include "server/client_requests/wire.hpp"
 #include "util/json_number.hpp"
 
 #include <boost/json/array.hpp>

@@ -1,4 +1,4 @@
-#include "server/input/request_state.hpp"
+#include "server/client_requests/request_state.hpp"
 
 #include <mcp/protocol/errors.hpp>
 

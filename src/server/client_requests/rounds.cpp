@@ -1,4 +1,4 @@
-#include "server/input/rounds.hpp"
+#include "server/client_requests/rounds.hpp"
 
 #include "server/call.hpp"
 #include "server/core.hpp"

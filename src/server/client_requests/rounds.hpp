@@ -1,9 +1,9 @@
 #pragma once
 // Asking the client, in either era. 2025: the requests go out on the call's stream and the handler
-// waits on the mailbox for the answers (Mocapi ADR-0008). 2026: the answers come with the request
+// waits on the mailbox for the answers (docs/adr/0010-client-requests.md). 2026: the answers come with the request
 // (inputResponses, requestState); a missing one ends this run of the handler with
-// InputRequiredResult, and the retry runs it again (Mocapi ADR-0021).
-#include "server/input/wire.hpp"
+// InputRequiredResult, and the retry runs it again.
+#include "server/client_requests/wire.hpp"
 
 #include <boost/json/object.hpp>
 

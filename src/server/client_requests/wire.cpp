@@ -1,4 +1,4 @@
-#include "server/input/wire.hpp"
+#include "server/client_requests/wire.hpp"
 
 #include "util/json_number.hpp"
 #include "util/random.hpp"

@@ -1,0 +1,63 @@
+#include "server/core.hpp"
+
+#include <mcp/protocol/jsonrpc.hpp>
+
+#include "util/log.hpp"
+
+#include <string>
+#include <utility>
+
+namespace mcp::detail {
+
+ServerCore::ServerCore(Implementation i, ServerOptions o)
+    : info(std::move(i)),
+      server_info(boost::json::object{{"name", info.name}, {"version", info.version}}),
+      options(std::move(o)),
+      cluster(options.store, [this](std::string_view uri) { listens.resource_updated(uri); }) {}
+
+SessionService& ServerCore::sessions() {
+    std::call_once(sessions_once_, [this] {
+        const auto& o = options.sessions;
+        sessions_ = std::make_unique<SessionService>(
+            cluster.backend_ptr(), SessionService::Settings{o.max_sessions, o.idle_timeout, o.journal_events_per_stream,
+                                                            o.journal_bytes_per_stream, options.default_client_log_level,
+                                                            [this]() -> const KeyRing& { return keys(); }});
+        sessions_made_.store(sessions_.get());
+    });
+    return *sessions_;
+}
+
+HandlerPool& ServerCore::pool() {
+    std::call_once(pool_once_, [this] {
+        pool_ = std::make_unique<HandlerPool>(options.execution);
+        pool_started_.store(true);
+    });
+    return *pool_;
+}
+
+const KeyRing& ServerCore::keys() {
+    std::call_once(keys_once_, [this] {
+        if (options.keys) return;
+        options.keys = KeyRing::generate();
+        log().warn("no sealing key configured (--secret-file or MCP_SECRET): generated key {}; its tokens do not "
+                   "survive a restart and other nodes do not accept them", options.keys->active_key_id());
+    });
+    return *options.keys;
+}
+
+void ServerCore::list_changed(std::string_view list) {
+    listens.list_changed(list);
+    auto* sessions = sessions_made_.load();
+    if (sessions == nullptr) return;  // not serving yet: no session to tell
+    const auto message = jsonrpc::make_notification("notifications/" + std::string(list) + "/list_changed", {});
+    for (const auto& session : sessions->listeners()) session->notify(message);
+}
+
+void ServerCore::resource_updated(std::string_view uri) {
+    const auto message = jsonrpc::make_notification("notifications/resources/updated", {{"uri", uri}});
+    listens.resource_updated(uri);
+    cluster.resource_updated(uri);
+    for (const auto& session : sessions().subscribers(uri)) session->notify(message);
+}
+
+}  // namespace mcp::detail

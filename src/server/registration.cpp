@@ -1,0 +1,175 @@
+// Server's registration of tools, prompts, resources, templates and completers: each definition
+// checked, its list item built once in wire form, the catalog changed and the clients told.
+#include <mcp/server/server.hpp>
+
+#include "server/core.hpp"
+
+#include <boost/json/array.hpp>
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mcp {
+
+namespace detail {
+
+namespace {
+
+bool valid_tool_name(std::string_view name) {
+    if (name.empty() || name.size() > 64) return false;
+    return std::all_of(name.begin(), name.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+               c == '.';
+    });
+}
+
+std::string default_resource_name(const std::string& uri) {
+    const auto cut = uri.find_last_of("/:");
+    std::string name = cut == std::string::npos ? uri : uri.substr(cut + 1);
+    return name.empty() ? uri : name;
+}
+
+void put_if(boost::json::object& o, std::string_view key, const std::string& value) {
+    if (!value.empty()) o[key] = value;
+}
+
+boost::json::value resource_wire(std::string_view key, const std::string& id, const ResourceSpec& spec) {
+    boost::json::object o;
+    o[key] = id;
+    o["name"] = spec.name;
+    put_if(o, "title", spec.title);
+    put_if(o, "description", spec.description);
+    put_if(o, "mimeType", spec.mime_type);
+    if (spec.size) o["size"] = *spec.size;
+    if (!spec.annotations.empty()) o["annotations"] = to_wire(spec.annotations);
+    put_icons(o, spec.icons);
+    put_meta(o, spec.meta);
+    return o;
+}
+
+}  // namespace
+
+}  // namespace detail
+
+void Server::add_tool(detail::ToolDefinition def) {
+    const std::string name = def.spec.name;
+    if (!detail::valid_tool_name(name)) {
+        throw std::invalid_argument("tool name \"" + name + "\" must match [A-Za-z0-9_.-]{1,64}");
+    }
+    if (def.spec.description.empty()) throw std::invalid_argument("tool " + name + " needs a description");
+    const auto* type = def.input_schema.if_contains("type");
+    if (type == nullptr || !type->is_string() || type->get_string() != "object") {
+        throw std::invalid_argument("tool " + name + ": inputSchema must have \"type\": \"object\"");
+    }
+    std::optional<json::SchemaValidator> validator;
+    std::vector<detail::HeaderParam> header_params;
+    try {
+        validator.emplace(def.input_schema);
+        header_params = detail::header_params_of(def.input_schema);
+    } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument("tool " + name + ": " + e.what());
+    }
+
+    boost::json::object wire;
+    wire["name"] = name;
+    detail::put_if(wire, "title", def.spec.title);
+    wire["description"] = def.spec.description;
+    wire["inputSchema"] = def.input_schema;
+    if (def.output_schema) wire["outputSchema"] = *def.output_schema;
+    if (auto a = to_wire(def.spec.annotations); !a.as_object().empty()) wire["annotations"] = std::move(a);
+    put_icons(wire, def.spec.icons);
+    put_meta(wire, def.spec.meta);
+
+    auto entry = std::make_shared<detail::ToolEntry>(
+        detail::ToolEntry{std::move(def), std::move(*validator), std::move(header_params), std::move(wire)});
+    core_->catalog.tools.add(name, std::move(entry), "tool");
+    core_->list_changed("tools");
+}
+
+bool Server::remove_tool(std::string_view name) {
+    if (!core_->catalog.tools.remove(name)) return false;
+    core_->list_changed("tools");
+    return true;
+}
+
+void Server::add_prompt(detail::PromptDefinition def) {
+    const std::string name = def.spec.name;
+    if (name.empty()) throw std::invalid_argument("a prompt needs a name");
+    if (def.spec.description.empty()) throw std::invalid_argument("prompt " + name + " needs a description");
+
+    boost::json::object wire;
+    wire["name"] = name;
+    detail::put_if(wire, "title", def.spec.title);
+    wire["description"] = def.spec.description;
+    boost::json::array arguments;
+    for (const auto& arg : def.spec.arguments) {
+        boost::json::object a;
+        a["name"] = arg.name;
+        detail::put_if(a, "title", arg.title);
+        detail::put_if(a, "description", arg.description);
+        a["required"] = arg.required;
+        arguments.push_back(std::move(a));
+    }
+    wire["arguments"] = std::move(arguments);
+    put_icons(wire, def.spec.icons);
+    put_meta(wire, def.spec.meta);
+
+    core_->catalog.prompts.add(name, std::make_shared<detail::PromptEntry>(detail::PromptEntry{std::move(def), std::move(wire)}),
+                       "prompt");
+    core_->list_changed("prompts");
+}
+
+bool Server::remove_prompt(std::string_view name) {
+    if (!core_->catalog.prompts.remove(name)) return false;
+    core_->list_changed("prompts");
+    return true;
+}
+
+void Server::add_resource(detail::ResourceDefinition def) {
+    if (def.uri.empty()) throw std::invalid_argument("a resource needs a URI");
+    if (def.spec.name.empty()) def.spec.name = detail::default_resource_name(def.uri);
+    auto wire = detail::resource_wire("uri", def.uri, def.spec);
+    const std::string uri = def.uri;
+    core_->catalog.resources.add(uri, std::make_shared<detail::ResourceEntry>(detail::ResourceEntry{std::move(def), std::move(wire)}),
+                         "resource");
+    core_->list_changed("resources");
+}
+
+void Server::add_template(detail::TemplateDefinition def) {
+    if (def.spec.name.empty()) def.spec.name = detail::default_resource_name(def.uri_template);
+    auto wire = detail::resource_wire("uriTemplate", def.uri_template, def.spec);
+    UriTemplate matcher(def.uri_template);
+    auto entry = std::make_shared<detail::TemplateEntry>(
+        detail::TemplateEntry{std::move(def), std::move(matcher), std::move(wire)});
+    core_->catalog.templates.add(std::move(entry));
+    core_->list_changed("resources");
+}
+
+bool Server::remove_resource(std::string_view uri) {
+    if (!core_->catalog.resources.remove(uri)) return false;
+    core_->list_changed("resources");
+    return true;
+}
+
+bool Server::remove_resource_template(std::string_view uri_template) {
+    if (!core_->catalog.templates.remove(uri_template)) return false;
+    core_->list_changed("resources");
+    return true;
+}
+
+void Server::notify_resource_updated(std::string_view uri) { core_->resource_updated(uri); }
+
+void Server::complete_prompt_argument(std::string prompt, std::string argument, Completer completer) {
+    core_->catalog.prompt_completers.set(std::move(prompt), std::move(argument), std::move(completer));
+}
+
+void Server::complete_template_variable(std::string uri_template, std::string variable, Completer completer) {
+    core_->catalog.template_completers.set(std::move(uri_template), std::move(variable), std::move(completer));
+}
+
+}  // namespace mcp
