@@ -11,7 +11,6 @@
 
 #include <mcp/json/bind.hpp>
 #include <mcp/protocol/errors.hpp>
-#include <mcp/protocol/errors.hpp>
 
 #include <boost/json/serialize.hpp>
 

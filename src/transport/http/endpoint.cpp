@@ -12,7 +12,6 @@
 
 #include <mcp/protocol/errors.hpp>
 #include <mcp/protocol/jsonrpc.hpp>
-#include <mcp/protocol/errors.hpp>
 
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/this_coro.hpp>
