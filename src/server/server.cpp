@@ -47,7 +47,7 @@ std::shared_ptr<Session> Server::open_session(std::shared_ptr<MessageSink> chann
     return core_->sessions().open(std::move(channel), std::move(id));
 }
 
-detail::SessionService& Server::session_service() { return core_->sessions(); }
+detail::SessionService& detail::session_service(Server& server) { return server.core_->sessions(); }
 
 void Server::on_broadcast(std::string topic, std::function<void(std::string_view)> handler) {
     core_->cluster.on_broadcast(std::move(topic), std::move(handler));

@@ -25,7 +25,7 @@ TEST_F(Lifecycle, EndedSessionsDoNotAccumulate) {
         mcp::LocalConnection c(server);
         c.send(request(1, "initialize", {{"protocolVersion", "2025-11-25"}, {"capabilities", boost::json::object()}}));
     }
-    EXPECT_LE(server.session_service().local_entries(), 2048u);
+    EXPECT_LE(mcp::detail::session_service(server).local_entries(), 2048u);
 }
 
 TEST_F(Lifecycle, NegotiatesTheProtocolVersion) {

@@ -9,6 +9,7 @@
 #include <mcp/server/detail/prompt_adapter.hpp>
 #include <mcp/server/detail/resource_adapter.hpp>
 #include <mcp/server/detail/tool_adapter.hpp>
+#include <mcp/server/detail/transport_access.hpp>
 #include <mcp/server/prompt.hpp>
 #include <mcp/server/resource.hpp>
 #include <mcp/server/sink.hpp>
@@ -25,7 +26,6 @@ namespace mcp {
 
 namespace detail {
 struct ServerCore;
-class SessionService;
 }  // namespace detail
 
 class Server {
@@ -104,8 +104,6 @@ public:
 
     // A session for a new connection (stdio, in-process): messages tied to no call go to `channel`.
     std::shared_ptr<Session> open_session(std::shared_ptr<MessageSink> channel, std::string id = {});
-    // The 2025-era session service, for the library's HTTP transport (src/sessions). Not an API.
-    detail::SessionService& session_service();
 
     // Refuses new calls, ends subscriptions/listen streams, and returns at once.
     void begin_shutdown();
@@ -128,6 +126,8 @@ public:
     ContextRegistry& context_registry();
 
 private:
+    friend detail::SessionService& detail::session_service(Server& server);
+
     void add_tool(detail::ToolDefinition def);
     void add_prompt(detail::PromptDefinition def);
     void add_resource(detail::ResourceDefinition def);

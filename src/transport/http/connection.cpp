@@ -2,6 +2,7 @@
 #include "transport/http/response_writer.hpp"
 
 #include <mcp/protocol/errors.hpp>
+#include <mcp/server/detail/transport_access.hpp>
 
 #include "util/log.hpp"
 
@@ -40,7 +41,7 @@ std::size_t read_buffer_limit(const HttpOptions& o) { return o.max_header_bytes 
 
 }  // namespace
 
-HttpContext::HttpContext(Server& s, const HttpOptions& o) : server(s), options(o), sessions(s.session_service()) {
+HttpContext::HttpContext(Server& s, const HttpOptions& o) : server(s), options(o), sessions(detail::session_service(s)) {
     if (sessions.shared()) store_threads = std::make_unique<boost::asio::thread_pool>(kStoreThreads);
 }
 
