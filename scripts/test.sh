@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, and runs every test (unit, end-to-end, conformance,
+# Installs what is missing, builds, runs clang-tidy over src/ (scripts/tidy.sh) and every test (unit, end-to-end, conformance,
 # install/consumer) and a benchmark smoke run, then the HTTP, several-node, Redis and conformance tests again under
 # AddressSanitizer and UndefinedBehaviorSanitizer. Prints the wall time of each stage. Extra arguments go to the first
 # ctest run (e.g. -R stdio); MCP_SKIP_SANITIZERS=1 skips the sanitizer stages,
@@ -20,6 +20,7 @@ stage "layer check" scripts/check-layers.sh
 # Warnings fail CI; the Node.js suites are asked for, so a machine without node fails here rather
 # than skipping them.
 stage "build" scripts/build.sh -DMCP_BUILD_TESTS=ON -DMCP_WERROR=ON -DMCP_NODE_TESTS=ON
+stage "clang-tidy" scripts/tidy.sh
 stage "test" ctest --test-dir build --output-on-failure -j 2 "$@"
 # A smoke run of the benchmark (every reply checked, no time asserted): bench/run.sh --quick.
 if [[ "${MCP_SKIP_BENCH:-0}" != 1 ]]; then
