@@ -164,7 +164,8 @@ TextStats word_stats(const StatsInput& in) {
     }
     flush();
     std::vector<WordCount> all;
-    for (const auto& [w, n] : counts) all.push_back({w, n});
+    all.reserve(counts.size());
+for (const auto& [w, n] : counts) all.push_back({w, n});
     std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.count > b.count; });
     all.resize(std::min<std::size_t>(all.size(), static_cast<std::size_t>(in.top.value_or(5))));
     stats.top_words = std::move(all);

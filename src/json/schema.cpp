@@ -8,8 +8,8 @@
 
 namespace mcp::json {
 
-FieldHints& FieldHints::description(std::string text) { return keyword("description", boost::json::string(text)); }
-FieldHints& FieldHints::title(std::string text) { return keyword("title", boost::json::string(text)); }
+FieldHints& FieldHints::description(const std::string& text) { return keyword("description", boost::json::string(text)); }
+FieldHints& FieldHints::title(const std::string& text) { return keyword("title", boost::json::string(text)); }
 FieldHints& FieldHints::minimum(double v) { return keyword("minimum", mcp::detail::json_number(v)); }
 FieldHints& FieldHints::maximum(double v) { return keyword("maximum", mcp::detail::json_number(v)); }
 FieldHints& FieldHints::exclusive_minimum(double v) { return keyword("exclusiveMinimum", mcp::detail::json_number(v)); }
@@ -17,8 +17,8 @@ FieldHints& FieldHints::exclusive_maximum(double v) { return keyword("exclusiveM
 FieldHints& FieldHints::multiple_of(double v) { return keyword("multipleOf", mcp::detail::json_number(v)); }
 FieldHints& FieldHints::min_length(std::size_t n) { return keyword("minLength", static_cast<std::uint64_t>(n)); }
 FieldHints& FieldHints::max_length(std::size_t n) { return keyword("maxLength", static_cast<std::uint64_t>(n)); }
-FieldHints& FieldHints::pattern(std::string ecma_regex) { return keyword("pattern", boost::json::string(ecma_regex)); }
-FieldHints& FieldHints::format(std::string name) { return keyword("format", boost::json::string(name)); }
+FieldHints& FieldHints::pattern(const std::string& ecma_regex) { return keyword("pattern", boost::json::string(ecma_regex)); }
+FieldHints& FieldHints::format(const std::string& name) { return keyword("format", boost::json::string(name)); }
 FieldHints& FieldHints::min_items(std::size_t n) { return keyword("minItems", static_cast<std::uint64_t>(n)); }
 FieldHints& FieldHints::max_items(std::size_t n) { return keyword("maxItems", static_cast<std::uint64_t>(n)); }
 FieldHints& FieldHints::default_value(boost::json::value v) { return keyword("default", std::move(v)); }
@@ -75,7 +75,7 @@ boost::json::object map_schema(boost::json::object values) {
     return o;
 }
 
-boost::json::object enum_schema(std::vector<std::string_view> names) {
+boost::json::object enum_schema(const std::vector<std::string_view>& names) {
     auto o = schema_type("string");
     boost::json::array values;
     for (auto n : names) values.emplace_back(n);

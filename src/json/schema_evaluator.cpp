@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace mcp::json::schema_impl {
@@ -75,11 +76,12 @@ std::string pointer_of(const PathLink* link) {
     return out;
 }
 
-ValidationError make_error(const Ctx& c, const char* keyword, std::string message) {
+ValidationError make_error(const Ctx& c, const char* keyword, std::string_view message) {
     ValidationError e;
     e.instance_path = pointer_of(c.path);
     e.keyword = keyword;
-    e.message = (e.instance_path.empty() ? std::string("/") : e.instance_path) + ": " + message;
+    e.message = (e.instance_path.empty() ? std::string("/") : e.instance_path) + ": ";
+    e.message += message;
     return e;
 }
 

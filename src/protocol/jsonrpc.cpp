@@ -15,8 +15,7 @@ namespace mcp::jsonrpc {
 namespace {
 
 bool is_valid_id(const boost::json::value& id) {
-    if (id.is_string() || id.is_int64() || id.is_uint64()) return true;
-    return false;
+    return id.is_string() || id.is_int64() || id.is_uint64();
 }
 
 Failure invalid(std::string message, const boost::json::value& id = nullptr) {

@@ -31,7 +31,7 @@ void Context::progress(double progress, std::optional<double> total, std::string
 
 bool Context::close_sse_stream() { return state_->sink->release_stream(); }
 
-std::vector<InputAnswer> Context::ask(std::vector<InputRequest> requests) { return detail::ask(*state_, std::move(requests)); }
+std::vector<InputAnswer> Context::ask(const std::vector<InputRequest>& requests) { return detail::ask(*state_, requests); }
 
 ElicitResult Context::elicit(std::string message, FormSchema schema, std::string key) {
     auto answers = ask({ElicitRequest{std::move(message), std::move(schema), std::move(key)}});

@@ -89,7 +89,7 @@ void stamp_stateless_result(const ServerCore& core, Cache cache, boost::json::va
     if (!obj.contains("cacheScope")) obj["cacheScope"] = core.options.cache.public_scope ? "public" : "private";
 }
 
-void reject(const CallState& call, int code, std::string message, boost::json::value data = nullptr) {
+void reject(const CallState& call, int code, const std::string& message, const boost::json::value& data = nullptr) {
     call.sink->complete(jsonrpc::make_error(call.message.id, code, message, data));
 }
 

@@ -46,11 +46,11 @@ boost::json::object wrapped_output_schema(boost::json::object inner) {
     boost::json::object schema;
     schema["type"] = "object";
     schema["properties"] = {{"result", std::move(inner)}};
-    schema["required"] = {"result"};
+    schema["required"] = boost::json::array{"result"};  // spelled out: clang reads a braced lone string as a string
     return schema;
 }
 
-boost::json::value prompt_result(GetPromptResult result) { return to_wire(result); }
+boost::json::value prompt_result(const GetPromptResult& result) { return to_wire(result); }
 
 boost::json::value resource_text(const std::string& uri, const std::string& mime_type, std::string_view text) {
     return to_wire(ReadResourceResult{{TextResourceContents{uri, mime_type.empty() ? "text/plain" : mime_type, std::string(text), {}}}, {}});

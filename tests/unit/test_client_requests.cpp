@@ -78,7 +78,7 @@ protected:
         result("initialize", {{"protocolVersion", "2025-11-25"}, {"capabilities", all_caps()}});
     }
 
-    std::shared_ptr<Pending> start(std::string_view tool, boost::json::value id = "call-1") {
+    std::shared_ptr<Pending> start(std::string_view tool, const boost::json::value& id = "call-1") {
         auto pending = std::make_shared<Pending>();
         conn->send_async(request(id, "tools/call", {{"name", tool}}),
                          [pending](const boost::json::value& m) {
@@ -314,7 +314,7 @@ TEST_F(Modern, MalformedAnswersAndMissingCapabilities) {
 }
 
 TEST(KeyRotation, StateSealedByARotatedOutKeyIsStillAccepted) {
-    auto make = [](std::string keys) {
+    auto make = [](const std::string& keys) {
         mcp::ServerOptions o;
         o.keys = mcp::KeyRing::parse(keys);
         auto server = std::make_unique<mcp::Server>(mcp::Implementation{"rot", "1"}, o);

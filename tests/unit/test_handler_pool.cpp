@@ -390,7 +390,8 @@ TEST(HandlerPool, StressTasksFromFourThreadsRunExactlyOnce) {
     std::atomic<int> refused{0};
     HandlerPool pool(options(2, 5ms));
     std::vector<std::thread> submitters;
-    for (int t = 0; t < kSubmitters; ++t) {
+    submitters.reserve(kSubmitters);
+for (int t = 0; t < kSubmitters; ++t) {
         submitters.emplace_back([&, t] {
             for (int i = 0; i < kPerSubmitter; ++i) {
                 auto& slot = (*counts)[static_cast<std::size_t>(t * kPerSubmitter + i)];

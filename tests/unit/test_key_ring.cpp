@@ -404,11 +404,13 @@ TEST(KeyRing, ConcurrentSealAndOpenFromEightThreads) {
     const KeyRing ring = KeyRing::parse("b:" + kKeyB + "\na:" + kKeyA);
     const KeyRing old_ring = KeyRing::parse("a:" + kKeyA);
     std::vector<std::string> shared;
-    for (int i = 0; i < 64; ++i) shared.push_back((i % 2 ? ring : old_ring).seal("sse-event", "shared " + std::to_string(i)));
+    shared.reserve(64);
+for (int i = 0; i < 64; ++i) shared.push_back((i % 2 ? ring : old_ring).seal("sse-event", "shared " + std::to_string(i)));
 
     std::atomic<int> failures{0};
     std::vector<std::thread> threads;
-    for (int t = 0; t < 8; ++t) {
+    threads.reserve(8);
+for (int t = 0; t < 8; ++t) {
         threads.emplace_back([&, t] {
             const KeyRing local = ring;  // copies made concurrently share the keys
             for (int i = 0; i < 2000; ++i) {

@@ -41,7 +41,7 @@ TEST(Resp, ParsesEveryTypeAcrossArbitrarySplits) {
 }
 
 TEST(Resp, RefusesHostileReplies) {
-    auto fails = [](std::string wire, RespParser::Limits limits = {}) {
+    auto fails = [](const std::string& wire, RespParser::Limits limits = {}) {
         RespParser p(limits);
         p.feed(wire);
         try {
@@ -111,7 +111,8 @@ TEST(RedisClient, CommandsPipelinesAndConcurrency) {
 
     std::vector<std::thread> threads;
     std::atomic<int> ok{0};
-    for (int t = 0; t < 8; ++t) {
+    threads.reserve(8);
+for (int t = 0; t < 8; ++t) {
         threads.emplace_back([&, t] {
             for (int i = 0; i < 200; ++i) {
                 std::string key = "list-";

@@ -509,7 +509,8 @@ TEST(SchemaConformance, McpConformanceSchema) {
 
     const auto all = v.validate_all(bj::parse(R"({"name":1,"address":{"city":2},"age":3})"));
     std::vector<std::string> messages;
-    for (const auto& e : all) messages.push_back(e.message);
+    messages.reserve(all.size());
+for (const auto& e : all) messages.push_back(e.message);
     const std::vector<std::string> expected = {
         "/name: expected string, got integer",
         "/address/city: expected string, got integer",
@@ -574,7 +575,8 @@ TEST(SchemaApi, ConcurrentValidation) {
     const auto v = compile(kConformanceSchema);
     std::vector<std::thread> threads;
     std::vector<int> failures(4, 0);
-    for (int t = 0; t < 4; ++t) {
+    threads.reserve(4);
+for (int t = 0; t < 4; ++t) {
         threads.emplace_back([&, t] {
             const auto good = bj::parse(R"({"name":"Ann","contactMethod":"phone","phone":"555"})");
             const auto bad = bj::parse(R"({"email":"a@b.c","address":{"city":12}})");

@@ -42,7 +42,7 @@ protected:
     }
 
     std::vector<boost::json::value> send(std::string_view method, boost::json::object params,
-                                         const mcp::RequestHeaders* headers = nullptr, boost::json::value id = 1) {
+                                         const mcp::RequestHeaders* headers = nullptr, const boost::json::value& id = 1) {
         std::vector<boost::json::value> out;
         std::promise<void> done;
         auto msg = request(id, method, std::move(params));
@@ -234,7 +234,7 @@ TEST_F(Modern, ListenAcknowledgesThenStreamsOnlyRequestedNotifications) {
     std::vector<boost::json::value> tools_stream, prompts_stream;
     std::mutex m;
     std::promise<void> tools_done;
-    auto open = [&](boost::json::object filter, boost::json::value id, std::vector<boost::json::value>* into,
+    auto open = [&](boost::json::object filter, const boost::json::value& id, std::vector<boost::json::value>* into,
                     std::promise<void>* done) {
         conn->send_async(request(id, "subscriptions/listen", with_meta({{"notifications", std::move(filter)}})),
                          [&, into](const boost::json::value& msg) {

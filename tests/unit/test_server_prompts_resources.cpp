@@ -85,7 +85,8 @@ TEST_F(Prompts, EnumArgumentsCompleteByThemselves) {
 TEST_F(Prompts, RegisteredCompleterSeesContextAndIsCapped) {
     server.complete_prompt_argument("letter", "to", [](const mcp::CompletionRequest& req) {
         std::vector<std::string> out;
-        for (int i = 0; i < 150; ++i) out.push_back(req.value + std::to_string(i) + req.context.at("tone"));
+        out.reserve(150);
+for (int i = 0; i < 150; ++i) out.push_back(req.value + std::to_string(i) + req.context.at("tone"));
         return out;
     });
     auto r = result("completion/complete", {{"ref", {{"type", "ref/prompt"}, {"name", "letter"}}},

@@ -511,7 +511,8 @@ TEST(UriTemplateHostile, ConcurrentMatching) {
     const UriTemplate t("db://tables/{table}/rows{?limit,offset}");
     std::vector<std::thread> threads;
     std::vector<int> matched(4, 0);
-    for (int i = 0; i < 4; ++i) {
+    threads.reserve(4);
+for (int i = 0; i < 4; ++i) {
         threads.emplace_back([&, i] {
             for (int n = 0; n < 2000; ++n) {
                 const std::string offset = std::to_string(n);

@@ -29,8 +29,8 @@ namespace mcp::json {
 // Keywords added to one generated schema node. Each setter returns *this for chaining.
 class FieldHints {
 public:
-    FieldHints& description(std::string text);
-    FieldHints& title(std::string text);
+    FieldHints& description(const std::string& text);
+    FieldHints& title(const std::string& text);
     FieldHints& minimum(double v);
     FieldHints& maximum(double v);
     FieldHints& exclusive_minimum(double v);
@@ -38,8 +38,8 @@ public:
     FieldHints& multiple_of(double v);
     FieldHints& min_length(std::size_t n);
     FieldHints& max_length(std::size_t n);
-    FieldHints& pattern(std::string ecma_regex);
-    FieldHints& format(std::string name);  // annotation only: not enforced
+    FieldHints& pattern(const std::string& ecma_regex);
+    FieldHints& format(const std::string& name);  // annotation only: not enforced
     FieldHints& min_items(std::size_t n);
     FieldHints& max_items(std::size_t n);
     FieldHints& default_value(boost::json::value v);
@@ -58,8 +58,8 @@ class SchemaHintsBase {
 public:
     // Keywords for the object itself.
     FieldHints& self() { return self_; }
-    SchemaHintsBase& description(std::string text) { self_.description(std::move(text)); return *this; }
-    SchemaHintsBase& title(std::string text) { self_.title(std::move(text)); return *this; }
+    SchemaHintsBase& description(const std::string& text) { self_.description(text); return *this; }
+    SchemaHintsBase& title(const std::string& text) { self_.title(text); return *this; }
     // additionalProperties:false — unknown arguments are refused instead of ignored.
     SchemaHintsBase& strict() { self_.keyword("additionalProperties", false); return *this; }
 
@@ -116,7 +116,7 @@ boost::json::object schema_type(std::string_view type);
 boost::json::object integer_schema(bool is_unsigned);
 boost::json::object array_schema(boost::json::object items, bool unique);
 boost::json::object map_schema(boost::json::object values);
-boost::json::object enum_schema(std::vector<std::string_view> names);
+boost::json::object enum_schema(const std::vector<std::string_view>& names);
 void add_property(boost::json::object& schema, std::string_view name, boost::json::object property, bool required);
 
 template <class T>
@@ -169,7 +169,7 @@ boost::json::object generate(SchemaBuilder& b) {
     } else if constexpr (is_described_enum<T>) {
         std::vector<std::string_view> names;
         boost::mp11::mp_for_each<boost::describe::describe_enumerators<T>>([&](auto e) { names.push_back(e.name); });
-        return enum_schema(std::move(names));
+        return enum_schema(names);
     } else if constexpr (is_optional<T>::value) {
         // Outside a struct field an optional is a nullable value.
         auto inner = generate<typename T::value_type>(b);

@@ -62,7 +62,7 @@ private:
 // std::exception from a tool has the same effect, with its what() as the text.
 class ToolError : public std::runtime_error {
 public:
-    explicit ToolError(std::string message) : std::runtime_error(std::move(message)) {}
+    explicit ToolError(const std::string& message) : std::runtime_error(message) {}
 };
 
 // The shared store (Redis) cannot be reached or did not answer in time. Requests that need it are

@@ -33,13 +33,13 @@ namespace mcp {
 class FormField {
 public:
     FormField(std::string name, boost::json::object schema) : name_(std::move(name)), schema_(std::move(schema)) {}
-    FormField& title(std::string text);
-    FormField& description(std::string text);
+    FormField& title(const std::string& text);
+    FormField& description(const std::string& text);
     FormField& default_value(boost::json::value v);
     // Text fields.
     FormField& min_length(std::size_t n);
     FormField& max_length(std::size_t n);
-    FormField& format(std::string name);  // "email", "uri", "date", "date-time"
+    FormField& format(const std::string& name);  // "email", "uri", "date", "date-time"
     // Numbers.
     FormField& minimum(double v);
     FormField& maximum(double v);
@@ -72,13 +72,13 @@ public:
     FormField& number(std::string name);
     FormField& boolean(std::string name);
     // Single choice: plain values (enum), or titled options (oneOf of const/title).
-    FormField& choice(std::string name, std::vector<std::string> values);
-    FormField& choice(std::string name, std::vector<Option> options);
+    FormField& choice(std::string name, const std::vector<std::string>& values);
+    FormField& choice(std::string name, const std::vector<Option>& options);
     // Single choice in the form older clients understand (enum with enumNames).
-    FormField& legacy_choice(std::string name, std::vector<Option> options);
+    FormField& legacy_choice(std::string name, const std::vector<Option>& options);
     // Several choices: plain values, or titled options (anyOf of const/title).
-    FormField& choices(std::string name, std::vector<std::string> values);
-    FormField& choices(std::string name, std::vector<Option> options);
+    FormField& choices(std::string name, const std::vector<std::string>& values);
+    FormField& choices(std::string name, const std::vector<Option>& options);
 
     // The requestedSchema sent to the client.
     boost::json::object to_json() const;
@@ -207,7 +207,7 @@ public:
 // The client answered with a JSON-RPC error.
 class ClientError : public ClientRequestError {
 public:
-    ClientError(int code, std::string message) : ClientRequestError(std::move(message)), code_(code) {}
+    ClientError(int code, const std::string& message) : ClientRequestError(message), code_(code) {}
     int code() const noexcept { return code_; }
 
 private:
@@ -219,8 +219,8 @@ private:
 // result with the message.
 class UrlElicitationRequired : public std::runtime_error {
 public:
-    UrlElicitationRequired(std::string message, std::vector<UrlElicitRequest> elicitations)
-        : std::runtime_error(std::move(message)), elicitations_(std::move(elicitations)) {}
+    UrlElicitationRequired(const std::string& message, std::vector<UrlElicitRequest> elicitations)
+        : std::runtime_error(message), elicitations_(std::move(elicitations)) {}
     const std::vector<UrlElicitRequest>& elicitations() const noexcept { return elicitations_; }
 
 private:

@@ -59,7 +59,7 @@ public:
     std::string sample_text(std::string prompt, int max_tokens = 1024, std::string key = {});
     std::vector<Root> roots(std::string key = {});
     // Several requests in one round: on the 2026 wire the client gets them together.
-    std::vector<InputAnswer> ask(std::vector<InputRequest> requests);
+    std::vector<InputAnswer> ask(const std::vector<InputRequest>& requests);
     // 2025-11-25: tells the client that the URL elicitation `elicitation_id` finished.
     void notify_elicitation_complete(std::string elicitation_id);
 

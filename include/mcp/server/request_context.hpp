@@ -31,8 +31,8 @@ struct HttpRequestView {
 // Throw from an authenticator to answer 401 with this WWW-Authenticate challenge.
 class Unauthorized : public std::runtime_error {
 public:
-    explicit Unauthorized(std::string message, std::string challenge = "Bearer")
-        : std::runtime_error(std::move(message)), challenge_(std::move(challenge)) {}
+    explicit Unauthorized(const std::string& message, std::string challenge = "Bearer")
+        : std::runtime_error(message), challenge_(std::move(challenge)) {}
     const std::string& challenge() const noexcept { return challenge_; }
 
 private:

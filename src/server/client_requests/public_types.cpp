@@ -11,11 +11,11 @@ namespace mcp {
 
 // ---- Form fields and schemas.
 
-FormField& FormField::title(std::string text) {
+FormField& FormField::title(const std::string& text) {
     schema_["title"] = text;
     return *this;
 }
-FormField& FormField::description(std::string text) {
+FormField& FormField::description(const std::string& text) {
     schema_["description"] = text;
     return *this;
 }
@@ -31,7 +31,7 @@ FormField& FormField::max_length(std::size_t n) {
     schema_["maxLength"] = n;
     return *this;
 }
-FormField& FormField::format(std::string name) {
+FormField& FormField::format(const std::string& name) {
     schema_["format"] = name;
     return *this;
 }
@@ -83,19 +83,19 @@ FormField& FormSchema::integer(std::string name) { return add(std::move(name), t
 FormField& FormSchema::number(std::string name) { return add(std::move(name), typed("number")); }
 FormField& FormSchema::boolean(std::string name) { return add(std::move(name), typed("boolean")); }
 
-FormField& FormSchema::choice(std::string name, std::vector<std::string> values) {
+FormField& FormSchema::choice(std::string name, const std::vector<std::string>& values) {
     auto schema = typed("string");
     schema["enum"] = strings(values);
     return add(std::move(name), std::move(schema));
 }
 
-FormField& FormSchema::choice(std::string name, std::vector<Option> options) {
+FormField& FormSchema::choice(std::string name, const std::vector<Option>& options) {
     auto schema = typed("string");
     schema["oneOf"] = titled(options);
     return add(std::move(name), std::move(schema));
 }
 
-FormField& FormSchema::legacy_choice(std::string name, std::vector<Option> options) {
+FormField& FormSchema::legacy_choice(std::string name, const std::vector<Option>& options) {
     auto schema = typed("string");
     boost::json::array values, names;
     for (const auto& o : options) {
@@ -107,7 +107,7 @@ FormField& FormSchema::legacy_choice(std::string name, std::vector<Option> optio
     return add(std::move(name), std::move(schema));
 }
 
-FormField& FormSchema::choices(std::string name, std::vector<std::string> values) {
+FormField& FormSchema::choices(std::string name, const std::vector<std::string>& values) {
     auto items = typed("string");
     items["enum"] = strings(values);
     auto schema = typed("array");
@@ -115,7 +115,7 @@ FormField& FormSchema::choices(std::string name, std::vector<std::string> values
     return add(std::move(name), std::move(schema));
 }
 
-FormField& FormSchema::choices(std::string name, std::vector<Option> options) {
+FormField& FormSchema::choices(std::string name, const std::vector<Option>& options) {
     auto schema = typed("array");
     schema["items"] = boost::json::object{{"anyOf", titled(options)}};
     return add(std::move(name), std::move(schema));

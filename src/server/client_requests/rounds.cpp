@@ -112,7 +112,8 @@ std::vector<InputAnswer> ask_in_session(CallState& call, std::vector<WireRequest
         if (requests[w.index].kind == InputKind::roots) state.cache_roots(message->as_object().at("result"));
     }
     std::vector<InputAnswer> out;
-    for (auto& a : answers) out.push_back(std::move(*a));
+    out.reserve(answers.size());
+for (auto& a : answers) out.push_back(std::move(*a));
     return out;
 }
 
@@ -142,7 +143,7 @@ std::vector<InputAnswer> ask_stateless(CallState& call, std::vector<WireRequest>
 
 }  // namespace
 
-std::vector<InputAnswer> ask(CallState& call, std::vector<InputRequest> requests) {
+std::vector<InputAnswer> ask(CallState& call, const std::vector<InputRequest>& requests) {
     std::vector<WireRequest> wire;
     wire.reserve(requests.size());
     for (const auto& r : requests) wire.push_back(to_wire(r, call.input.keys));

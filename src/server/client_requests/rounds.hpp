@@ -28,6 +28,6 @@ struct InputRounds {
     std::vector<WireRequest> pending;
 };
 
-std::vector<InputAnswer> ask(CallState& call, std::vector<InputRequest> requests);
+std::vector<InputAnswer> ask(CallState& call, const std::vector<InputRequest>& requests);
 
 }  // namespace mcp::detail

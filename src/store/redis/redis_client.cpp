@@ -378,7 +378,7 @@ RedisClient::~RedisClient() {
     impl_->thread.join();
 }
 
-std::vector<RespValue> RedisClient::pipeline(std::vector<std::vector<std::string>> commands) {
+std::vector<RespValue> RedisClient::pipeline(const std::vector<std::vector<std::string>>& commands) {
     if (commands.empty()) return {};
     if (!impl_->up.load()) throw StoreUnavailable("Redis is unreachable");
     auto request = std::make_shared<Request>();

@@ -48,7 +48,7 @@ public:
     // One command; error replies come back as RespValue::Type::error.
     RespValue command(std::vector<std::string> args);
     // Several commands in one round trip, replies in order.
-    std::vector<RespValue> pipeline(std::vector<std::vector<std::string>> commands);
+    std::vector<RespValue> pipeline(const std::vector<std::vector<std::string>>& commands);
     bool connected() const;
     // Waits up to `timeout` for the command connection (startup).
     bool wait_connected(std::chrono::milliseconds timeout) const;

@@ -99,13 +99,13 @@ std::optional<SessionRecord> RedisSessionRecords::load(std::string_view id, bool
         commands.push_back({"PEXPIRE", key(id), redis_ms(ttl_)});
         commands.push_back({"PEXPIRE", subscriptions_key(id), redis_ms(ttl_)});
     }
-    auto replies = client_.pipeline(std::move(commands));
+    auto replies = client_.pipeline(commands);
     auto record = parse(id, checked(replies[0]), checked(replies[1]));
     if (!record || !touch || record->subscriptions.empty()) return record;
     // The subscriber sets live as long as their sessions.
     std::vector<std::vector<std::string>> refresh;
     for (const auto& uri : record->subscriptions) refresh.push_back({"PEXPIRE", subscribers_key(uri), redis_ms(ttl_)});
-    client_.pipeline(std::move(refresh));
+    client_.pipeline(refresh);
     return record;
 }
 
@@ -147,7 +147,7 @@ std::vector<bool> RedisSessionRecords::exist(const std::vector<std::string>& ids
     std::vector<std::vector<std::string>> commands;
     commands.reserve(ids.size());
     for (const auto& id : ids) commands.push_back({"EXISTS", key(id)});
-    auto replies = client_.pipeline(std::move(commands));
+    auto replies = client_.pipeline(commands);
     std::vector<bool> out;
     out.reserve(replies.size());
     for (const auto& reply : replies) out.push_back(checked(reply).integer != 0);

@@ -78,7 +78,7 @@ struct Caller {
 
 // Hands a message to the core. Thread-locals an authenticator set on this thread travel with it
 // (the core snapshots them) and are cleared here, before this thread serves anything else.
-void dispatch(HttpContext& ctx, boost::json::value document, Inbound inbound, std::shared_ptr<CallSink> sink) {
+void dispatch(HttpContext& ctx, boost::json::value document, const Inbound& inbound, std::shared_ptr<CallSink> sink) {
     ctx.server.handle(std::move(document), inbound, std::move(sink));
     ctx.server.context_registry().clear_current_thread();
 }

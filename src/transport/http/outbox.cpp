@@ -4,8 +4,8 @@
 
 namespace mcp::detail {
 
-Outbox::Outbox(boost::asio::any_io_executor executor, std::size_t max_pending_bytes)
-    : max_pending_(max_pending_bytes), wakeup_(std::move(executor), 1) {}
+Outbox::Outbox(const boost::asio::any_io_executor& executor, std::size_t max_pending_bytes)
+    : max_pending_(max_pending_bytes), wakeup_(executor, 1) {}
 
 bool Outbox::start(ResponseHead head) {
     {
@@ -17,7 +17,7 @@ bool Outbox::start(ResponseHead head) {
     return true;
 }
 
-bool Outbox::push(std::string bytes) {
+bool Outbox::push(const std::string& bytes) {
     {
         std::lock_guard lock(mutex_);
         if (detached_ || finished_) return false;

@@ -23,13 +23,13 @@ struct ResponseHead {
 
 class Outbox {
 public:
-    Outbox(boost::asio::any_io_executor executor, std::size_t max_pending_bytes);
+    Outbox(const boost::asio::any_io_executor& executor, std::size_t max_pending_bytes);
 
     // Producer side, any thread. start() once, then push() bytes, then finish(). Each returns
     // false when the connection is gone, or when an event stream fell more than
     // max_pending_bytes behind and was cut off.
     bool start(ResponseHead head);
-    bool push(std::string bytes);
+    bool push(const std::string& bytes);
     void finish();
 
     // Consumer side, the connection's coroutine.

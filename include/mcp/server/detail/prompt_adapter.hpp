@@ -33,7 +33,7 @@ struct PromptDefinition {
     std::map<std::string, std::vector<std::string>, std::less<>> enum_values;
 };
 
-boost::json::value prompt_result(GetPromptResult result);
+boost::json::value prompt_result(const GetPromptResult& result);
 
 template <class R>
 boost::json::value to_prompt_result(R&& r) {
@@ -52,7 +52,7 @@ boost::json::value to_prompt_result(R&& r) {
     } else {
         static_assert(sizeof(T) == 0, "unsupported prompt handler return type");
     }
-    return prompt_result(std::move(out));
+    return prompt_result(out);
 }
 
 // Reads one argument; absent optional arguments stay empty.

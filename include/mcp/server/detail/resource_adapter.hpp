@@ -108,7 +108,7 @@ template <class F>
 TemplateDefinition make_template(std::string uri_template, ResourceSpec spec, F fn) {
     constexpr std::size_t inputs = input_count<F>;
     const UriTemplate parsed(uri_template);  // validates the template
-    const std::vector<std::string> names = parsed.variables();
+    const std::vector<std::string>& names = parsed.variables();
 
     TemplateDefinition def;
     def.uri_template = std::move(uri_template);
