@@ -17,6 +17,7 @@ stage() {
 
 stage "install dependencies" scripts/install-deps.sh --test
 stage "layer check" scripts/check-layers.sh
+stage "format check" scripts/check-format.sh
 # Warnings fail CI; the Node.js suites are asked for, so a machine without node fails here rather
 # than skipping them.
 stage "build" scripts/build.sh -DMCP_BUILD_TESTS=ON -DMCP_WERROR=ON -DMCP_NODE_TESTS=ON
