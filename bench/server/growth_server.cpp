@@ -14,7 +14,9 @@ struct EchoInput {
     std::string text;
 };
 BOOST_DESCRIBE_STRUCT(EchoInput, (), (text))
-inline void mcp_schema(mcp::json::SchemaHints<EchoInput>& h) { h.field(&EchoInput::text).description("Text to send back"); }
+inline void mcp_schema(mcp::json::SchemaHints<EchoInput>& h) {
+    h.field(&EchoInput::text).description("Text to send back");
+}
 
 int main(int argc, char** argv) {
     const long tools = argc > 1 ? std::strtol(argv[1], nullptr, 10) : 0;
@@ -28,8 +30,9 @@ int main(int argc, char** argv) {
     const char* pooled = std::getenv("MCP_BENCH_POOLED");
     const bool runs_inline = pooled == nullptr || std::string_view(pooled) != "1";
     const auto add = [&server, runs_inline](std::string name) {
-        server.tool({.name = std::move(name), .description = "Returns its text argument unchanged", .runs_inline = runs_inline},
-                    [](const EchoInput& in) { return in.text; });
+        server.tool(
+            {.name = std::move(name), .description = "Returns its text argument unchanged", .runs_inline = runs_inline},
+            [](const EchoInput& in) { return in.text; });
     };
     add("echo");
     char name[32];

@@ -11,7 +11,8 @@ namespace {
 
 std::string describe(const mcp::ElicitResult& r) {
     static constexpr const char* actions[] = {"accept", "decline", "cancel"};
-    return std::string("action=") + actions[static_cast<int>(r.action)] + " content=" + boost::json::serialize(r.content);
+    return std::string("action=") + actions[static_cast<int>(r.action)] +
+           " content=" + boost::json::serialize(r.content);
 }
 
 mcp::FormSchema name_form() {
@@ -34,10 +35,9 @@ BOOST_DESCRIBE_STRUCT(Message, (), (message))
 
 void add_client_request_fixtures(mcp::Server& server) {
     // ---- 2025-11-25 scenarios: server-to-client requests.
-    server.tool("test_sampling", "Asks the client's model to complete the prompt it is given",
-                [](const Prompt& in, mcp::ToolContext& ctx) {
-                    return "LLM response: " + ctx.sample_text(in.prompt, 100);
-                });
+    server.tool(
+        "test_sampling", "Asks the client's model to complete the prompt it is given",
+        [](const Prompt& in, mcp::ToolContext& ctx) { return "LLM response: " + ctx.sample_text(in.prompt, 100); });
 
     server.tool("test_elicitation", "Asks the user for a username and an email address",
                 [](const Message& in, mcp::ToolContext& ctx) {
@@ -47,16 +47,17 @@ void add_client_request_fixtures(mcp::Server& server) {
                     return "User response: " + describe(ctx.elicit(in.message, form));
                 });
 
-    server.tool("test_elicitation_sep1034_defaults", "Asks for fields that all have default values (SEP-1034)",
-                [](mcp::ToolContext& ctx) {
-                    mcp::FormSchema form;
-                    form.text("name").default_value("John Doe");
-                    form.integer("age").default_value(30);
-                    form.number("score").default_value(95.5);
-                    form.choice("status", std::vector<std::string>{"active", "inactive", "pending"}).default_value("active");
-                    form.boolean("verified").default_value(true);
-                    return "Elicitation completed: " + describe(ctx.elicit("Please review the defaults", form));
-                });
+    server.tool(
+        "test_elicitation_sep1034_defaults", "Asks for fields that all have default values (SEP-1034)",
+        [](mcp::ToolContext& ctx) {
+            mcp::FormSchema form;
+            form.text("name").default_value("John Doe");
+            form.integer("age").default_value(30);
+            form.number("score").default_value(95.5);
+            form.choice("status", std::vector<std::string>{"active", "inactive", "pending"}).default_value("active");
+            form.boolean("verified").default_value(true);
+            return "Elicitation completed: " + describe(ctx.elicit("Please review the defaults", form));
+        });
 
     server.tool("test_elicitation_sep1330_enums", "Asks with every enum shape of SEP-1330", [](mcp::ToolContext& ctx) {
         mcp::FormSchema form;
@@ -72,14 +73,17 @@ void add_client_request_fixtures(mcp::Server& server) {
     server.tool("test_input_required_result_elicitation", "Asks the user's name (input key user_name)",
                 [](mcp::ToolContext& ctx) {
                     auto answer = ctx.elicit("What is your name?", name_form(), "user_name");
-                    return "Hello, " + std::string(answer.accepted() && answer.content.contains("name")
-                                                       ? answer.content.at("name").as_string()
-                                                       : boost::json::string("stranger")) + "!";
+                    return "Hello, " +
+                           std::string(answer.accepted() && answer.content.contains("name")
+                                           ? answer.content.at("name").as_string()
+                                           : boost::json::string("stranger")) +
+                           "!";
                 });
 
     server.tool("test_input_required_result_sampling", "Asks the client's model a question (input key sample_request)",
                 [](mcp::ToolContext& ctx) {
-                    return "The model said: " + ctx.sample_text("What is the capital of France?", 100, "sample_request");
+                    return "The model said: " +
+                           ctx.sample_text("What is the capital of France?", 100, "sample_request");
                 });
 
     server.tool("test_input_required_result_list_roots", "Lists the client's roots (input key roots_request)",
@@ -95,12 +99,13 @@ void add_client_request_fixtures(mcp::Server& server) {
         auto answer = ctx.elicit("Please confirm", form, "confirm");
         return std::string(answer.accepted() ? "state-ok: confirmed" : "state-ok: not confirmed");
     };
-    server.tool("test_input_required_result_request_state", "Asks for a confirmation; the retry carries requestState", confirm);
-    server.tool("test_input_required_result_tampered_state", "Asks for a confirmation; a tampered requestState is refused",
+    server.tool("test_input_required_result_request_state", "Asks for a confirmation; the retry carries requestState",
                 confirm);
+    server.tool("test_input_required_result_tampered_state",
+                "Asks for a confirmation; a tampered requestState is refused", confirm);
 
-    server.tool("test_input_required_result_multiple_inputs", "Asks for a form, a completion and the roots in one round",
-                [](mcp::ToolContext& ctx) {
+    server.tool("test_input_required_result_multiple_inputs",
+                "Asks for a form, a completion and the roots in one round", [](mcp::ToolContext& ctx) {
                     mcp::SamplingRequest greeting;
                     greeting.messages.push_back({mcp::Role::user, mcp::text("Write a one-line greeting")});
                     greeting.max_tokens = 50;
@@ -110,7 +115,8 @@ void add_client_request_fixtures(mcp::Server& server) {
                     const auto& form = std::get<mcp::ElicitResult>(answers[0]);
                     const auto& reply = std::get<mcp::SamplingResult>(answers[1]);
                     const auto& roots = std::get<std::vector<mcp::Root>>(answers[2]);
-                    return "Got " + describe(form) + ", greeting '" + reply.text() + "', " + std::to_string(roots.size()) + " roots";
+                    return "Got " + describe(form) + ", greeting '" + reply.text() + "', " +
+                           std::to_string(roots.size()) + " roots";
                 });
 
     server.tool("test_input_required_result_multi_round", "Asks twice, one question per round (step1, then step2)",

@@ -92,17 +92,14 @@ inline void mcp_schema(mcp::json::SchemaHints<EmbeddedResourceArgs>& h) {
 // ---- Tools: content of every kind.
 
 void add_content_tools(mcp::Server& server) {
-    server.tool("test_simple_text", "Returns a simple text response", [] {
-        return "This is a simple text response for testing.";
-    });
+    server.tool("test_simple_text", "Returns a simple text response",
+                [] { return "This is a simple text response for testing."; });
 
-    server.tool("test_image_content", "Returns a 1x1 PNG image", [] {
-        return mcp::image_base64(kPngBase64, "image/png");
-    });
+    server.tool("test_image_content", "Returns a 1x1 PNG image",
+                [] { return mcp::image_base64(kPngBase64, "image/png"); });
 
-    server.tool("test_audio_content", "Returns a short WAV audio clip", [] {
-        return mcp::audio_base64(kWavBase64, "audio/wav");
-    });
+    server.tool("test_audio_content", "Returns a short WAV audio clip",
+                [] { return mcp::audio_base64(kWavBase64, "audio/wav"); });
 
     server.tool("test_embedded_resource", "Returns an embedded text resource", [] {
         return mcp::embedded_text("test://embedded-resource", "This is an embedded resource content.", "text/plain");
@@ -110,14 +107,12 @@ void add_content_tools(mcp::Server& server) {
 
     server.tool("test_multiple_content_types", "Returns text, an image and an embedded resource together", [] {
         return std::vector<mcp::Content>{
-            mcp::text("Multiple content types test:"),
-            mcp::image_base64(kPngBase64, "image/png"),
+            mcp::text("Multiple content types test:"), mcp::image_base64(kPngBase64, "image/png"),
             mcp::embedded_text("test://mixed-content-resource", R"({"test":"data","value":123})", "application/json")};
     });
 
-    server.tool("test_error_handling", "Always fails, with an isError result", []() -> std::string {
-        throw mcp::ToolError("This tool intentionally returns an error for testing");
-    });
+    server.tool("test_error_handling", "Always fails, with an isError result",
+                []() -> std::string { throw mcp::ToolError("This tool intentionally returns an error for testing"); });
 }
 
 // ---- Tools: notifications during a call (logging, progress, a resumed SSE stream).
@@ -184,12 +179,11 @@ void add_protocol_tools(mcp::Server& server) {
                  .required_client_capabilities = {"sampling"}},
                 [] { return "The client declared sampling"; });
 
-    server.tool({.name = "test_x_mcp_header",
-                 .description = "Echoes its region argument, mirrored in the Mcp-Param-Region header",
-                 .input_schema = parse_object(kXMcpHeaderSchema)},
-                [](const boost::json::object& args) {
-                    return "Region: " + std::string(args.at("region").as_string());
-                });
+    server.tool(
+        {.name = "test_x_mcp_header",
+         .description = "Echoes its region argument, mirrored in the Mcp-Param-Region header",
+         .input_schema = parse_object(kXMcpHeaderSchema)},
+        [](const boost::json::object& args) { return "Region: " + std::string(args.at("region").as_string()); });
 }
 
 // ---- Tools that change the lists: each call adds the dynamic tool or prompt, or removes it if
@@ -251,30 +245,31 @@ void add_resources(mcp::Server& server) {
                     {.name = "static-text", .description = "A static text resource", .mime_type = "text/plain"},
                     [] { return "This is the content of the static text resource."; });
 
-    server.resource("test://static-binary",
-                    {.name = "static-binary", .description = "A static binary resource (a PNG)", .mime_type = "image/png"},
-                    [] { return mcp::Blob{{kPngBytes.begin(), kPngBytes.end()}, "image/png"}; });
+    server.resource(
+        "test://static-binary",
+        {.name = "static-binary", .description = "A static binary resource (a PNG)", .mime_type = "image/png"}, [] {
+            return mcp::Blob{{kPngBytes.begin(), kPngBytes.end()}, "image/png"};
+        });
 
-    server.resource("test://watched-resource",
-                    {.name = "watched-resource", .description = "A resource clients may subscribe to",
-                     .mime_type = "text/plain"},
-                    [] { return "This is a watched resource."; });
+    server.resource(
+        "test://watched-resource",
+        {.name = "watched-resource", .description = "A resource clients may subscribe to", .mime_type = "text/plain"},
+        [] { return "This is a watched resource."; });
 
-    server.resource_template("test://template/{id}/data",
-                             {.name = "template-data", .description = "JSON data for an id", .mime_type = "application/json"},
-                             [](std::string_view id) {
-                                 boost::json::object o{{"id", id}, {"templateTest", true},
-                                                       {"data", "Data for ID: " + std::string(id)}};
-                                 return boost::json::serialize(o);
-                             });
+    server.resource_template(
+        "test://template/{id}/data",
+        {.name = "template-data", .description = "JSON data for an id", .mime_type = "application/json"},
+        [](std::string_view id) {
+            boost::json::object o{{"id", id}, {"templateTest", true}, {"data", "Data for ID: " + std::string(id)}};
+            return boost::json::serialize(o);
+        });
 }
 
 // ---- Prompts and completion.
 
 void add_prompts(mcp::Server& server) {
-    server.prompt("test_simple_prompt", "A simple prompt without arguments", [] {
-        return "This is a simple prompt for testing.";
-    });
+    server.prompt("test_simple_prompt", "A simple prompt without arguments",
+                  [] { return "This is a simple prompt for testing."; });
 
     server.prompt("test_prompt_with_arguments", "A prompt with two required arguments", [](const PromptArgs& in) {
         return "Prompt with arguments: arg1='" + in.arg1 + "', arg2='" + in.arg2 + "'";
@@ -284,12 +279,13 @@ void add_prompts(mcp::Server& server) {
     server.complete_prompt_argument("test_prompt_with_arguments", "arg2",
                                     mcp::complete_from({"test", "testValue2", "value2"}));
 
-    server.prompt("test_prompt_with_embedded_resource", "A prompt that embeds the resource it is given",
-                  [](const EmbeddedResourceArgs& in) {
-                      return std::vector<mcp::PromptMessage>{
-                          mcp::user_message(mcp::embedded_text(in.resourceUri, "Embedded resource content for testing.")),
-                          mcp::user_message(mcp::text("Please process the embedded resource above."))};
-                  });
+    server.prompt(
+        "test_prompt_with_embedded_resource", "A prompt that embeds the resource it is given",
+        [](const EmbeddedResourceArgs& in) {
+            return std::vector<mcp::PromptMessage>{
+                mcp::user_message(mcp::embedded_text(in.resourceUri, "Embedded resource content for testing.")),
+                mcp::user_message(mcp::text("Please process the embedded resource above."))};
+        });
 
     server.prompt("test_prompt_with_image", "A prompt that contains an image", [] {
         return std::vector<mcp::PromptMessage>{mcp::user_message(mcp::image_base64(kPngBase64, "image/png")),
@@ -300,8 +296,8 @@ void add_prompts(mcp::Server& server) {
 }  // namespace conformance
 
 int main(int argc, char** argv) {
-    mcp::Server server{{.name = "mcp-cpp-conformance", .version = "0.1.0",
-                        .title = "mcp-cpp fixtures for the MCP conformance suite"}};
+    mcp::Server server{
+        {.name = "mcp-cpp-conformance", .version = "0.1.0", .title = "mcp-cpp fixtures for the MCP conformance suite"}};
     conformance::add_content_tools(server);
     conformance::add_notifying_tools(server);
     conformance::add_protocol_tools(server);

@@ -24,7 +24,9 @@ struct EchoInput {
     std::string text;
 };
 BOOST_DESCRIBE_STRUCT(EchoInput, (), (text))
-inline void mcp_schema(mcp::json::SchemaHints<EchoInput>& h) { h.field(&EchoInput::text).description("Text to send back"); }
+inline void mcp_schema(mcp::json::SchemaHints<EchoInput>& h) {
+    h.field(&EchoInput::text).description("Text to send back");
+}
 
 struct StatsInput {
     std::string text;
@@ -33,7 +35,10 @@ struct StatsInput {
 BOOST_DESCRIBE_STRUCT(StatsInput, (), (text, top))
 inline void mcp_schema(mcp::json::SchemaHints<StatsInput>& h) {
     h.field(&StatsInput::text).description("The text to analyse");
-    h.field(&StatsInput::top).description("How many of the most frequent words to list (default 5)").minimum(1).maximum(50);
+    h.field(&StatsInput::top)
+        .description("How many of the most frequent words to list (default 5)")
+        .minimum(1)
+        .maximum(50);
 }
 
 struct WordCount {
@@ -105,13 +110,17 @@ struct DraftInput {
     std::string topic;
 };
 BOOST_DESCRIBE_STRUCT(DraftInput, (), (topic))
-inline void mcp_schema(mcp::json::SchemaHints<DraftInput>& h) { h.field(&DraftInput::topic).description("What the note is about"); }
+inline void mcp_schema(mcp::json::SchemaHints<DraftInput>& h) {
+    h.field(&DraftInput::topic).description("What the note is about");
+}
 
 struct ReviewInput {
     std::string slug;
 };
 BOOST_DESCRIBE_STRUCT(ReviewInput, (), (slug))
-inline void mcp_schema(mcp::json::SchemaHints<ReviewInput>& h) { h.field(&ReviewInput::slug).description("Which note to review"); }
+inline void mcp_schema(mcp::json::SchemaHints<ReviewInput>& h) {
+    h.field(&ReviewInput::slug).description("Which note to review");
+}
 
 // The notes behind demo://notes/{slug}; add_note changes them while the server runs.
 class Notes {
@@ -159,13 +168,15 @@ TextStats word_stats(const StatsInput& in) {
     for (unsigned char c : in.text) {
         if ((c & 0xC0) != 0x80) ++stats.characters;  // count code points, not bytes
         if (c == '\n') ++stats.lines;
-        if (std::isalnum(c) || c >= 0x80 || c == '\'') word += static_cast<char>(std::tolower(c));
-        else flush();
+        if (std::isalnum(c) || c >= 0x80 || c == '\'')
+            word += static_cast<char>(std::tolower(c));
+        else
+            flush();
     }
     flush();
     std::vector<WordCount> all;
     all.reserve(counts.size());
-for (const auto& [w, n] : counts) all.push_back({w, n});
+    for (const auto& [w, n] : counts) all.push_back({w, n});
     std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.count > b.count; });
     all.resize(std::min<std::size_t>(all.size(), static_cast<std::size_t>(in.top.value_or(5))));
     stats.top_words = std::move(all);
@@ -227,13 +238,14 @@ int main(int argc, char** argv) {
                     return "Counted to " + std::to_string(in.to);
                 });
 
-    server.tool({.name = "color_swatch", .description = "Draws a square PNG swatch of a colour", .title = "Colour swatch"},
-                [calls](const SwatchInput& in) {
-                    ++*calls;
-                    const auto size = static_cast<std::uint32_t>(in.size.value_or(16));
-                    const auto [r, g, b] = rgb(in.color);
-                    return mcp::image(solid_png(size, size, r, g, b), "image/png");
-                });
+    server.tool(
+        {.name = "color_swatch", .description = "Draws a square PNG swatch of a colour", .title = "Colour swatch"},
+        [calls](const SwatchInput& in) {
+            ++*calls;
+            const auto size = static_cast<std::uint32_t>(in.size.value_or(16));
+            const auto [r, g, b] = rgb(in.color);
+            return mcp::image(solid_png(size, size, r, g, b), "image/png");
+        });
 
     server.tool("add_note", "Creates or replaces a note; clients subscribed to it are told",
                 [&server, notes, calls](const NoteInput& in) {
@@ -243,69 +255,77 @@ int main(int argc, char** argv) {
                     return mcp::resource_link("demo://notes/" + in.slug, in.slug);
                 });
 
-    server.tool({.name = "delete_note",
-                 .description = "Deletes a note after the user confirms",
-                 .annotations = {.destructive_hint = true}},
-                [&server, notes, calls](const SlugInput& in, mcp::ToolContext& ctx) {
-                    ++*calls;
-                    if (!notes->get(in.slug)) throw mcp::ToolError("No note named " + in.slug);
-                    mcp::FormSchema form;
-                    form.boolean("confirm").title("Delete it?").default_value(false);
-                    form.text("reason").title("Why (optional)").optional();
-                    auto answer = ctx.elicit("Delete the note \"" + in.slug + "\"?", form, "confirm_delete");
-                    if (!answer.accepted() || !answer.content.contains("confirm") || answer.content.at("confirm") != true) {
-                        return "Kept " + in.slug;
-                    }
-                    notes->remove(in.slug);
-                    server.notify_resource_updated("demo://notes/" + in.slug);
-                    return "Deleted " + in.slug;
-                });
+    server.tool(
+        {.name = "delete_note",
+         .description = "Deletes a note after the user confirms",
+         .annotations = {.destructive_hint = true}},
+        [&server, notes, calls](const SlugInput& in, mcp::ToolContext& ctx) {
+            ++*calls;
+            if (!notes->get(in.slug)) throw mcp::ToolError("No note named " + in.slug);
+            mcp::FormSchema form;
+            form.boolean("confirm").title("Delete it?").default_value(false);
+            form.text("reason").title("Why (optional)").optional();
+            auto answer = ctx.elicit("Delete the note \"" + in.slug + "\"?", form, "confirm_delete");
+            if (!answer.accepted() || !answer.content.contains("confirm") || answer.content.at("confirm") != true) {
+                return "Kept " + in.slug;
+            }
+            notes->remove(in.slug);
+            server.notify_resource_updated("demo://notes/" + in.slug);
+            return "Deleted " + in.slug;
+        });
 
-    server.tool("draft_note", "Drafts a note: the user names it and the client's model writes it",
-                [&server, notes, calls](const DraftInput& in, mcp::ToolContext& ctx) {
-                    ++*calls;
-                    mcp::FormSchema form;
-                    form.text("slug").title("Short name for the note").min_length(1).max_length(40);
-                    mcp::SamplingRequest body;
-                    body.messages.push_back({mcp::Role::user, mcp::text("Write a short Markdown note about: " + in.topic)});
-                    body.system_prompt = "You write concise notes.";
-                    body.max_tokens = 400;
-                    body.key = "body";
-                    // One round: on the 2026 wire the client gets both requests together.
-                    auto answers = ctx.ask({mcp::ElicitRequest{"Name the note about " + in.topic, std::move(form), "name"},
-                                            std::move(body)});
-                    const auto& name = std::get<mcp::ElicitResult>(answers[0]);
-                    if (!name.accepted() || !name.content.contains("slug")) return mcp::CallToolResult{{mcp::text("Not saved")}, {}, false, {}};
-                    const std::string slug(name.content.at("slug").as_string());
-                    notes->put(slug, std::get<mcp::SamplingResult>(answers[1]).text());
-                    server.notify_resource_updated("demo://notes/" + slug);
-                    return mcp::CallToolResult{{mcp::resource_link("demo://notes/" + slug, slug)}, {}, false, {}};
-                });
+    server.tool(
+        "draft_note", "Drafts a note: the user names it and the client's model writes it",
+        [&server, notes, calls](const DraftInput& in, mcp::ToolContext& ctx) {
+            ++*calls;
+            mcp::FormSchema form;
+            form.text("slug").title("Short name for the note").min_length(1).max_length(40);
+            mcp::SamplingRequest body;
+            body.messages.push_back({mcp::Role::user, mcp::text("Write a short Markdown note about: " + in.topic)});
+            body.system_prompt = "You write concise notes.";
+            body.max_tokens = 400;
+            body.key = "body";
+            // One round: on the 2026 wire the client gets both requests together.
+            auto answers = ctx.ask(
+                {mcp::ElicitRequest{"Name the note about " + in.topic, std::move(form), "name"}, std::move(body)});
+            const auto& name = std::get<mcp::ElicitResult>(answers[0]);
+            if (!name.accepted() || !name.content.contains("slug"))
+                return mcp::CallToolResult{{mcp::text("Not saved")}, {}, false, {}};
+            const std::string slug(name.content.at("slug").as_string());
+            notes->put(slug, std::get<mcp::SamplingResult>(answers[1]).text());
+            server.notify_resource_updated("demo://notes/" + slug);
+            return mcp::CallToolResult{{mcp::resource_link("demo://notes/" + slug, slug)}, {}, false, {}};
+        });
 
-    server.tool({.name = "project_roots", .description = "Lists the roots the client shares", .annotations = {.read_only_hint = true}},
+    server.tool({.name = "project_roots",
+                 .description = "Lists the roots the client shares",
+                 .annotations = {.read_only_hint = true}},
                 [calls](mcp::ToolContext& ctx) {
                     ++*calls;
                     std::string out;
-                    for (const auto& root : ctx.roots()) out += root.uri + (root.name.empty() ? "" : " (" + root.name + ")") + "\n";
+                    for (const auto& root : ctx.roots())
+                        out += root.uri + (root.name.empty() ? "" : " (" + root.name + ")") + "\n";
                     return out.empty() ? std::string("The client shares no roots") : out;
                 });
 
     server.tool("connect_account", "Asks the user to sign in to the notes cloud in their browser",
                 [calls](mcp::ToolContext& ctx) {
                     ++*calls;
-                    if (!ctx.client_supports("elicitation.url")) throw mcp::ToolError("This client cannot open a sign-in page");
+                    if (!ctx.client_supports("elicitation.url"))
+                        throw mcp::ToolError("This client cannot open a sign-in page");
                     auto answer = ctx.elicit_url("Sign in to the notes cloud", "https://notes.example.com/connect");
                     return answer.accepted() ? std::string("Sign-in page opened") : std::string("Sign-in declined");
                 });
 
-    server.resource("demo://server/stats",
-                    {.name = "stats", .description = "Calls served and cancellations observed", .mime_type = "application/json"},
-                    [calls, cancellations, notes] {
-                        boost::json::object o{{"tool_calls", calls->load()},
-                                              {"cancellations_observed", cancellations->load()},
-                                              {"notes", notes->slugs().size()}};
-                        return boost::json::serialize(o);
-                    });
+    server.resource(
+        "demo://server/stats",
+        {.name = "stats", .description = "Calls served and cancellations observed", .mime_type = "application/json"},
+        [calls, cancellations, notes] {
+            boost::json::object o{{"tool_calls", calls->load()},
+                                  {"cancellations_observed", cancellations->load()},
+                                  {"notes", notes->slugs().size()}};
+            return boost::json::serialize(o);
+        });
 
     server.resource_template("demo://notes/{slug}",
                              {.name = "note", .description = "A note, as Markdown", .mime_type = "text/markdown"},
@@ -324,7 +344,9 @@ int main(int argc, char** argv) {
 
     server.prompt("summarize", "Asks the model to summarize a text", [](const SummarizeInput& in) {
         const auto style = in.style.value_or(Style::brief);
-        const char* how = style == Style::brief ? "in two sentences" : style == Style::detailed ? "in detail" : "as bullet points";
+        const char* how = style == Style::brief      ? "in two sentences"
+                          : style == Style::detailed ? "in detail"
+                                                     : "as bullet points";
         return "Summarize the following text " + std::string(how) + ":\n\n" + in.text;
     });
 

@@ -46,7 +46,8 @@ std::vector<unsigned char> zlib_stored(const std::vector<unsigned char>& raw) {
         z.push_back(static_cast<unsigned char>(n >> 8));
         z.push_back(static_cast<unsigned char>(~n & 0xFF));
         z.push_back(static_cast<unsigned char>((~n >> 8) & 0xFF));
-        z.insert(z.end(), raw.begin() + static_cast<std::ptrdiff_t>(pos), raw.begin() + static_cast<std::ptrdiff_t>(pos + n));
+        z.insert(z.end(), raw.begin() + static_cast<std::ptrdiff_t>(pos),
+                 raw.begin() + static_cast<std::ptrdiff_t>(pos + n));
         pos += n;
     } while (pos < raw.size());
     std::uint32_t a = 1, b = 0;  // Adler-32

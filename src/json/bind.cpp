@@ -15,9 +15,12 @@ namespace {
 
 void append_escaped(std::string& out, std::string_view key) {
     for (char c : key) {
-        if (c == '~') out += "~0";
-        else if (c == '/') out += "~1";
-        else out += c;
+        if (c == '~')
+            out += "~0";
+        else if (c == '/')
+            out += "~1";
+        else
+            out += c;
     }
 }
 
@@ -43,8 +46,10 @@ std::string Path::str() const {
     std::string out;
     for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
         out += '/';
-        if ((*it)->is_index) out += std::to_string((*it)->index);
-        else append_escaped(out, (*it)->key);
+        if ((*it)->is_index)
+            out += std::to_string((*it)->index);
+        else
+            append_escaped(out, (*it)->key);
     }
     return out;
 }

@@ -2,13 +2,15 @@
 
 #include "util/json_number.hpp"
 
-#include <algorithm>
 #include <cxxabi.h>
+#include <algorithm>
 #include <memory>
 
 namespace mcp::json {
 
-FieldHints& FieldHints::description(const std::string& text) { return keyword("description", boost::json::string(text)); }
+FieldHints& FieldHints::description(const std::string& text) {
+    return keyword("description", boost::json::string(text));
+}
 FieldHints& FieldHints::title(const std::string& text) { return keyword("title", boost::json::string(text)); }
 FieldHints& FieldHints::minimum(double v) { return keyword("minimum", mcp::detail::json_number(v)); }
 FieldHints& FieldHints::maximum(double v) { return keyword("maximum", mcp::detail::json_number(v)); }
@@ -17,7 +19,9 @@ FieldHints& FieldHints::exclusive_maximum(double v) { return keyword("exclusiveM
 FieldHints& FieldHints::multiple_of(double v) { return keyword("multipleOf", mcp::detail::json_number(v)); }
 FieldHints& FieldHints::min_length(std::size_t n) { return keyword("minLength", static_cast<std::uint64_t>(n)); }
 FieldHints& FieldHints::max_length(std::size_t n) { return keyword("maxLength", static_cast<std::uint64_t>(n)); }
-FieldHints& FieldHints::pattern(const std::string& ecma_regex) { return keyword("pattern", boost::json::string(ecma_regex)); }
+FieldHints& FieldHints::pattern(const std::string& ecma_regex) {
+    return keyword("pattern", boost::json::string(ecma_regex));
+}
 FieldHints& FieldHints::format(const std::string& name) { return keyword("format", boost::json::string(name)); }
 FieldHints& FieldHints::min_items(std::size_t n) { return keyword("minItems", static_cast<std::uint64_t>(n)); }
 FieldHints& FieldHints::max_items(std::size_t n) { return keyword("maxItems", static_cast<std::uint64_t>(n)); }
@@ -129,12 +133,14 @@ std::string SchemaBuilder::name_of(std::type_index type) {
     }
     // Demangled, namespaces and template arguments dropped, made unique with a suffix.
     int status = 0;
-    std::unique_ptr<char, void (*)(void*)> demangled(abi::__cxa_demangle(type.name(), nullptr, nullptr, &status), std::free);
+    std::unique_ptr<char, void (*)(void*)> demangled(abi::__cxa_demangle(type.name(), nullptr, nullptr, &status),
+                                                     std::free);
     std::string full = status == 0 && demangled ? demangled.get() : type.name();
     if (auto lt = full.find('<'); lt != std::string::npos) full.resize(lt);
     if (auto colon = full.rfind("::"); colon != std::string::npos) full = full.substr(colon + 2);
     std::string name = full;
-    for (int suffix = 2; std::any_of(names_.begin(), names_.end(), [&](const auto& n) { return n.second == name; }); ++suffix) {
+    for (int suffix = 2; std::any_of(names_.begin(), names_.end(), [&](const auto& n) { return n.second == name; });
+         ++suffix) {
         name = full + std::to_string(suffix);
     }
     names_.emplace_back(type, name);

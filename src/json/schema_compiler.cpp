@@ -92,9 +92,8 @@ const bj::value* follow_pointer(const bj::value& root, std::string_view pointer,
 bool valid_anchor_name(std::string_view name) {
     auto alpha = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; };
     if (name.empty() || !alpha(name[0])) return false;
-    return std::all_of(name.begin() + 1, name.end(), [&](char c) {
-        return alpha(c) || (c >= '0' && c <= '9') || c == '-' || c == '.';
-    });
+    return std::all_of(name.begin() + 1, name.end(),
+                       [&](char c) { return alpha(c) || (c >= '0' && c <= '9') || c == '-' || c == '.'; });
 }
 
 std::uint8_t type_bit(std::string_view name, std::string_view location) {
@@ -199,8 +198,7 @@ Pattern compile_pattern(std::string_view source, const std::string& location) {
     }
 }
 
-Node* Compiler::compile(const bj::value& schema, const std::string& location, Resource* resource,
-                        std::size_t depth) {
+Node* Compiler::compile(const bj::value& schema, const std::string& location, Resource* resource, std::size_t depth) {
     if (const auto it = compiled_.find(&schema); it != compiled_.end()) return it->second;
     if (depth > kMaxSchemaDepth) malformed(location, "subschemas are nested too deeply");
     Node& node = out_.nodes.emplace_back();
@@ -252,8 +250,8 @@ void Compiler::register_anchors(const bj::object& obj, const bj::value& schema, 
     }
 }
 
-std::vector<const Node*> Compiler::compile_list(const bj::value& v, const std::string& location,
-                                                Resource* resource, std::size_t depth) {
+std::vector<const Node*> Compiler::compile_list(const bj::value& v, const std::string& location, Resource* resource,
+                                                std::size_t depth) {
     const auto* arr = v.if_array();
     if (arr == nullptr || arr->empty()) malformed(location, "expected a non-empty array of schemas");
     std::vector<const Node*> out;
@@ -276,8 +274,8 @@ std::vector<NamedNode> Compiler::compile_map(const bj::value& v, const std::stri
     return out;
 }
 
-void Compiler::compile_generic(Node& node, const bj::object& obj, const std::string& location,
-                               Resource* resource, std::size_t depth) {
+void Compiler::compile_generic(Node& node, const bj::object& obj, const std::string& location, Resource* resource,
+                               std::size_t depth) {
     if (const bj::value* v = obj.if_contains("type")) {
         const std::string loc = child_location(location, "type");
         if (v->is_string()) {
@@ -297,7 +295,8 @@ void Compiler::compile_generic(Node& node, const bj::object& obj, const std::str
         if (!v->is_string()) malformed(child_location(location, "$ref"), "expected a string");
         pending_.push_back({&node, v->get_string(), resource, child_location(location, "$ref")});
     }
-    if (const bj::value* v = obj.if_contains("$defs")) compile_map(*v, child_location(location, "$defs"), resource, depth);
+    if (const bj::value* v = obj.if_contains("$defs"))
+        compile_map(*v, child_location(location, "$defs"), resource, depth);
     auto sub = [&](std::string_view key) -> const Node* {
         const bj::value* v = obj.if_contains(key);
         return v != nullptr ? compile(*v, child_location(location, key), resource, depth + 1) : nullptr;
@@ -368,13 +367,15 @@ void Compiler::compile_array(Node& node, const bj::object& obj, const std::strin
         if (!unique->is_bool()) malformed(child_location(location, "uniqueItems"), "expected a boolean");
         r->unique_items = unique->get_bool();
     }
-    if (prefix != nullptr) r->prefix_items = compile_list(*prefix, child_location(location, "prefixItems"), resource, depth);
+    if (prefix != nullptr)
+        r->prefix_items = compile_list(*prefix, child_location(location, "prefixItems"), resource, depth);
     if (items != nullptr) {
         const std::string loc = child_location(location, "items");
         if (items->is_array()) malformed(loc, "expected a schema; the array form of items is prefixItems in 2020-12");
         r->items = compile(*items, loc, resource, depth + 1);
     }
-    if (contains != nullptr) r->contains = compile(*contains, child_location(location, "contains"), resource, depth + 1);
+    if (contains != nullptr)
+        r->contains = compile(*contains, child_location(location, "contains"), resource, depth + 1);
     node.array = std::move(r);
 }
 
@@ -424,9 +425,11 @@ void Compiler::compile_object(Node& node, const bj::object& obj, const std::stri
         }
     }
     if (additional != nullptr) {
-        r->additional_properties = compile(*additional, child_location(location, "additionalProperties"), resource, depth + 1);
+        r->additional_properties =
+            compile(*additional, child_location(location, "additionalProperties"), resource, depth + 1);
     }
-    if (names != nullptr) r->property_names = compile(*names, child_location(location, "propertyNames"), resource, depth + 1);
+    if (names != nullptr)
+        r->property_names = compile(*names, child_location(location, "propertyNames"), resource, depth + 1);
     node.object = std::move(r);
 }
 

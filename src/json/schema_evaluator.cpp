@@ -49,9 +49,7 @@ Ctx descend(const Ctx& c, const PathLink& link) { return {c.state, &link, c.dept
 Ctx in_place(const Ctx& c, bool record) { return {c.state, c.path, c.depth + 1, c.in_place + 1, record}; }
 
 // True when the caller should stop evaluating: probing (one failure decides), enough errors, or aborted.
-bool stop(const Ctx& c) {
-    return !c.record || c.state->abort_error || c.state->errors->size() >= c.state->max_errors;
-}
+bool stop(const Ctx& c) { return !c.record || c.state->abort_error || c.state->errors->size() >= c.state->max_errors; }
 
 std::string pointer_of(const PathLink* link) {
     std::vector<const PathLink*> links;
@@ -115,14 +113,14 @@ std::string brief(const Json& v) {
 
 std::uint8_t type_bits(const bj::value& v) {
     switch (v.kind()) {
-    case bj::kind::null: return kNull;
-    case bj::kind::bool_: return kBoolean;
-    case bj::kind::int64:
-    case bj::kind::uint64: return kNumber | kInteger;
-    case bj::kind::double_: return is_integral(v) ? kNumber | kInteger : kNumber;
-    case bj::kind::string: return kString;
-    case bj::kind::array: return kArray;
-    case bj::kind::object: return kObject;
+        case bj::kind::null: return kNull;
+        case bj::kind::bool_: return kBoolean;
+        case bj::kind::int64:
+        case bj::kind::uint64: return kNumber | kInteger;
+        case bj::kind::double_: return is_integral(v) ? kNumber | kInteger : kNumber;
+        case bj::kind::string: return kString;
+        case bj::kind::array: return kArray;
+        case bj::kind::object: return kObject;
     }
     return 0;
 }
@@ -154,16 +152,21 @@ bool eval(const Node& node, const bj::value& v, const Ctx& c);
             return bj::serialize(v) + " is " + relation + " " + keyword + " " + bj::serialize(*limit);
         });
     };
-    if (fails(r.maximum, [](std::partial_ordering o) { return o <= 0; }, "maximum", "greater than") ||
-        fails(r.exclusive_maximum, [](std::partial_ordering o) { return o < 0; }, "exclusiveMaximum", "not less than") ||
-        fails(r.minimum, [](std::partial_ordering o) { return o >= 0; }, "minimum", "less than") ||
-        fails(r.exclusive_minimum, [](std::partial_ordering o) { return o > 0; }, "exclusiveMinimum",
-              "not greater than")) {
+    if (fails(
+            r.maximum, [](std::partial_ordering o) { return o <= 0; }, "maximum", "greater than") ||
+        fails(
+            r.exclusive_maximum, [](std::partial_ordering o) { return o < 0; }, "exclusiveMaximum", "not less than") ||
+        fails(
+            r.minimum, [](std::partial_ordering o) { return o >= 0; }, "minimum", "less than") ||
+        fails(
+            r.exclusive_minimum, [](std::partial_ordering o) { return o > 0; }, "exclusiveMinimum",
+            "not greater than")) {
         return false;
     }
     if (r.multiple_of != nullptr && !is_multiple_of(v, *r.multiple_of)) {
         ok = false;
-        report(c, "multipleOf", [&] { return bj::serialize(v) + " is not a multiple of " + bj::serialize(*r.multiple_of); });
+        report(c, "multipleOf",
+               [&] { return bj::serialize(v) + " is not a multiple of " + bj::serialize(*r.multiple_of); });
     }
     return ok;
 }
@@ -193,18 +196,19 @@ bool eval(const Node& node, const bj::value& v, const Ctx& c);
     }
     if (r.pattern) {
         switch (r.pattern->search(s)) {
-        case Pattern::Result::match: break;
-        case Pattern::Result::no_match:
-            ok = false;
-            if (report(c, "pattern", [&] { return "string does not match pattern " + quoted(r.pattern->source()); })) {
+            case Pattern::Result::match: break;
+            case Pattern::Result::no_match:
+                ok = false;
+                if (report(c, "pattern",
+                           [&] { return "string does not match pattern " + quoted(r.pattern->source()); })) {
+                    return false;
+                }
+                break;
+            case Pattern::Result::too_complex:
+                abort_evaluation(c, "pattern", [&] {
+                    return "pattern " + quoted(r.pattern->source()) + " is too complex to evaluate";
+                });
                 return false;
-            }
-            break;
-        case Pattern::Result::too_complex:
-            abort_evaluation(c, "pattern", [&] {
-                return "pattern " + quoted(r.pattern->source()) + " is too complex to evaluate";
-            });
-            return false;
         }
     }
     return ok;
@@ -272,7 +276,8 @@ struct Duplicate {
     if (r.unique_items) {
         const Duplicate d = find_duplicate(a);
         if (d.outcome == Duplicate::too_complex) {
-            abort_evaluation(c, "uniqueItems", [] { return std::string("too many hash collisions to check uniqueItems"); });
+            abort_evaluation(c, "uniqueItems",
+                             [] { return std::string("too many hash collisions to check uniqueItems"); });
             return false;
         }
         if (d.outcome == Duplicate::found) {
@@ -319,8 +324,8 @@ struct Duplicate {
             ok = false;
             if (report(c, matches == 0 && r.min_contains == 1 ? "contains" : "minContains", [&] {
                     if (matches == 0) return std::string("array has no item matching contains");
-                    return "array has " + std::to_string(matches) + " items matching contains, fewer than minContains " +
-                           std::to_string(r.min_contains);
+                    return "array has " + std::to_string(matches) +
+                           " items matching contains, fewer than minContains " + std::to_string(r.min_contains);
                 })) {
                 return false;
             }
@@ -376,7 +381,8 @@ const Node* find_property(const std::vector<NamedNode>& properties, std::string_
         if (matched || r.additional_properties == nullptr) continue;
         if (r.additional_properties->always_false) {
             ok = false;
-            if (report(child, "additionalProperties", [] { return std::string("additional property is not allowed"); })) {
+            if (report(child, "additionalProperties",
+                       [] { return std::string("additional property is not allowed"); })) {
                 return false;
             }
         } else if (!eval(*r.additional_properties, kv.value(), child)) {
@@ -398,9 +404,8 @@ const Node* find_property(const std::vector<NamedNode>& properties, std::string_
         if (eval(names, name, descend(in_place(c, false), link))) continue;
         if (c.state->abort_error) return false;
         ok = false;
-        if (report(c, "propertyNames", [&] {
-                return "property name " + quoted(kv.key()) + " does not match the propertyNames schema";
-            })) {
+        if (report(c, "propertyNames",
+                   [&] { return "property name " + quoted(kv.key()) + " does not match the propertyNames schema"; })) {
             return false;
         }
     }
@@ -464,8 +469,8 @@ const Node* find_property(const std::vector<NamedNode>& properties, std::string_
 }
 
 // The first error of each alternative, to explain why an anyOf/oneOf matched nothing.
-[[gnu::noinline]] std::string alternatives_detail(const std::vector<const Node*>& alternatives,
-                                                  const bj::value& v, const Ctx& c) {
+[[gnu::noinline]] std::string alternatives_detail(const std::vector<const Node*>& alternatives, const bj::value& v,
+                                                  const Ctx& c) {
     constexpr std::size_t kShown = 4;
     std::string out = ":";
     for (std::size_t i = 0; i < alternatives.size() && i < kShown; ++i) {
@@ -487,9 +492,8 @@ const Node* find_property(const std::vector<NamedNode>& properties, std::string_
         if (eval(*alternative, v, probe)) return true;
         if (c.state->abort_error) return false;
     }
-    report(c, "anyOf", [&] {
-        return "value does not match any anyOf alternative" + alternatives_detail(node.any_of, v, c);
-    });
+    report(c, "anyOf",
+           [&] { return "value does not match any anyOf alternative" + alternatives_detail(node.any_of, v, c); });
     return false;
 }
 
@@ -515,10 +519,11 @@ bool eval(const Node& node, const bj::value& v, const Ctx& c) {
     // Only $ref recursion can reach these limits: any other nesting is bounded by the schema size.
     if (c.in_place > kMaxInPlaceDepth || c.depth > kMaxEvalDepth || ++*c.state->steps > kMaxEvalSteps) {
         abort_evaluation(c, "$ref", [&] {
-            return std::string(c.in_place > kMaxInPlaceDepth ? "schema evaluation exceeded the depth limit (cyclic $ref?)"
-                               : c.depth > kMaxEvalDepth     ? "instance nesting exceeds the validation depth limit"
-                                                             : "validation exceeded its step limit (recursive schema too "
-                                                               "expensive for this instance)");
+            return std::string(c.in_place > kMaxInPlaceDepth
+                                   ? "schema evaluation exceeded the depth limit (cyclic $ref?)"
+                               : c.depth > kMaxEvalDepth ? "instance nesting exceeds the validation depth limit"
+                                                         : "validation exceeded its step limit (recursive schema too "
+                                                           "expensive for this instance)");
         });
         return false;
     }
@@ -537,30 +542,20 @@ bool eval(const Node& node, const bj::value& v, const Ctx& c) {
         ok = false;
         if (report(c, "const", [&] { return "value does not equal const" + brief(*node.const_value); })) return false;
     }
-    if (node.enum_values != nullptr &&
-        std::none_of(node.enum_values->begin(), node.enum_values->end(),
-                     [&](const bj::value& e) { return json_equal(v, e); })) {
+    if (node.enum_values != nullptr && std::none_of(node.enum_values->begin(), node.enum_values->end(),
+                                                    [&](const bj::value& e) { return json_equal(v, e); })) {
         ok = false;
         if (report(c, "enum", [&] { return "value not in enum" + brief(*node.enum_values); })) return false;
     }
     bool typed_ok = true;
     switch (v.kind()) {
-    case bj::kind::int64:
-    case bj::kind::uint64:
-    case bj::kind::double_:
-        typed_ok = node.number == nullptr || eval_number(*node.number, v, c);
-        break;
-    case bj::kind::string:
-        typed_ok = node.string == nullptr || eval_string(*node.string, v.get_string(), c);
-        break;
-    case bj::kind::array:
-        typed_ok = node.array == nullptr || eval_array(*node.array, v.get_array(), c);
-        break;
-    case bj::kind::object:
-        typed_ok = node.object == nullptr || eval_object(*node.object, v, c);
-        break;
-    default:
-        break;
+        case bj::kind::int64:
+        case bj::kind::uint64:
+        case bj::kind::double_: typed_ok = node.number == nullptr || eval_number(*node.number, v, c); break;
+        case bj::kind::string: typed_ok = node.string == nullptr || eval_string(*node.string, v.get_string(), c); break;
+        case bj::kind::array: typed_ok = node.array == nullptr || eval_array(*node.array, v.get_array(), c); break;
+        case bj::kind::object: typed_ok = node.object == nullptr || eval_object(*node.object, v, c); break;
+        default: break;
     }
     if (!typed_ok) {
         ok = false;

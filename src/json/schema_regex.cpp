@@ -100,10 +100,10 @@ std::wstring translate_escapes(const std::wstring& p) {
         }
         if (p[i + 1] == L'u') {
             if (const long hi = hex4(p, i + 2); hi >= 0) {
-                const long lo = (hi >= 0xD800 && hi <= 0xDBFF && i + 7 < p.size() && p[i + 6] == L'\\' &&
-                                 p[i + 7] == L'u')
-                                    ? hex4(p, i + 8)
-                                    : -1;
+                const long lo =
+                    (hi >= 0xD800 && hi <= 0xDBFF && i + 7 < p.size() && p[i + 6] == L'\\' && p[i + 7] == L'u')
+                        ? hex4(p, i + 8)
+                        : -1;
                 if (lo >= 0xDC00 && lo <= 0xDFFF) {
                     append_hex_escape(out, 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00));
                     i += 12;
@@ -143,10 +143,10 @@ Pattern::Pattern(std::string_view source) : source_(source) {
     // backtracking state: with them, `^(a|b)*$` exhausts its memory bound from about 50 000
     // characters. Backreferences need the groups, so such patterns fail the first compile.
     try {
-        compiled_ = std::make_unique<const Compiled>(Compiled{Regex(translated, kSyntax | boost::regex_constants::nosubs)});
+        compiled_ =
+            std::make_unique<const Compiled>(Compiled{Regex(translated, kSyntax | boost::regex_constants::nosubs)});
         return;
-    } catch (const std::exception&) {
-    }
+    } catch (const std::exception&) {}
     try {
         compiled_ = std::make_unique<const Compiled>(Compiled{Regex(translated, kSyntax)});
     } catch (const std::exception& e) {

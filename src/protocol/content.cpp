@@ -41,8 +41,8 @@ EmbeddedResource embedded_text(std::string uri, std::string text, std::string mi
 }
 
 EmbeddedResource embedded_blob(std::string uri, std::span<const unsigned char> bytes, std::string mime_type) {
-    return EmbeddedResource{BlobResourceContents{std::move(uri), std::move(mime_type), detail::base64_encode(bytes), {}},
-                            {}, {}};
+    return EmbeddedResource{
+        BlobResourceContents{std::move(uri), std::move(mime_type), detail::base64_encode(bytes), {}}, {}, {}};
 }
 
 ResourceLink resource_link(std::string uri, std::string name) {
@@ -56,81 +56,79 @@ PromptMessage user_message(Content content) { return PromptMessage{Role::user, s
 PromptMessage assistant_message(Content content) { return PromptMessage{Role::assistant, std::move(content)}; }
 
 boost::json::value to_wire(const ResourceContents& contents) {
-    return std::visit(
-        Overloaded{
-            [](const TextResourceContents& c) {
-                boost::json::object o;
-                o["uri"] = c.uri;
-                if (!c.mime_type.empty()) o["mimeType"] = c.mime_type;
-                o["text"] = c.text;
-                put_meta(o, c.meta);
-                return boost::json::value(std::move(o));
-            },
-            [](const BlobResourceContents& c) {
-                boost::json::object o;
-                o["uri"] = c.uri;
-                if (!c.mime_type.empty()) o["mimeType"] = c.mime_type;
-                o["blob"] = c.blob;
-                put_meta(o, c.meta);
-                return boost::json::value(std::move(o));
-            },
-        },
-        contents);
+    return std::visit(Overloaded{
+                          [](const TextResourceContents& c) {
+                              boost::json::object o;
+                              o["uri"] = c.uri;
+                              if (!c.mime_type.empty()) o["mimeType"] = c.mime_type;
+                              o["text"] = c.text;
+                              put_meta(o, c.meta);
+                              return boost::json::value(std::move(o));
+                          },
+                          [](const BlobResourceContents& c) {
+                              boost::json::object o;
+                              o["uri"] = c.uri;
+                              if (!c.mime_type.empty()) o["mimeType"] = c.mime_type;
+                              o["blob"] = c.blob;
+                              put_meta(o, c.meta);
+                              return boost::json::value(std::move(o));
+                          },
+                      },
+                      contents);
 }
 
 boost::json::value to_wire(const Content& content) {
-    return std::visit(
-        Overloaded{
-            [](const TextContent& c) {
-                boost::json::object o;
-                o["type"] = "text";
-                o["text"] = c.text;
-                put_annotations(o, c.annotations);
-                put_meta(o, c.meta);
-                return o;
-            },
-            [](const ImageContent& c) {
-                boost::json::object o;
-                o["type"] = "image";
-                o["data"] = c.data;
-                o["mimeType"] = c.mime_type;
-                put_annotations(o, c.annotations);
-                put_meta(o, c.meta);
-                return o;
-            },
-            [](const AudioContent& c) {
-                boost::json::object o;
-                o["type"] = "audio";
-                o["data"] = c.data;
-                o["mimeType"] = c.mime_type;
-                put_annotations(o, c.annotations);
-                put_meta(o, c.meta);
-                return o;
-            },
-            [](const EmbeddedResource& c) {
-                boost::json::object o;
-                o["type"] = "resource";
-                o["resource"] = to_wire(c.resource);
-                put_annotations(o, c.annotations);
-                put_meta(o, c.meta);
-                return o;
-            },
-            [](const ResourceLink& c) {
-                boost::json::object o;
-                o["type"] = "resource_link";
-                o["uri"] = c.uri;
-                o["name"] = c.name;
-                if (!c.title.empty()) o["title"] = c.title;
-                if (!c.description.empty()) o["description"] = c.description;
-                if (!c.mime_type.empty()) o["mimeType"] = c.mime_type;
-                if (c.size) o["size"] = *c.size;
-                put_icons(o, c.icons);
-                put_annotations(o, c.annotations);
-                put_meta(o, c.meta);
-                return o;
-            },
-        },
-        content);
+    return std::visit(Overloaded{
+                          [](const TextContent& c) {
+                              boost::json::object o;
+                              o["type"] = "text";
+                              o["text"] = c.text;
+                              put_annotations(o, c.annotations);
+                              put_meta(o, c.meta);
+                              return o;
+                          },
+                          [](const ImageContent& c) {
+                              boost::json::object o;
+                              o["type"] = "image";
+                              o["data"] = c.data;
+                              o["mimeType"] = c.mime_type;
+                              put_annotations(o, c.annotations);
+                              put_meta(o, c.meta);
+                              return o;
+                          },
+                          [](const AudioContent& c) {
+                              boost::json::object o;
+                              o["type"] = "audio";
+                              o["data"] = c.data;
+                              o["mimeType"] = c.mime_type;
+                              put_annotations(o, c.annotations);
+                              put_meta(o, c.meta);
+                              return o;
+                          },
+                          [](const EmbeddedResource& c) {
+                              boost::json::object o;
+                              o["type"] = "resource";
+                              o["resource"] = to_wire(c.resource);
+                              put_annotations(o, c.annotations);
+                              put_meta(o, c.meta);
+                              return o;
+                          },
+                          [](const ResourceLink& c) {
+                              boost::json::object o;
+                              o["type"] = "resource_link";
+                              o["uri"] = c.uri;
+                              o["name"] = c.name;
+                              if (!c.title.empty()) o["title"] = c.title;
+                              if (!c.description.empty()) o["description"] = c.description;
+                              if (!c.mime_type.empty()) o["mimeType"] = c.mime_type;
+                              if (c.size) o["size"] = *c.size;
+                              put_icons(o, c.icons);
+                              put_annotations(o, c.annotations);
+                              put_meta(o, c.meta);
+                              return o;
+                          },
+                      },
+                      content);
 }
 
 boost::json::value to_wire(const CallToolResult& result) {

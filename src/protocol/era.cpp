@@ -39,7 +39,8 @@ Era classify_era(const jsonrpc::Message& message, std::string_view protocol_vers
 
 Envelope read_envelope(const jsonrpc::Message& request) {
     const auto* meta = meta_of(request);
-    if (meta == nullptr) invalid("Missing required _meta envelope (io.modelcontextprotocol/protocolVersion, clientCapabilities)");
+    if (meta == nullptr)
+        invalid("Missing required _meta envelope (io.modelcontextprotocol/protocolVersion, clientCapabilities)");
 
     auto client = std::make_shared<ClientState>();
     const auto* version = meta->if_contains(kProtocolVersion);
@@ -61,7 +62,8 @@ Envelope read_envelope(const jsonrpc::Message& request) {
         }
         client->info.name = name->get_string();
         client->info.version = ver->get_string();
-        if (const auto* title = obj->if_contains("title"); title && title->is_string()) client->info.title = title->get_string();
+        if (const auto* title = obj->if_contains("title"); title && title->is_string())
+            client->info.title = title->get_string();
     }
 
     Envelope envelope;

@@ -14,9 +14,7 @@ namespace mcp::jsonrpc {
 
 namespace {
 
-bool is_valid_id(const boost::json::value& id) {
-    return id.is_string() || id.is_int64() || id.is_uint64();
-}
+bool is_valid_id(const boost::json::value& id) { return id.is_string() || id.is_int64() || id.is_uint64(); }
 
 Failure invalid(std::string message, const boost::json::value& id = nullptr) {
     return Failure{error_code::invalid_request, std::move(message), id};
@@ -42,9 +40,8 @@ std::variant<boost::json::value, Failure> parse(std::string_view text, const Lim
     boost::system::error_code ec;
     parser.write(text.data(), text.size(), ec);  // the whole text, trailing garbage is an error
     if (ec) {
-        std::string why = ec == boost::json::error::too_deep
-                              ? "nesting deeper than " + std::to_string(limits.max_depth)
-                              : ec.message();
+        std::string why = ec == boost::json::error::too_deep ? "nesting deeper than " + std::to_string(limits.max_depth)
+                                                             : ec.message();
         return Failure{error_code::parse_error, "Parse error: " + why, nullptr};
     }
     return parser.release();
@@ -88,12 +85,14 @@ std::variant<Message, Failure> classify(const boost::json::value& document) {
     const auto* result = obj.if_contains("result");
     const auto* error = obj.if_contains("error");
     if ((result == nullptr) == (error == nullptr)) {
-        return invalid("Invalid Request: a message needs \"method\", or exactly one of \"result\" and \"error\"", echo_id);
+        return invalid("Invalid Request: a message needs \"method\", or exactly one of \"result\" and \"error\"",
+                       echo_id);
     }
     if (id == nullptr || !(is_valid_id(*id) || id->is_null())) {
         return invalid("Invalid Request: a response needs a string or integer \"id\"");
     }
-    if (error != nullptr && !error->is_object()) return invalid("Invalid Request: \"error\" must be an object", echo_id);
+    if (error != nullptr && !error->is_object())
+        return invalid("Invalid Request: \"error\" must be an object", echo_id);
     m.kind = Kind::response;
     m.id = *id;
     m.result = result;
@@ -101,7 +100,8 @@ std::variant<Message, Failure> classify(const boost::json::value& document) {
     return m;
 }
 
-boost::json::value make_result(const boost::json::value& id, boost::json::value result, boost::json::storage_ptr storage) {
+boost::json::value make_result(const boost::json::value& id, boost::json::value result,
+                               boost::json::storage_ptr storage) {
     boost::json::object msg(std::move(storage));  // the result's own storage: it moves in, uncopied
     msg.reserve(3);
     msg.emplace("jsonrpc", "2.0");

@@ -23,7 +23,8 @@ constexpr std::array kMethods{
     MethodInfo{.name = "prompts/get", .user_code = true, .rounds = true, .entity_param = "name"},
     MethodInfo{.name = "resources/list", .cache = Cache::list},
     MethodInfo{.name = "resources/templates/list", .cache = Cache::list},
-    MethodInfo{.name = "resources/read", .user_code = true, .rounds = true, .entity_param = "uri", .cache = Cache::read},
+    MethodInfo{
+        .name = "resources/read", .user_code = true, .rounds = true, .entity_param = "uri", .cache = Cache::read},
     MethodInfo{.name = "completion/complete", .user_code = true},
     // Client notifications.
     MethodInfo{.name = "notifications/initialized", .notification = true, .eras = Eras::sessions},

@@ -89,7 +89,8 @@ struct ListenFilter {
     std::optional<bool> resourcesListChanged;
     const boost::json::array* resourceSubscriptions = nullptr;  // counted before its items are read
 };
-BOOST_DESCRIBE_STRUCT(ListenFilter, (), (toolsListChanged, promptsListChanged, resourcesListChanged, resourceSubscriptions))
+BOOST_DESCRIBE_STRUCT(ListenFilter, (),
+                      (toolsListChanged, promptsListChanged, resourcesListChanged, resourceSubscriptions))
 
 struct ListenParams {
     ListenFilter notifications;

@@ -7,8 +7,8 @@
 namespace mcp {
 
 namespace {
-constexpr std::array<std::string_view, 8> kLevels{"debug", "info", "notice", "warning",
-                                                  "error", "critical", "alert", "emergency"};
+constexpr std::array<std::string_view, 8> kLevels{"debug", "info",     "notice", "warning",
+                                                  "error", "critical", "alert",  "emergency"};
 }
 
 std::string_view to_string(LogLevel level) { return kLevels[static_cast<std::size_t>(level)]; }

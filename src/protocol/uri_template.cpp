@@ -45,7 +45,7 @@ namespace mcp {
 // A literal, or one variable of an expression: {op a,b} compiles to one part per variable, the
 // first flagged so that expansion can regroup them.
 struct detail::UriTemplatePart {
-    std::string text;           // the literal text, or the variable name
+    std::string text;  // the literal text, or the variable name
     bool literal = false;
     bool first = false;         // first variable of its expression
     bool explode = false;       // the '*' modifier

@@ -58,7 +58,7 @@ CLI::Option* add_duration(CLI::App& group, const std::string& flag, std::chrono:
 // CLI11 heads each option group "[Option Group: X]" with a nested "Options:" line; this prints
 // "X:" and the options, laid out like the ungrouped ones.
 class GroupedHelp : public CLI::Formatter {
-  public:
+public:
     std::string make_expanded(const CLI::App* sub) const override {
         if (!sub->get_name().empty()) return CLI::Formatter::make_expanded(sub);
         // Each group carries a copy of the app's help flag: leave it to the top section.
@@ -71,7 +71,8 @@ class GroupedHelp : public CLI::Formatter {
 void add_transport(CLI::App& app, RunOptions& options) {
     auto& group = *app.add_option_group("Transport");
     HttpOptions& http = options.http;
-    auto* stdio = group.add_flag("--stdio")->description("Serve newline-delimited JSON-RPC on stdin/stdout (the default)");
+    auto* stdio =
+        group.add_flag("--stdio")->description("Serve newline-delimited JSON-RPC on stdin/stdout (the default)");
     group
         .add_option_function<std::string>(
             "--http",
@@ -83,8 +84,9 @@ void add_transport(CLI::App& app, RunOptions& options) {
         ->check(kListenAddress)
         ->excludes(stdio);
     group.add_option("--endpoint", http.endpoint, "HTTP path of the MCP endpoint");
-    group.add_option("--allowed-hosts", http.allowed_hosts,
-                     "Host and Origin names accepted over HTTP, any port (DNS-rebinding protection)")
+    group
+        .add_option("--allowed-hosts", http.allowed_hosts,
+                    "Host and Origin names accepted over HTTP, any port (DNS-rebinding protection)")
         ->delimiter(',');
     group.add_option("--io-threads", http.io_threads, "Threads serving HTTP connections")->check(CLI::Range(1, 256));
 }
@@ -127,9 +129,10 @@ void add_store_and_keys(CLI::App& app, RunOptions& options) {
     group.add_option("--store", options.server.store,
                      "Where 2025-era HTTP sessions, SSE journals and pending client answers live: memory, or "
                      "redis://[[user]:password@]host[:port][/db] shared by several nodes");
-    group.add_option("--secret-file", options.secret_file,
-                     "Sealing keys: one base64 32-byte key, or lines kid:base64 (first active); env MCP_SECRET holds "
-                     "the same text")
+    group
+        .add_option("--secret-file", options.secret_file,
+                    "Sealing keys: one base64 32-byte key, or lines kid:base64 (first active); env MCP_SECRET holds "
+                    "the same text")
         ->check(CLI::ExistingFile);
 }
 
@@ -147,7 +150,9 @@ void add_caching(CLI::App& app, CacheOptions& cache) {
 
 void add_logging(CLI::App& app, RunOptions& options) {
     auto& group = *app.add_option_group("Logging");
-    group.add_option("--log-level", options.log_level, "Server diagnostics on stderr: trace, debug, info, warn, error, off")
+    group
+        .add_option("--log-level", options.log_level,
+                    "Server diagnostics on stderr: trace, debug, info, warn, error, off")
         ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}));
     group.add_option("--log-format", options.log_format, "Diagnostics format: text or json (one object per line)")
         ->check(CLI::IsMember({"text", "json"}));
@@ -164,28 +169,36 @@ void add_limits(CLI::App& app, ServerOptions& server) {
     auto& group = *app.add_option_group("Limits");
     group.add_option("--page-size", server.page_size, "Items per page of tools/list, prompts/list, resources/list")
         ->check(CLI::Range(1, 100000));
-    group.add_option("--max-message-bytes", server.limits.max_message_bytes,
-                     "Largest JSON-RPC message accepted (a size: 4194304, 4MiB, 512KiB)")
+    group
+        .add_option("--max-message-bytes", server.limits.max_message_bytes,
+                    "Largest JSON-RPC message accepted (a size: 4194304, 4MiB, 512KiB)")
         ->transform(CLI::AsSizeValue(false))
         ->check(CLI::Range(std::size_t{64}, std::size_t{1} << 32));
     group.add_option("--max-json-depth", server.limits.max_depth, "Deepest nesting of arrays and objects accepted")
         ->check(CLI::Range(2, 10000));
     group.add_option("--max-listen-streams", server.max_listen_streams, "Open subscriptions/listen streams in total")
         ->check(CLI::Range(1, 1000000));
-    group.add_option("--max-subscriptions", server.max_subscriptions, "Resource subscriptions per session or listen stream")
+    group
+        .add_option("--max-subscriptions", server.max_subscriptions,
+                    "Resource subscriptions per session or listen stream")
         ->check(CLI::Range(1, 1000000));
 }
 
 void add_handler_pool(CLI::App& app, ExecutionOptions& execution) {
     auto& group = *app.add_option_group("Handler pool");
-    group.add_option("--handler-threads", execution.core_threads, "Handler threads kept ready (0: one per CPU, at least 2)")
+    group
+        .add_option("--handler-threads", execution.core_threads,
+                    "Handler threads kept ready (0: one per CPU, at least 2)")
         ->check(CLI::Range(0, 4096));
     group.add_option("--max-handler-threads", execution.max_threads, "Most handler threads while handlers block")
         ->check(CLI::Range(1, 100000));
-    group.add_option("--handler-queue", execution.queue_capacity, "Calls that may wait for a handler thread; more are refused")
+    group
+        .add_option("--handler-queue", execution.queue_capacity,
+                    "Calls that may wait for a handler thread; more are refused")
         ->check(CLI::Range(1, 10000000));
     add_duration(group, "--handler-grow-after", execution.grow_after, "A call waiting this long for a thread adds one");
-    add_duration(group, "--handler-idle-timeout", execution.idle_timeout, "Extra handler threads exit after this idle time");
+    add_duration(group, "--handler-idle-timeout", execution.idle_timeout,
+                 "Extra handler threads exit after this idle time");
     group.add_option("--handler-stack-size", execution.stack_size, "Stack size of each handler thread")
         ->transform(CLI::AsSizeValue(false))
         ->check(CLI::Range(std::size_t{64} * 1024, std::size_t{1} << 30));

@@ -17,8 +17,8 @@ namespace mcp::detail {
 struct RunOptions {
     ServerOptions server;
     HttpOptions http;
-    bool serve_http = false;   // --http given: Streamable HTTP instead of stdio
-    std::string secret_file;   // --secret-file; without it MCP_SECRET holds the key text
+    bool serve_http = false;  // --http given: Streamable HTTP instead of stdio
+    std::string secret_file;  // --secret-file; without it MCP_SECRET holds the key text
     std::string log_level = "info";
     std::string log_format = "text";
 };

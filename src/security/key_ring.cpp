@@ -94,7 +94,8 @@ unsigned char* u8(char* p) { return reinterpret_cast<unsigned char*>(p); }
 bool valid_key_id(std::string_view id) {
     if (id.empty() || id.size() > KeyRing::max_key_id_size) return false;
     for (char c : id) {
-        const bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+        const bool ok =
+            (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
         if (!ok) return false;
     }
     return true;
@@ -149,7 +150,7 @@ KeyRing KeyRing::parse(std::string_view text) {
     if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
 
     auto impl = std::make_shared<Impl>();
-    bool bare = false;           // the content so far is one bare key
+    bool bare = false;  // the content so far is one bare key
     std::size_t bare_line = 0;
     std::size_t line_no = 0;
     while (!text.empty() || line_no == 0) {
@@ -244,12 +245,13 @@ std::string KeyRing::seal(std::string_view purpose, std::string_view plaintext) 
     // carries its own length, so the concatenation is unambiguous.
     Ctx ctx(EVP_CIPHER_CTX_new());
     int len = 0, tail = 0;
-    const bool ok = ctx && EVP_EncryptInit_ex(ctx.get(), aes_256_gcm(), nullptr, key.bytes.data(), nonce) == 1 &&
-                    EVP_EncryptUpdate(ctx.get(), nullptr, &len, u8(raw.data()), static_cast<int>(header)) == 1 &&
-                    EVP_EncryptUpdate(ctx.get(), nullptr, &len, u8(purpose.data()), static_cast<int>(purpose.size())) == 1 &&
-                    EVP_EncryptUpdate(ctx.get(), out, &len, u8(plaintext.data()), static_cast<int>(plaintext.size())) == 1 &&
-                    EVP_EncryptFinal_ex(ctx.get(), out + len, &tail) == 1 &&
-                    EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_GET_TAG, static_cast<int>(kTagBytes), out + plaintext.size()) == 1;
+    const bool ok =
+        ctx && EVP_EncryptInit_ex(ctx.get(), aes_256_gcm(), nullptr, key.bytes.data(), nonce) == 1 &&
+        EVP_EncryptUpdate(ctx.get(), nullptr, &len, u8(raw.data()), static_cast<int>(header)) == 1 &&
+        EVP_EncryptUpdate(ctx.get(), nullptr, &len, u8(purpose.data()), static_cast<int>(purpose.size())) == 1 &&
+        EVP_EncryptUpdate(ctx.get(), out, &len, u8(plaintext.data()), static_cast<int>(plaintext.size())) == 1 &&
+        EVP_EncryptFinal_ex(ctx.get(), out + len, &tail) == 1 &&
+        EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_GET_TAG, static_cast<int>(kTagBytes), out + plaintext.size()) == 1;
     if (!ok) throw std::runtime_error("key ring: AES-256-GCM encryption failed");
     return detail::base64url_encode(detail::as_bytes(raw));
 }
@@ -281,12 +283,13 @@ std::optional<std::string> KeyRing::open(std::string_view purpose, std::string_v
     Ctx ctx(EVP_CIPHER_CTX_new());
     int len = 0, tail = 0;
     // EVP_DecryptFinal_ex checks the tag, in constant time.
-    const bool ok = ctx && EVP_DecryptInit_ex(ctx.get(), aes_256_gcm(), nullptr, key->bytes.data(), nonce) == 1 &&
-                    EVP_DecryptUpdate(ctx.get(), nullptr, &len, u8(raw->data()), static_cast<int>(header)) == 1 &&
-                    EVP_DecryptUpdate(ctx.get(), nullptr, &len, u8(purpose.data()), static_cast<int>(purpose.size())) == 1 &&
-                    EVP_DecryptUpdate(ctx.get(), u8(plain.data()), &len, in, static_cast<int>(size)) == 1 &&
-                    EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_TAG, static_cast<int>(kTagBytes), tag) == 1 &&
-                    EVP_DecryptFinal_ex(ctx.get(), u8(plain.data()) + len, &tail) == 1;
+    const bool ok =
+        ctx && EVP_DecryptInit_ex(ctx.get(), aes_256_gcm(), nullptr, key->bytes.data(), nonce) == 1 &&
+        EVP_DecryptUpdate(ctx.get(), nullptr, &len, u8(raw->data()), static_cast<int>(header)) == 1 &&
+        EVP_DecryptUpdate(ctx.get(), nullptr, &len, u8(purpose.data()), static_cast<int>(purpose.size())) == 1 &&
+        EVP_DecryptUpdate(ctx.get(), u8(plain.data()), &len, in, static_cast<int>(size)) == 1 &&
+        EVP_CIPHER_CTX_ctrl(ctx.get(), EVP_CTRL_GCM_SET_TAG, static_cast<int>(kTagBytes), tag) == 1 &&
+        EVP_DecryptFinal_ex(ctx.get(), u8(plain.data()) + len, &tail) == 1;
     if (!ok) {
         wipe(plain);  // unauthenticated plaintext goes nowhere
         return std::nullopt;

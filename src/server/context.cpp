@@ -5,7 +5,6 @@
 
 #include <boost/json/object.hpp>
 
-
 namespace mcp {
 
 const Exchange& Context::exchange() const { return *state_->exchange; }
@@ -31,7 +30,9 @@ void Context::progress(double progress, std::optional<double> total, std::string
 
 bool Context::close_sse_stream() { return state_->sink->release_stream(); }
 
-std::vector<InputAnswer> Context::ask(const std::vector<InputRequest>& requests) { return detail::ask(*state_, requests); }
+std::vector<InputAnswer> Context::ask(const std::vector<InputRequest>& requests) {
+    return detail::ask(*state_, requests);
+}
 
 ElicitResult Context::elicit(std::string message, FormSchema schema, std::string key) {
     auto answers = ask({ElicitRequest{std::move(message), std::move(schema), std::move(key)}});
@@ -63,8 +64,8 @@ std::vector<Root> Context::roots(std::string key) {
 
 void Context::notify_elicitation_complete(std::string elicitation_id) {
     if (exchange().era() != Era::sessions || !exchange().session()) return;  // removed in 2026-07-28
-    exchange().session()->notify(
-        jsonrpc::make_notification("notifications/elicitation/complete", {{"elicitationId", std::move(elicitation_id)}}));
+    exchange().session()->notify(jsonrpc::make_notification("notifications/elicitation/complete",
+                                                            {{"elicitationId", std::move(elicitation_id)}}));
 }
 
 void Context::log(LogLevel level, boost::json::value data, std::string_view logger) {

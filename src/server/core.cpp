@@ -19,9 +19,10 @@ SessionService& ServerCore::sessions() {
     std::call_once(sessions_once_, [this] {
         const auto& o = options.sessions;
         sessions_ = std::make_unique<SessionService>(
-            cluster.backend_ptr(), SessionService::Settings{o.max_sessions, o.idle_timeout, o.journal_events_per_stream,
-                                                            o.journal_bytes_per_stream, options.default_client_log_level,
-                                                            [this]() -> const KeyRing& { return keys(); }});
+            cluster.backend_ptr(),
+            SessionService::Settings{o.max_sessions, o.idle_timeout, o.journal_events_per_stream,
+                                     o.journal_bytes_per_stream, options.default_client_log_level,
+                                     [this]() -> const KeyRing& { return keys(); }});
         sessions_made_.store(sessions_.get());
     });
     return *sessions_;
@@ -39,8 +40,10 @@ const KeyRing& ServerCore::keys() {
     std::call_once(keys_once_, [this] {
         if (options.keys) return;
         options.keys = KeyRing::generate();
-        log().warn("no sealing key configured (--secret-file or MCP_SECRET): generated key {}; its tokens do not "
-                   "survive a restart and other nodes do not accept them", options.keys->active_key_id());
+        log().warn(
+            "no sealing key configured (--secret-file or MCP_SECRET): generated key {}; its tokens do not "
+            "survive a restart and other nodes do not accept them",
+            options.keys->active_key_id());
     });
     return *options.keys;
 }

@@ -3,8 +3,8 @@
 #include "protocol/era.hpp"
 #include "protocol/params.hpp"
 #include "server/client_requests/request_state.hpp"
-#include "server/request_context_impl.hpp"
 #include "server/methods/methods.hpp"
+#include "server/request_context_impl.hpp"
 #include "server/routing_headers.hpp"
 #include "sessions/session_state.hpp"
 #include "util/log.hpp"
@@ -56,7 +56,8 @@ const std::unordered_map<std::string_view, Method>& method_table() {
         std::unordered_map<std::string_view, Method> out;
         for (const auto& b : bindings) {
             const auto* info = find_method_info(b.name);
-            if (info == nullptr) throw std::logic_error("dispatch binds a method the protocol table lacks: " + std::string(b.name));
+            if (info == nullptr)
+                throw std::logic_error("dispatch binds a method the protocol table lacks: " + std::string(b.name));
             out.emplace(b.name, Method{info, b.run, b.notify, b.runs_inline});
         }
         for (const auto& info : all_methods()) {
@@ -103,10 +104,13 @@ const std::string& subject_of(const CallState& call) {
 void read_inputs(CallState& call) {
     const auto params = bind_params<RoundParams>(call.params());
     if (params.requestState) {
-        auto state = open_request_state(call.core.keys(), *params.requestState, call.core.options.client_requests.request_state_ttl);
+        auto state = open_request_state(call.core.keys(), *params.requestState,
+                                        call.core.options.client_requests.request_state_ttl);
         if (state.method != call.message.method) throw InvalidParams("Invalid requestState: issued for another method");
-        if (state.params_digest != params_digest(call.params())) throw InvalidParams("Invalid requestState: issued for other params");
-        if (state.principal != subject_of(call)) throw InvalidParams("Invalid requestState: issued to another principal");
+        if (state.params_digest != params_digest(call.params()))
+            throw InvalidParams("Invalid requestState: issued for other params");
+        if (state.principal != subject_of(call))
+            throw InvalidParams("Invalid requestState: issued to another principal");
         call.input.answers = std::move(state.answers);
     }
     if (params.inputResponses) {
@@ -118,9 +122,12 @@ void read_inputs(CallState& call) {
 // the retry pick up the answers gathered so far.
 boost::json::value input_required(const CallState& call) {
     boost::json::object requests;
-    for (const auto& r : call.input.pending) requests[r.key] = boost::json::object{{"method", r.method}, {"params", r.params}};
-    RequestState state{std::string(call.message.method), params_digest(call.params()), subject_of(call), call.input.used,
-                       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count()};
+    for (const auto& r : call.input.pending)
+        requests[r.key] = boost::json::object{{"method", r.method}, {"params", r.params}};
+    RequestState state{
+        std::string(call.message.method), params_digest(call.params()), subject_of(call), call.input.used,
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count()};
     return boost::json::object{{"resultType", "input_required"},
                                {"inputRequests", std::move(requests)},
                                {"requestState", seal_request_state(call.core.keys(), state)}};
@@ -138,20 +145,21 @@ const Method* admit_stateless(CallState& call, const Inbound& inbound) {
     const Method* method = requested(msg.method, Era::stateless);
     const Envelope envelope = read_envelope(msg);
     if (inbound.headers != nullptr) {
-        check_routing_headers(msg, method != nullptr ? method->info->entity_param : std::string_view(), *inbound.headers,
-                              envelope.client->protocol_version);
+        check_routing_headers(msg, method != nullptr ? method->info->entity_param : std::string_view(),
+                              *inbound.headers, envelope.client->protocol_version);
         call.headers = *inbound.headers;
     }
     if (!revision::is_stateless_era(envelope.client->protocol_version)) {
         boost::json::array supported;
         for (auto v : revision::stateless_era()) supported.emplace_back(v);
-        throw Error(error_code::unsupported_protocol_version,
-                    "Unsupported protocol version: " + envelope.client->protocol_version,
-                    boost::json::object{{"supported", std::move(supported)}, {"requested", envelope.client->protocol_version}});
+        throw Error(
+            error_code::unsupported_protocol_version,
+            "Unsupported protocol version: " + envelope.client->protocol_version,
+            boost::json::object{{"supported", std::move(supported)}, {"requested", envelope.client->protocol_version}});
     }
     if (method == nullptr) throw Error(error_code::method_not_found, "Method not found: " + std::string(msg.method));
-    call.exchange.emplace(Era::stateless, envelope.client, inbound.session, msg.id, progress_token_of(msg), envelope.log_level,
-                          inbound.principal);
+    call.exchange.emplace(Era::stateless, envelope.client, inbound.session, msg.id, progress_token_of(msg),
+                          envelope.log_level, inbound.principal);
     call.method = method;
     if (method->info->rounds) read_inputs(call);
     return method;
@@ -175,7 +183,8 @@ const Method* admit_in_session(CallState& call, const Inbound& inbound) {
 Era era_of(const jsonrpc::Message& message, const Inbound& inbound) {
     if (inbound.era) return *inbound.era;
     const auto* headers = inbound.headers;
-    return classify_era(message, headers && headers->protocol_version ? std::string_view(*headers->protocol_version) : "");
+    return classify_era(message,
+                        headers && headers->protocol_version ? std::string_view(*headers->protocol_version) : "");
 }
 
 // The trace context: the transport's headers, else traceparent/tracestate in params._meta.
@@ -183,14 +192,17 @@ TraceContext trace_of(const jsonrpc::Message& msg, const Inbound& inbound) {
     if (!inbound.trace.traceparent.empty() || msg.params == nullptr) return inbound.trace;
     TraceContext trace;
     if (const auto* meta = msg.params->if_contains("_meta"); meta && meta->is_object()) {
-        if (const auto* p = meta->get_object().if_contains("traceparent"); p && p->is_string()) trace.traceparent = p->get_string();
-        if (const auto* s = meta->get_object().if_contains("tracestate"); s && s->is_string()) trace.tracestate = s->get_string();
+        if (const auto* p = meta->get_object().if_contains("traceparent"); p && p->is_string())
+            trace.traceparent = p->get_string();
+        if (const auto* s = meta->get_object().if_contains("tracestate"); s && s->is_string())
+            trace.tracestate = s->get_string();
     }
     return trace;
 }
 
 LogFields log_fields_of(const CallState& call) {
-    LogFields fields{{"mcp.request.id", boost::json::serialize(call.message.id)}, {"mcp.method", std::string(call.message.method)}};
+    LogFields fields{{"mcp.request.id", boost::json::serialize(call.message.id)},
+                     {"mcp.method", std::string(call.message.method)}};
     if (call.session && !call.session->id().empty()) fields.emplace_back("mcp.session", call.session->id());
     if (const auto& name = call.exchange->client_info().name; !name.empty()) fields.emplace_back("mcp.client", name);
     return fields;
@@ -231,7 +243,8 @@ void handle_notification(ServerCore& core, const jsonrpc::Message& message, cons
 void handle_request(ServerCore& core, const std::shared_ptr<CallState>& call, const Inbound& inbound) {
     const Method* method = nullptr;
     try {
-        method = era_of(call->message, inbound) == Era::stateless ? admit_stateless(*call, inbound) : admit_in_session(*call, inbound);
+        method = era_of(call->message, inbound) == Era::stateless ? admit_stateless(*call, inbound)
+                                                                  : admit_in_session(*call, inbound);
     } catch (const Error& e) {
         call->sink->complete(error_response(*call, e));
         return;
@@ -246,9 +259,11 @@ void handle_request(ServerCore& core, const std::shared_ptr<CallState>& call, co
     if (listen) call->ends_with_client = true;
     if (session && !SessionState::of(*session).track(call)) {
         call->key.clear();
-        return reject(*call, error_code::invalid_request, "Duplicate request id: a request with this id is still in flight");
+        return reject(*call, error_code::invalid_request,
+                      "Duplicate request id: a request with this id is still in flight");
     }
-    if (inbound.cancel.stop_possible()) call->transport_cancel.emplace(inbound.cancel, CallState::RequestStop{&call->stop});
+    if (inbound.cancel.stop_possible())
+        call->transport_cancel.emplace(inbound.cancel, CallState::RequestStop{&call->stop});
     if (listen) return start_listen(core, call);
 
     if (method->runs_inline != nullptr && method->runs_inline(core, *call)) {
@@ -272,8 +287,9 @@ void handle_request(ServerCore& core, const std::shared_ptr<CallState>& call, co
     if (!queued) {
         core.calls.ended(*call);
         if (session) SessionState::of(*session).untrack(*call);
-        call->sink->complete_overloaded(jsonrpc::make_error(call->message.id, error_code::internal_error,
-                                                            "Server overloaded: too many calls in flight, try again later"));
+        call->sink->complete_overloaded(
+            jsonrpc::make_error(call->message.id, error_code::internal_error,
+                                "Server overloaded: too many calls in flight, try again later"));
     }
 }
 
@@ -297,19 +313,23 @@ void run_call(const Method& method, const std::shared_ptr<CallState>& call) {
         stamp_stateless_result(call->core, Cache::none, result);  // never cacheable
         response.emplace(jsonrpc::make_result(call->message.id, std::move(result)));
     } catch (const CapabilityMissing& e) {
-        response.emplace(modern ? jsonrpc::make_error(call->message.id, error_code::missing_required_client_capability, e.what(),
-                                                      boost::json::object{{"requiredCapabilities", capability_object(e.capability())}})
+        response.emplace(modern ? jsonrpc::make_error(
+                                      call->message.id, error_code::missing_required_client_capability, e.what(),
+                                      boost::json::object{{"requiredCapabilities", capability_object(e.capability())}})
                                 : jsonrpc::make_error(call->message.id, error_code::internal_error, e.what()));
     } catch (const Error& e) {
         response.emplace(error_response(*call, e));
     } catch (const json::BindError& e) {
-        response.emplace(jsonrpc::make_error(call->message.id, error_code::invalid_params, std::string("Invalid params: ") + e.what()));
+        response.emplace(jsonrpc::make_error(call->message.id, error_code::invalid_params,
+                                             std::string("Invalid params: ") + e.what()));
     } catch (const StoreUnavailable& e) {
         unavailable = true;
-        response.emplace(jsonrpc::make_error(call->message.id, error_code::internal_error, std::string("Store unavailable: ") + e.what()));
+        response.emplace(jsonrpc::make_error(call->message.id, error_code::internal_error,
+                                             std::string("Store unavailable: ") + e.what()));
     } catch (const std::exception& e) {
         log().warn("{} failed: {}", call->message.method, e.what());
-        response.emplace(jsonrpc::make_error(call->message.id, error_code::internal_error, std::string("Internal error: ") + e.what()));
+        response.emplace(jsonrpc::make_error(call->message.id, error_code::internal_error,
+                                             std::string("Internal error: ") + e.what()));
     } catch (...) {
         response.emplace(jsonrpc::make_error(call->message.id, error_code::internal_error, "Internal error"));
     }

@@ -15,7 +15,8 @@ namespace mcp::detail {
 // A request's result object, or throws mcp::Error for an error response.
 using MethodFn = boost::json::value (*)(ServerCore& core, CallState& call);
 // A client notification.
-using NotificationFn = void (*)(ServerCore& core, const jsonrpc::Message& message, const std::shared_ptr<Session>& session);
+using NotificationFn = void (*)(ServerCore& core, const jsonrpc::Message& message,
+                                const std::shared_ptr<Session>& session);
 // Whether the handler this call would run was declared runs_inline (tools, prompts, resources).
 using InlineProbe = bool (*)(const ServerCore& core, const CallState& call);
 

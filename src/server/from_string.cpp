@@ -10,7 +10,8 @@ namespace mcp::detail {
 namespace {
 
 [[noreturn]] void fail(std::string_view what, std::string_view expected, std::string_view text) {
-    throw InvalidParams(std::string(what) + ": expected " + std::string(expected) + ", got \"" + std::string(text) + "\"");
+    throw InvalidParams(std::string(what) + ": expected " + std::string(expected) + ", got \"" + std::string(text) +
+                        "\"");
 }
 
 }  // namespace
@@ -26,7 +27,8 @@ std::int64_t parse_int64(std::string_view text, std::string_view what, std::int6
 std::uint64_t parse_uint64(std::string_view text, std::string_view what, std::uint64_t hi) {
     std::uint64_t v = 0;
     auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (ec != std::errc() || end != text.data() + text.size() || text.empty()) fail(what, "a non-negative integer", text);
+    if (ec != std::errc() || end != text.data() + text.size() || text.empty())
+        fail(what, "a non-negative integer", text);
     if (v > hi) fail(what, "an integer in [0, " + std::to_string(hi) + "]", text);
     return v;
 }

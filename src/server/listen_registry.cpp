@@ -55,7 +55,8 @@ void ListenRegistry::list_changed(std::string_view list) {
 
 void ListenRegistry::resource_updated(std::string_view uri) {
     for (const auto& l : open_listens()) {
-        if (l->uris.contains(uri)) l->deliver(jsonrpc::make_notification("notifications/resources/updated", {{"uri", uri}}));
+        if (l->uris.contains(uri))
+            l->deliver(jsonrpc::make_notification("notifications/resources/updated", {{"uri", uri}}));
     }
 }
 

@@ -119,8 +119,8 @@ void Server::add_prompt(detail::PromptDefinition def) {
     put_icons(wire, def.spec.icons);
     put_meta(wire, def.spec.meta);
 
-    core_->catalog.prompts.add(name, std::make_shared<detail::PromptEntry>(detail::PromptEntry{std::move(def), std::move(wire)}),
-                       "prompt");
+    core_->catalog.prompts.add(
+        name, std::make_shared<detail::PromptEntry>(detail::PromptEntry{std::move(def), std::move(wire)}), "prompt");
     core_->list_changed("prompts");
 }
 
@@ -135,8 +135,9 @@ void Server::add_resource(detail::ResourceDefinition def) {
     if (def.spec.name.empty()) def.spec.name = detail::default_resource_name(def.uri);
     auto wire = detail::resource_wire("uri", def.uri, def.spec);
     const std::string uri = def.uri;
-    core_->catalog.resources.add(uri, std::make_shared<detail::ResourceEntry>(detail::ResourceEntry{std::move(def), std::move(wire)}),
-                         "resource");
+    core_->catalog.resources.add(
+        uri, std::make_shared<detail::ResourceEntry>(detail::ResourceEntry{std::move(def), std::move(wire)}),
+        "resource");
     core_->list_changed("resources");
 }
 

@@ -21,8 +21,8 @@ void register_request_context_accessors() {
     static std::once_flag once;
     std::call_once(once, [] {
         auto& registry = ContextRegistry::global();
-        registry.add_thread_local<TraceContext>("mcp.trace", [] () -> TraceContext& { return current_trace_; });
-        registry.add_thread_local<LogFields>("mcp.log_fields", [] () -> LogFields& { return current_fields_; });
+        registry.add_thread_local<TraceContext>("mcp.trace", []() -> TraceContext& { return current_trace_; });
+        registry.add_thread_local<LogFields>("mcp.log_fields", []() -> LogFields& { return current_fields_; });
     });
 }
 

@@ -53,11 +53,14 @@ boost::json::object wrapped_output_schema(boost::json::object inner) {
 boost::json::value prompt_result(const GetPromptResult& result) { return to_wire(result); }
 
 boost::json::value resource_text(const std::string& uri, const std::string& mime_type, std::string_view text) {
-    return to_wire(ReadResourceResult{{TextResourceContents{uri, mime_type.empty() ? "text/plain" : mime_type, std::string(text), {}}}, {}});
+    return to_wire(ReadResourceResult{
+        {TextResourceContents{uri, mime_type.empty() ? "text/plain" : mime_type, std::string(text), {}}}, {}});
 }
 
 boost::json::value resource_blob(const std::string& uri, const std::string& mime_type, const Blob& blob) {
-    std::string mime = !blob.mime_type.empty() ? blob.mime_type : !mime_type.empty() ? mime_type : "application/octet-stream";
+    std::string mime = !blob.mime_type.empty() ? blob.mime_type
+                       : !mime_type.empty()    ? mime_type
+                                               : "application/octet-stream";
     return to_wire(ReadResourceResult{{BlobResourceContents{uri, std::move(mime), base64_encode(blob.bytes), {}}}, {}});
 }
 
@@ -68,7 +71,11 @@ boost::json::value resource_contents(const std::string& uri, std::vector<Resourc
 boost::json::value resource_result(const std::string& uri, ReadResourceResult result) {
     // Contents without a URI belong to the one requested.
     for (auto& c : result.contents) {
-        std::visit([&](auto& item) { if (item.uri.empty()) item.uri = uri; }, c);
+        std::visit(
+            [&](auto& item) {
+                if (item.uri.empty()) item.uri = uri;
+            },
+            c);
     }
     return to_wire(result);
 }

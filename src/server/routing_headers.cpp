@@ -37,23 +37,34 @@ void check_header(const std::optional<std::string>& header, std::string_view nam
     const auto decoded = decode_header_value(*header);
     if (!decoded) mismatch(std::string(name) + " header has invalid characters or encoding");
     if (*decoded != body) {
-        mismatch(std::string(name) + " header value '" + *decoded + "' does not match the body value '" + std::string(body) + "'");
+        mismatch(std::string(name) + " header value '" + *decoded + "' does not match the body value '" +
+                 std::string(body) + "'");
     }
 }
 
 // Keywords whose values are subschemas (or maps/arrays of them) other than "properties".
-constexpr std::array<std::string_view, 11> kSchemaKeywords{"items", "additionalProperties", "not", "if", "then", "else",
-                                                           "contains", "propertyNames", "unevaluatedItems",
-                                                           "unevaluatedProperties", "contentSchema"};
+constexpr std::array<std::string_view, 11> kSchemaKeywords{"items",
+                                                           "additionalProperties",
+                                                           "not",
+                                                           "if",
+                                                           "then",
+                                                           "else",
+                                                           "contains",
+                                                           "propertyNames",
+                                                           "unevaluatedItems",
+                                                           "unevaluatedProperties",
+                                                           "contentSchema"};
 constexpr std::array<std::string_view, 4> kSchemaArrays{"prefixItems", "allOf", "anyOf", "oneOf"};
 constexpr std::array<std::string_view, 4> kSchemaMaps{"$defs", "definitions", "patternProperties", "dependentSchemas"};
 
-void collect(const boost::json::value& node, std::vector<std::string>& path, bool reachable, std::vector<HeaderParam>& out) {
+void collect(const boost::json::value& node, std::vector<std::string>& path, bool reachable,
+             std::vector<HeaderParam>& out) {
     const auto* schema = node.if_object();
     if (schema == nullptr) return;
     if (const auto* header = schema->if_contains("x-mcp-header")) {
         if (!reachable || path.empty()) {
-            throw std::invalid_argument("x-mcp-header is only allowed on properties reached through \"properties\" alone");
+            throw std::invalid_argument(
+                "x-mcp-header is only allowed on properties reached through \"properties\" alone");
         }
         if (!header->is_string() || header->get_string().empty() ||
             !std::all_of(header->get_string().begin(), header->get_string().end(), is_tchar)) {
@@ -125,17 +136,18 @@ std::optional<std::string> decode_header_value(std::string_view raw) {
     }
     if (raw.size() >= kSentinelStart.size() + kSentinelEnd.size() && raw.starts_with(kSentinelStart) &&
         raw.ends_with(kSentinelEnd)) {
-        return base64_decode(raw.substr(kSentinelStart.size(), raw.size() - kSentinelStart.size() - kSentinelEnd.size()));
+        return base64_decode(
+            raw.substr(kSentinelStart.size(), raw.size() - kSentinelStart.size() - kSentinelEnd.size()));
     }
     return std::string(raw);
 }
 
-void check_routing_headers(const jsonrpc::Message& request, std::string_view entity_param, const RequestHeaders& headers,
-                           std::string_view meta_version) {
+void check_routing_headers(const jsonrpc::Message& request, std::string_view entity_param,
+                           const RequestHeaders& headers, std::string_view meta_version) {
     if (!headers.protocol_version) mismatch("missing required header MCP-Protocol-Version");
     if (*headers.protocol_version != meta_version) {
-        mismatch("MCP-Protocol-Version header '" + *headers.protocol_version + "' does not match _meta protocolVersion '" +
-                 std::string(meta_version) + "'");
+        mismatch("MCP-Protocol-Version header '" + *headers.protocol_version +
+                 "' does not match _meta protocolVersion '" + std::string(meta_version) + "'");
     }
     check_header(headers.method, "Mcp-Method", request.method);
     if (entity_param.empty() || request.params == nullptr) return;

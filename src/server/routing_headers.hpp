@@ -20,15 +20,15 @@ std::optional<std::string> decode_header_value(std::string_view raw);
 
 // MCP-Protocol-Version (against the _meta version), Mcp-Method, and Mcp-Name against the param
 // naming the method's entity (MethodInfo::entity_param; none when empty).
-void check_routing_headers(const jsonrpc::Message& request, std::string_view entity_param, const RequestHeaders& headers,
-                           std::string_view meta_version);
+void check_routing_headers(const jsonrpc::Message& request, std::string_view entity_param,
+                           const RequestHeaders& headers, std::string_view meta_version);
 
 // A tool parameter mirrored into an Mcp-Param-<name> header (its schema has "x-mcp-header").
 struct HeaderParam {
-    std::string name;        // as declared
-    std::string name_lower;  // for case-insensitive header lookup
+    std::string name;               // as declared
+    std::string name_lower;         // for case-insensitive header lookup
     std::vector<std::string> path;  // property chain from the arguments' root
-    std::string type;        // "string", "integer" or "boolean"
+    std::string type;               // "string", "integer" or "boolean"
 };
 
 // The x-mcp-header annotations of an input schema. Throws std::invalid_argument for one the

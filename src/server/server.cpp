@@ -3,8 +3,8 @@
 #include "server/call.hpp"
 #include "server/core.hpp"
 #include "server/dispatch.hpp"
-#include "server/request_context_impl.hpp"
 #include "server/methods/methods.hpp"
+#include "server/request_context_impl.hpp"
 
 #include <mcp/protocol/errors.hpp>
 
@@ -74,8 +74,8 @@ namespace {
 // `scratch`: where the server may build this call's larger results (list pages): the message's
 // own arena when the server parsed it, default storage when an embedder handed in a value (its
 // storage is the embedder's, with a lifetime and thread-safety the server cannot know).
-void serve(detail::ServerCore& core, boost::json::value message, boost::json::storage_ptr scratch, const Inbound& inbound,
-           std::shared_ptr<CallSink> sink) {
+void serve(detail::ServerCore& core, boost::json::value message, boost::json::storage_ptr scratch,
+           const Inbound& inbound, std::shared_ptr<CallSink> sink) {
     core.pool();  // serving has begun: options are fixed from here on
     auto call = std::make_shared<detail::CallState>(core, std::move(message), std::move(sink), inbound.session);
     call->scratch = std::move(scratch);
@@ -97,8 +97,8 @@ void serve(detail::ServerCore& core, boost::json::value message, boost::json::st
             detail::deliver_response(core, call->document, msg, inbound.session);
         } catch (const StoreUnavailable& e) {
             // Not acknowledged: the client sends its answer again.
-            call->sink->complete_overloaded(
-                jsonrpc::make_error(nullptr, error_code::internal_error, std::string("Store unavailable: ") + e.what()));
+            call->sink->complete_overloaded(jsonrpc::make_error(nullptr, error_code::internal_error,
+                                                                std::string("Store unavailable: ") + e.what()));
             return;
         }
         call->sink->complete(std::nullopt);

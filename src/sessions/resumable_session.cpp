@@ -79,11 +79,13 @@ void ResumableSession::catch_up_all() {
     for (const auto& stream : streams) stream->catch_up();
 }
 
-std::shared_ptr<ResumableStream> ResumableSession::find_stream(std::string_view stream_id, std::string_view after_event) {
+std::shared_ptr<ResumableStream> ResumableSession::find_stream(std::string_view stream_id,
+                                                               std::string_view after_event) {
     if (auto stream = local_stream(stream_id)) return stream;
     if (waker_ == nullptr) return nullptr;
     // Opened on another node: its events are in the shared journal.
-    if (!after_event.empty() && !journal_.exists(ResumableStream::journal_key(session_->id(), stream_id))) return nullptr;
+    if (!after_event.empty() && !journal_.exists(ResumableStream::journal_key(session_->id(), stream_id)))
+        return nullptr;
     std::lock_guard lock(mutex_);
     if (auto stream = held(stream_id)) return stream;
     auto stream = make_stream(std::string(stream_id));

@@ -20,15 +20,16 @@ std::optional<EventPosition> open_event_id(const KeyRing& keys, std::string_view
     const auto first = plain->find('\n');
     const auto second = first == std::string::npos ? std::string::npos : plain->find('\n', first + 1);
     if (second == std::string::npos) return std::nullopt;
-    return EventPosition{plain->substr(0, first), plain->substr(first + 1, second - first - 1), plain->substr(second + 1)};
+    return EventPosition{plain->substr(0, first), plain->substr(first + 1, second - first - 1),
+                         plain->substr(second + 1)};
 }
 
 std::string ResumableStream::journal_key(std::string_view session_id, std::string_view stream_id) {
     return std::string(session_id) + '/' + std::string(stream_id);
 }
 
-ResumableStream::ResumableStream(std::string session_id, std::string stream_id, EventJournal& journal, const KeyRing& keys,
-                                 StreamWaker* waker)
+ResumableStream::ResumableStream(std::string session_id, std::string stream_id, EventJournal& journal,
+                                 const KeyRing& keys, StreamWaker* waker)
     : session_id_(std::move(session_id)),
       stream_id_(std::move(stream_id)),
       journal_key_(journal_key(session_id_, stream_id_)),
@@ -78,8 +79,10 @@ void ResumableStream::publish(const boost::json::value& message) {
         }
         if (!waker_) {
             // One node: this stream's ids are consecutive, nothing can have come in between.
-            if (live_ && live_->event(data, sealed(id))) last_delivered_ = id;
-            else live_.reset();
+            if (live_ && live_->event(data, sealed(id)))
+                last_delivered_ = id;
+            else
+                live_.reset();
         } else if (live_here()) {
             // Other nodes may have added events too: deliver in journal order.
             try {

@@ -51,7 +51,8 @@ public:
 
 class ResumableStream {
 public:
-    ResumableStream(std::string session_id, std::string stream_id, EventJournal& journal, const KeyRing& keys, StreamWaker* waker);
+    ResumableStream(std::string session_id, std::string stream_id, EventJournal& journal, const KeyRing& keys,
+                    StreamWaker* waker);
 
     const std::string& id() const { return stream_id_; }
     static std::string journal_key(std::string_view session_id, std::string_view stream_id);
@@ -79,7 +80,7 @@ public:
     void discard();
 
 private:
-    void deliver_new();  // mutex_ held
+    void deliver_new();                                             // mutex_ held
     bool live_here() const { return live_ && !live_->detached(); }  // mutex_ held
     std::string sealed(const std::string& event_id) const;
 

@@ -28,7 +28,8 @@ namespace mcp::detail {
 std::string request_key(const boost::json::value& id) { return boost::json::serialize(id); }
 
 std::shared_ptr<Session> SessionState::make(std::string id, std::shared_ptr<MessageSink> channel, LogLevel level) {
-    return std::shared_ptr<Session>(new Session(std::make_unique<SessionState>(std::move(id), std::move(channel), level)));
+    return std::shared_ptr<Session>(
+        new Session(std::make_unique<SessionState>(std::move(id), std::move(channel), level)));
 }
 
 SessionState::SessionState(std::string id, std::shared_ptr<MessageSink> channel, LogLevel level)

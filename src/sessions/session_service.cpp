@@ -191,7 +191,8 @@ std::shared_ptr<ResumableSession> SessionService::lookup_shared(std::string_view
         auto [it, first_seen] = stored_.try_emplace(std::string(id));
         if (first_seen) {
             // A session another node created, first served here.
-            it->second = Stored{wrap(SessionState::make(std::string(id), nullptr, settings_.initial_level)), Clock::now()};
+            it->second =
+                Stored{wrap(SessionState::make(std::string(id), nullptr, settings_.initial_level)), Clock::now()};
             SessionState::of(*it->second.session->session()).share(-1);
             adopted = true;
         }
@@ -364,7 +365,8 @@ std::vector<std::shared_ptr<Session>> SessionService::listeners() {
 void SessionService::cancel(Session& session, const boost::json::value& request_id) {
     if (SessionState::of(session).cancel(request_id) || cluster_ == nullptr) return;
     try {
-        cluster_->publish("cancel", cluster_->node_id() + '\n' + session.id() + '\n' + boost::json::serialize(request_id));
+        cluster_->publish("cancel",
+                          cluster_->node_id() + '\n' + session.id() + '\n' + boost::json::serialize(request_id));
     } catch (const StoreUnavailable& e) {
         log().warn("cancellation not forwarded to the other nodes: {}", e.what());
     }

@@ -64,7 +64,8 @@ public:
 
     // ---- For the core.
     // initialize succeeded: what the client declared and who it is; the session now hears of changes.
-    void initialized(const std::shared_ptr<Session>& session, std::shared_ptr<const ClientState> client, std::string owner);
+    void initialized(const std::shared_ptr<Session>& session, std::shared_ptr<const ClientState> client,
+                     std::string owner);
     // Applies a change and, for a shared session, writes it through before it is acknowledged.
     void record(Session& session, const SessionChange& change);
     // Every session subscribed to `uri`, on any node (adopted here to reach it through its
@@ -76,7 +77,9 @@ public:
     // notifications/cancelled: the call stops here, or on the node that runs it.
     void cancel(Session& session, const boost::json::value& request_id);
     // A client's answer to a server-to-client request; false when nobody waits for it.
-    bool deliver(std::string_view key, boost::json::value answer) { return backend_->mailbox().deliver(key, std::move(answer)); }
+    bool deliver(std::string_view key, boost::json::value answer) {
+        return backend_->mailbox().deliver(key, std::move(answer));
+    }
     Mailbox& mailbox() { return backend_->mailbox(); }
     std::shared_ptr<Session> local(std::string_view id);
     // Entries in the table of sessions this node serves, ended ones not yet swept included.

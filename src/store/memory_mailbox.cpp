@@ -15,8 +15,8 @@ public:
     void open(std::string_view key, std::chrono::milliseconds ttl) override {
         std::lock_guard lock(mutex_);
         sweep_locked();
-        slots_[std::string(key)] = Slot{std::nullopt, std::chrono::steady_clock::now() + ttl,
-                                        std::make_shared<std::condition_variable>()};
+        slots_[std::string(key)] =
+            Slot{std::nullopt, std::chrono::steady_clock::now() + ttl, std::make_shared<std::condition_variable>()};
     }
 
     std::optional<boost::json::value> wait(std::string_view key, std::chrono::steady_clock::time_point deadline,

@@ -17,9 +17,9 @@ struct SessionRecord {
     std::string id;
     std::int64_t revision = 0;  // incremented by every change
     LogLevel level = LogLevel::info;
-    std::string owner;  // the subject of the principal that initialized it, "" when anonymous
+    std::string owner;                          // the subject of the principal that initialized it, "" when anonymous
     std::shared_ptr<const ClientState> client;  // what initialize settled
-    std::vector<std::string> subscriptions;      // resource URIs
+    std::vector<std::string> subscriptions;     // resource URIs
 };
 
 // One change to a session after initialize.

@@ -11,11 +11,16 @@ std::optional<std::chrono::milliseconds> parse_duration(std::string_view text) {
     if (ec != std::errc() || end == text.data()) return std::nullopt;
     const std::string_view unit(end, static_cast<std::size_t>(text.data() + text.size() - end));
     std::uint64_t scale = 0;
-    if (unit == "ms") scale = 1;
-    else if (unit == "s") scale = 1000;
-    else if (unit == "m") scale = 60'000;
-    else if (unit == "h") scale = 3'600'000;
-    else return std::nullopt;
+    if (unit == "ms")
+        scale = 1;
+    else if (unit == "s")
+        scale = 1000;
+    else if (unit == "m")
+        scale = 60'000;
+    else if (unit == "h")
+        scale = 3'600'000;
+    else
+        return std::nullopt;
     if (n > UINT64_MAX / scale / 2) return std::nullopt;  // keep far from overflow
     return std::chrono::milliseconds(static_cast<std::int64_t>(n * scale));
 }

@@ -301,9 +301,7 @@ struct HandlerPool::Impl {
     std::thread supervisor;
 };
 
-HandlerPool::HandlerPool(ExecutionOptions options) : impl_(std::make_unique<Impl>(this, options)) {
-    impl_->start();
-}
+HandlerPool::HandlerPool(ExecutionOptions options) : impl_(std::make_unique<Impl>(this, options)) { impl_->start(); }
 
 HandlerPool::~HandlerPool() { shutdown(); }
 

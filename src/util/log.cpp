@@ -20,8 +20,10 @@ void append_json_string(spdlog::memory_buf_t& out, std::string_view s) {
             case '\r': out.append(std::string_view("\\r")); break;
             case '\t': out.append(std::string_view("\\t")); break;
             default:
-                if (c < 0x20) fmt::format_to(std::back_inserter(out), "\\u{:04x}", c);
-                else out.push_back(static_cast<char>(c));
+                if (c < 0x20)
+                    fmt::format_to(std::back_inserter(out), "\\u{:04x}", c);
+                else
+                    out.push_back(static_cast<char>(c));
         }
     }
     out.push_back('"');
@@ -31,7 +33,8 @@ void append_json_string(spdlog::memory_buf_t& out, std::string_view s) {
 class JsonFormatter final : public spdlog::formatter {
 public:
     void format(const spdlog::details::log_msg& msg, spdlog::memory_buf_t& dest) override {
-        const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(msg.time.time_since_epoch()).count() % 1000;
+        const auto ms =
+            std::chrono::duration_cast<std::chrono::milliseconds>(msg.time.time_since_epoch()).count() % 1000;
         fmt::format_to(std::back_inserter(dest), "{{\"time\":\"{:%Y-%m-%dT%H:%M:%S}.{:03}Z\",\"level\":",
                        fmt::gmtime(std::chrono::system_clock::to_time_t(msg.time)), ms);
         const auto level = spdlog::level::to_string_view(msg.level);
@@ -61,9 +64,12 @@ bool configure_logging(std::string_view level, std::string_view format) {
     const auto parsed = spdlog::level::from_str(std::string(level));
     // from_str answers "off" for anything it does not know.
     if (parsed == spdlog::level::off && level != "off") return false;
-    if (format == "json") log().set_formatter(std::make_unique<JsonFormatter>());
-    else if (format == "text") log().set_formatter(std::make_unique<spdlog::pattern_formatter>());
-    else return false;
+    if (format == "json")
+        log().set_formatter(std::make_unique<JsonFormatter>());
+    else if (format == "text")
+        log().set_formatter(std::make_unique<spdlog::pattern_formatter>());
+    else
+        return false;
     log().set_level(parsed);
     return true;
 }

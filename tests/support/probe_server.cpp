@@ -24,13 +24,14 @@ BOOST_DESCRIBE_STRUCT(ConfirmInput, (), (what))
 
 int main(int argc, char** argv) {
     mcp::Server server{{.name = "mcp-cpp-probe", .version = "1.0.0"}};
-    server.context_registry().add_thread_local<std::string>("probe.tenant", [] () -> std::string& { return tenant; });
+    server.context_registry().add_thread_local<std::string>("probe.tenant", []() -> std::string& { return tenant; });
 
     server.set_authenticator([](const mcp::HttpRequestView& request) -> std::shared_ptr<const mcp::Principal> {
         tenant = std::string(request.header("X-Tenant"));
         const auto auth = request.header("Authorization");
         if (auth.empty()) return nullptr;
-        if (!auth.starts_with("Bearer ") || auth == "Bearer bad") throw mcp::Unauthorized("invalid token", "Bearer realm=\"probe\"");
+        if (!auth.starts_with("Bearer ") || auth == "Bearer bad")
+            throw mcp::Unauthorized("invalid token", "Bearer realm=\"probe\"");
         return std::make_shared<const mcp::Principal>(mcp::Principal{std::string(auth.substr(7)), {"read"}, {}});
     });
 
@@ -49,15 +50,16 @@ int main(int argc, char** argv) {
 
     // A form elicitation under an authenticator: on the 2026 wire its requestState is bound to the
     // principal that started the call (tests/e2e/client_requests_v2.test.mjs).
-    server.tool("confirm", "Asks the user to confirm something (form elicitation); reports the answer and the principal",
-                [](const ConfirmInput& in, mcp::ToolContext& ctx) {
-                    mcp::FormSchema form;
-                    form.boolean("ok").title("Confirm?");
-                    auto answer = ctx.elicit("Confirm " + in.what + "?", form, "confirm");
-                    const bool ok = answer.accepted() && answer.content.contains("ok") && answer.content.at("ok") == true;
-                    const auto& principal = ctx.exchange().principal();
-                    return std::string(ok ? "confirmed " : "not confirmed ") + in.what + " for " +
-                           (principal ? principal->subject : std::string("anonymous"));
-                });
+    server.tool(
+        "confirm", "Asks the user to confirm something (form elicitation); reports the answer and the principal",
+        [](const ConfirmInput& in, mcp::ToolContext& ctx) {
+            mcp::FormSchema form;
+            form.boolean("ok").title("Confirm?");
+            auto answer = ctx.elicit("Confirm " + in.what + "?", form, "confirm");
+            const bool ok = answer.accepted() && answer.content.contains("ok") && answer.content.at("ok") == true;
+            const auto& principal = ctx.exchange().principal();
+            return std::string(ok ? "confirmed " : "not confirmed ") + in.what + " for " +
+                   (principal ? principal->subject : std::string("anonymous"));
+        });
     return mcp::run(server, argc, argv);
 }

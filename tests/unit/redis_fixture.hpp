@@ -86,7 +86,8 @@ protected:
     std::shared_ptr<mcp::detail::Backend> node() {
         auto backend = mcp::detail::make_backend(redis_.url());
         EXPECT_NE(backend->cluster(), nullptr);
-        EXPECT_TRUE(eventually([&] { return !throws_store_unavailable([&] { backend->cluster()->publish("connected?", ""); }); }));
+        EXPECT_TRUE(eventually(
+            [&] { return !throws_store_unavailable([&] { backend->cluster()->publish("connected?", ""); }); }));
         return backend;
     }
 

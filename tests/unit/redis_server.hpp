@@ -20,7 +20,9 @@ public:
     void restart();
     bool running() const { return pid_ > 0; }
     std::uint16_t port() const { return port_; }
-    std::string url(int db = 0) const { return "redis://127.0.0.1:" + std::to_string(port_) + "/" + std::to_string(db); }
+    std::string url(int db = 0) const {
+        return "redis://127.0.0.1:" + std::to_string(port_) + "/" + std::to_string(db);
+    }
     // Runs redis-cli against it and returns its output (for checks such as DBSIZE).
     std::string cli(const std::string& args) const;
 

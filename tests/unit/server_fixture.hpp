@@ -2,8 +2,8 @@
 // A server reached through LocalConnection: no transport, real core.
 #include <mcp/mcp.hpp>
 
-#include <boost/json/parse.hpp>
 #include <gtest/gtest.h>
+#include <boost/json/parse.hpp>
 
 #include <memory>
 
@@ -22,7 +22,8 @@ inline boost::json::value notification(std::string_view method, boost::json::obj
 
 class ServerTest : public ::testing::Test {
 protected:
-    explicit ServerTest(mcp::ServerOptions options = {}) : server({.name = "test", .version = "1.0"}, std::move(options)) {}
+    explicit ServerTest(mcp::ServerOptions options = {})
+        : server({.name = "test", .version = "1.0"}, std::move(options)) {}
 
     void connect_and_initialize(std::string_view version = "2025-11-25") {
         conn = std::make_unique<mcp::LocalConnection>(server);

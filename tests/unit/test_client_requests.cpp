@@ -18,7 +18,8 @@ boost::json::object envelope(boost::json::object caps) {
 }
 
 boost::json::object all_caps() {
-    return {{"elicitation", boost::json::object()}, {"sampling", boost::json::object()}, {"roots", boost::json::object()}};
+    return {
+        {"elicitation", boost::json::object()}, {"sampling", boost::json::object()}, {"roots", boost::json::object()}};
 }
 
 mcp::FormSchema name_form() {
@@ -61,17 +62,19 @@ bool is_method(const boost::json::value& m, std::string_view method) {
 
 class Legacy : public ServerTest {
 protected:
-    Legacy() : ServerTest([] {
-        mcp::ServerOptions o;
-        o.client_requests.elicitation_timeout = std::chrono::milliseconds(300);
-        return o;
-    }()) {}
+    Legacy()
+        : ServerTest([] {
+              mcp::ServerOptions o;
+              o.client_requests.elicitation_timeout = std::chrono::milliseconds(300);
+              return o;
+          }()) {}
 
     void SetUp() override {
         server.tool("ask_name", "Asks the user's name", [this](mcp::ToolContext& ctx) {
             ++runs;
             auto answer = ctx.elicit("Your name?", name_form());
-            return answer.accepted() ? "Hello " + std::string(answer.content.at("name").as_string()) : std::string("no");
+            return answer.accepted() ? "Hello " + std::string(answer.content.at("name").as_string())
+                                     : std::string("no");
         });
         server.tool("list_roots", "Roots", [](mcp::ToolContext& ctx) { return std::to_string(ctx.roots().size()); });
         conn = std::make_unique<mcp::LocalConnection>(server);
@@ -80,17 +83,18 @@ protected:
 
     std::shared_ptr<Pending> start(std::string_view tool, const boost::json::value& id = "call-1") {
         auto pending = std::make_shared<Pending>();
-        conn->send_async(request(id, "tools/call", {{"name", tool}}),
-                         [pending](const boost::json::value& m) {
-                             std::lock_guard lock(pending->mutex);
-                             pending->messages.push_back(m);
-                             pending->changed.notify_all();
-                         },
-                         [pending] {
-                             std::lock_guard lock(pending->mutex);
-                             pending->done = true;
-                             pending->changed.notify_all();
-                         });
+        conn->send_async(
+            request(id, "tools/call", {{"name", tool}}),
+            [pending](const boost::json::value& m) {
+                std::lock_guard lock(pending->mutex);
+                pending->messages.push_back(m);
+                pending->changed.notify_all();
+            },
+            [pending] {
+                std::lock_guard lock(pending->mutex);
+                pending->done = true;
+                pending->changed.notify_all();
+            });
         return pending;
     }
 
@@ -135,7 +139,8 @@ TEST_F(Legacy, ForgedAndForeignAnswersAreDropped) {
 TEST_F(Legacy, AClientErrorReachesTheHandlerAtOnce) {
     auto pending = start("ask_name");
     auto ask = pending->wait_for([](const auto& m) { return is_method(m, "elicitation/create"); });
-    conn->send(boost::json::object{{"jsonrpc", "2.0"}, {"id", ask.at("id")}, {"error", {{"code", -1}, {"message", "user closed the dialog"}}}});
+    conn->send(boost::json::object{
+        {"jsonrpc", "2.0"}, {"id", ask.at("id")}, {"error", {{"code", -1}, {"message", "user closed the dialog"}}}});
     auto response = pending->wait_for([](const auto& m) { return m.as_object().contains("result"); });
     EXPECT_EQ(response.at("result").at("isError"), true);
     EXPECT_NE(boost::json::serialize(response).find("user closed the dialog"), std::string::npos);
@@ -156,7 +161,12 @@ TEST_F(Legacy, RootsAreCachedUntilTheClientSaysTheyChanged) {
     auto first = start("list_roots", 1);
     auto ask = first->wait_for([](const auto& m) { return is_method(m, "roots/list"); });
     conn->send(answer(ask, {{"roots", {{{"uri", "file:///a"}}, {{"uri", "file:///b"}}}}}));
-    EXPECT_EQ(first->wait_for([](const auto& m) { return m.as_object().contains("result"); }).at("result").at("content").at(0).at("text"), "2");
+    EXPECT_EQ(first->wait_for([](const auto& m) { return m.as_object().contains("result"); })
+                  .at("result")
+                  .at("content")
+                  .at(0)
+                  .at("text"),
+              "2");
     EXPECT_EQ(first_text(call_tool("list_roots", {})), "2");  // no second roots/list
     conn->send(notification("notifications/roots/list_changed"));
     auto again = start("list_roots", 3);
@@ -179,7 +189,8 @@ TEST_F(Legacy, AnInlineHandlerCannotWaitForTheClientAndNothingIsSent) {
     auto messages = conn->send(request(5, "tools/call", {{"name", "ask_inline"}}));
     ASSERT_EQ(messages.size(), 1u) << "no elicitation/create goes out";
     EXPECT_EQ(messages[0].at("result").at("isError"), true);
-    EXPECT_NE(boost::json::serialize(messages[0]).find("runs_inline"), std::string::npos) << boost::json::serialize(messages[0]);
+    EXPECT_NE(boost::json::serialize(messages[0]).find("runs_inline"), std::string::npos)
+        << boost::json::serialize(messages[0]);
 }
 
 namespace {
@@ -202,15 +213,15 @@ protected:
             return second + (args.contains("suffix") ? std::string(args.at("suffix").as_string()) : "");
         });
         server.tool("together", "Asks three things in one round", [](mcp::ToolContext& ctx) {
-            auto answers = ctx.ask({mcp::ElicitRequest{"Name?", name_form(), "name"}, mcp::SamplingRequest{{}, "", {}, 10, {}, {}, {}, "text"},
-                                    mcp::RootsRequest{"roots"}});
+            auto answers =
+                ctx.ask({mcp::ElicitRequest{"Name?", name_form(), "name"},
+                         mcp::SamplingRequest{{}, "", {}, 10, {}, {}, {}, "text"}, mcp::RootsRequest{"roots"}});
             return std::to_string(answers.size());
         });
         server.tool("swallows", "Catches everything", [](mcp::ToolContext& ctx) {
             try {
                 ctx.elicit("Name?", name_form(), "name");
-            } catch (...) {
-            }
+            } catch (...) {}
             return std::string("carried on");
         });
         conn = std::make_unique<mcp::LocalConnection>(server);
@@ -223,19 +234,26 @@ protected:
         struct Sink : mcp::CallSink {
             std::promise<boost::json::value>* out;
             bool send(boost::json::value) override { return true; }
-            void complete(std::optional<boost::json::value> r) override { out->set_value(r ? *r : boost::json::value()); }
+            void complete(std::optional<boost::json::value> r) override {
+                out->set_value(r ? *r : boost::json::value());
+            }
         };
         auto sink = std::make_shared<Sink>();
         sink->out = &reply;
-        server.handle(request(++id_, "tools/call", std::move(params)), mcp::Inbound{nullptr, {}, nullptr, std::move(principal), {}}, sink);
+        server.handle(request(++id_, "tools/call", std::move(params)),
+                      mcp::Inbound{nullptr, {}, nullptr, std::move(principal), {}}, sink);
         return reply.get_future().get();
     }
 
-    static boost::json::object accept(std::string name) { return {{"action", "accept"}, {"content", {{"name", std::move(name)}}}}; }
+    static boost::json::object accept(std::string name) {
+        return {{"action", "accept"}, {"content", {{"name", std::move(name)}}}};
+    }
     static boost::json::object sampled(std::string text) {
         return {{"role", "assistant"}, {"content", {{"type", "text"}, {"text", std::move(text)}}}, {"model", "m"}};
     }
-    static int code(const boost::json::value& r) { return r.as_object().contains("error") ? static_cast<int>(r.at("error").at("code").as_int64()) : 0; }
+    static int code(const boost::json::value& r) {
+        return r.as_object().contains("error") ? static_cast<int>(r.at("error").at("code").as_int64()) : 0;
+    }
 
     std::atomic<int> runs{0};
     int id_ = 0;
@@ -250,12 +268,15 @@ TEST_F(Modern, RoundsReplayTheHandlerWithTheAnswersSoFar) {
     EXPECT_EQ(r1.at("inputRequests").at("step1").at("method"), "elicitation/create");
     const auto state1 = r1.at("requestState");
 
-    auto r2 = call({{"name", "two_steps"}, {"inputResponses", {{"step1", accept("Ada")}}}, {"requestState", state1}}).at("result");
+    auto r2 = call({{"name", "two_steps"}, {"inputResponses", {{"step1", accept("Ada")}}}, {"requestState", state1}})
+                  .at("result");
     EXPECT_EQ(r2.at("resultType"), "input_required");
     EXPECT_EQ(r2.at("inputRequests").at("step2").at("method"), "sampling/createMessage");
     EXPECT_NE(r2.at("requestState"), state1);
 
-    auto r3 = call({{"name", "two_steps"}, {"inputResponses", {{"step2", sampled("Hi Ada")}}}, {"requestState", r2.at("requestState")}})
+    auto r3 = call({{"name", "two_steps"},
+                    {"inputResponses", {{"step2", sampled("Hi Ada")}}},
+                    {"requestState", r2.at("requestState")}})
                   .at("result");
     EXPECT_EQ(r3.at("resultType"), "complete");
     EXPECT_EQ(r3.at("content").at(0).at("text"), "Hi Ada");
@@ -265,8 +286,10 @@ TEST_F(Modern, RoundsReplayTheHandlerWithTheAnswersSoFar) {
 TEST_F(Modern, SeveralInputsInOneRound) {
     auto r1 = call({{"name", "together"}}).at("result");
     EXPECT_EQ(r1.at("inputRequests").as_object().size(), 3u);
-    auto r2 = call({{"name", "together"}, {"requestState", r1.at("requestState")},
-                    {"inputResponses", {{"name", accept("A")}, {"text", sampled("t")}, {"roots", {{"roots", boost::json::array()}}}}}})
+    auto r2 = call({{"name", "together"},
+                    {"requestState", r1.at("requestState")},
+                    {"inputResponses",
+                     {{"name", accept("A")}, {"text", sampled("t")}, {"roots", {{"roots", boost::json::array()}}}}}})
                   .at("result");
     EXPECT_EQ(r2.at("content").at(0).at("text"), "3");
 }
@@ -277,7 +300,9 @@ TEST_F(Modern, ASwallowedSignalStillAsks) {
 }
 
 TEST_F(Modern, FirstRoundAnswersWithoutStateAndUnknownKeysAreAccepted) {
-    auto r = call({{"name", "two_steps"}, {"inputResponses", {{"step1", accept("Bo")}, {"step2", sampled("ok")}, {"junk", 1}}}}).at("result");
+    auto r = call({{"name", "two_steps"},
+                   {"inputResponses", {{"step1", accept("Bo")}, {"step2", sampled("ok")}, {"junk", 1}}}})
+                 .at("result");
     EXPECT_EQ(r.at("content").at(0).at("text"), "ok");
 }
 
@@ -295,7 +320,8 @@ TEST_F(Modern, TamperedForeignOrStaleStateIsRefused) {
         EXPECT_EQ(retry({{"name", "two_steps"}, {"requestState", flipped}}), invalid_params) << i;
     }
     EXPECT_EQ(retry({{"name", "two_steps"}, {"requestState", state + "-TAMPERED"}}), invalid_params);
-    EXPECT_EQ(retry({{"name", "two_steps"}, {"requestState", state}, {"arguments", {{"suffix", "!"}}}}), invalid_params);
+    EXPECT_EQ(retry({{"name", "two_steps"}, {"requestState", state}, {"arguments", {{"suffix", "!"}}}}),
+              invalid_params);
     EXPECT_EQ(retry({{"name", "together"}, {"requestState", state}}), invalid_params);
     auto alice = std::make_shared<const mcp::Principal>(mcp::Principal{"alice", {}, {}});
     EXPECT_EQ(retry({{"name", "two_steps"}, {"requestState", state}}, alice), invalid_params);
@@ -318,7 +344,9 @@ TEST(KeyRotation, StateSealedByARotatedOutKeyIsStillAccepted) {
         mcp::ServerOptions o;
         o.keys = mcp::KeyRing::parse(keys);
         auto server = std::make_unique<mcp::Server>(mcp::Implementation{"rot", "1"}, o);
-        server->tool("ask", "Asks", [](mcp::ToolContext& ctx) { return ctx.elicit("Name?", name_form(), "n").accepted() ? "yes" : "no"; });
+        server->tool("ask", "Asks", [](mcp::ToolContext& ctx) {
+            return ctx.elicit("Name?", name_form(), "n").accepted() ? "yes" : "no";
+        });
         return server;
     };
     auto send = [](mcp::Server& server, boost::json::object params) {
@@ -330,7 +358,9 @@ TEST(KeyRotation, StateSealedByARotatedOutKeyIsStillAccepted) {
     const std::string k2 = "k2:ICEiIyQlJicoKSorLC0uLzAxMjM0NTY3ODk6Ozw9Pj8=";
     auto before = make(k1);
     auto state = send(*before, {{"name", "ask"}}).at("result").at("requestState");
-    boost::json::object retry{{"name", "ask"}, {"requestState", state}, {"inputResponses", {{"n", {{"action", "accept"}, {"content", boost::json::object()}}}}}};
+    boost::json::object retry{{"name", "ask"},
+                              {"requestState", state},
+                              {"inputResponses", {{"n", {{"action", "accept"}, {"content", boost::json::object()}}}}}};
     auto rotated = make(k2 + "\n" + k1);
     EXPECT_EQ(send(*rotated, retry).at("result").at("content").at(0).at("text"), "yes");
     auto forgotten = make(k2);

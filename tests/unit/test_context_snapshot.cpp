@@ -110,8 +110,7 @@ TEST(ContextSnapshot, AccessorAddedAfterCaptureIsNotPartOfIt) {
                       ++late_calls;
                       return std::any(1);
                   },
-                  [&](const std::any&) { ++late_calls; },
-                  [&] { ++late_calls; }});
+                  [&](const std::any&) { ++late_calls; }, [&] { ++late_calls; }});
 
     std::string inside;
     on_other_thread([&] {
@@ -129,7 +128,7 @@ TEST(ContextSnapshot, AccessorAddedAfterCaptureIsNotPartOfIt) {
 
 TEST(ContextSnapshot, ThrowingAccessorDoesNotStopTheOthers) {
     mcp::ContextRegistry registry;
-    registry.add({"bad-capture", [] () -> std::any { throw std::runtime_error("capture"); },
+    registry.add({"bad-capture", []() -> std::any { throw std::runtime_error("capture"); },
                   [](const std::any&) { ADD_FAILURE() << "restored a value whose capture failed"; }, [] {}});
     registry.add({"bad-restore", [] { return std::any(1); },
                   [](const std::any&) { throw std::runtime_error("restore"); }, [] {}});
@@ -164,8 +163,8 @@ TEST(ContextSnapshot, ThrowingAccessorDoesNotStopTheOthers) {
 TEST(ContextSnapshot, CapturedEmptyAnyIsStillRestored) {
     mcp::ContextRegistry registry;
     std::atomic<bool> restored_empty{false};
-    registry.add({"optional", [] { return std::any(); },
-                  [&](const std::any& v) { restored_empty = !v.has_value(); }, [] {}});
+    registry.add(
+        {"optional", [] { return std::any(); }, [&](const std::any& v) { restored_empty = !v.has_value(); }, [] {}});
     const mcp::ContextSnapshot snapshot = registry.capture();
     { auto scope = snapshot.restore(); }
     EXPECT_TRUE(restored_empty);
@@ -195,7 +194,9 @@ TEST(ContextSnapshot, MovedScopeClearsOnce) {
     EXPECT_EQ(clears, 1);
 }
 
-TEST(ContextRegistry, GlobalIsOneInstance) { EXPECT_EQ(&mcp::ContextRegistry::global(), &mcp::ContextRegistry::global()); }
+TEST(ContextRegistry, GlobalIsOneInstance) {
+    EXPECT_EQ(&mcp::ContextRegistry::global(), &mcp::ContextRegistry::global());
+}
 
 TEST(ContextRegistry, AddWhileCapturingFromAnotherThread) {
     mcp::ContextRegistry registry;

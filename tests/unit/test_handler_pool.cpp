@@ -18,8 +18,8 @@
 namespace {
 
 using namespace std::chrono_literals;
-using mcp::detail::HandlerPool;
 using mcp::ExecutionOptions;
+using mcp::detail::HandlerPool;
 
 // A one-shot barrier tasks block on until the test opens it.
 class Gate {
@@ -80,7 +80,10 @@ TEST(HandlerPool, RunsTasksOnNamedWorkerThreads) {
     EXPECT_TRUE(on_worker);
     EXPECT_EQ(HandlerPool::current(), nullptr);
 
-    ASSERT_TRUE(pool.try_submit([&] { pthread_getname_np(pthread_self(), name.data(), name.size()); ++ran; }));
+    ASSERT_TRUE(pool.try_submit([&] {
+        pthread_getname_np(pthread_self(), name.data(), name.size());
+        ++ran;
+    }));
     ASSERT_TRUE(eventually([&] { return ran == 11; }));
     EXPECT_STREQ(name.data(), "mcp-handler");
 
@@ -202,8 +205,7 @@ TEST(HandlerPool, ShortBusyTasksDoNotMakeItGrow) {
         ASSERT_TRUE(pool.try_submit([&] {
             // About a millisecond of CPU work: a queue that grows by depth alone would add threads.
             const auto end = std::chrono::steady_clock::now() + 1ms;
-            while (std::chrono::steady_clock::now() < end) {
-            }
+            while (std::chrono::steady_clock::now() < end) {}
             ++ran;
         }));
     }
@@ -391,7 +393,7 @@ TEST(HandlerPool, StressTasksFromFourThreadsRunExactlyOnce) {
     HandlerPool pool(options(2, 5ms));
     std::vector<std::thread> submitters;
     submitters.reserve(kSubmitters);
-for (int t = 0; t < kSubmitters; ++t) {
+    for (int t = 0; t < kSubmitters; ++t) {
         submitters.emplace_back([&, t] {
             for (int i = 0; i < kPerSubmitter; ++i) {
                 auto& slot = (*counts)[static_cast<std::size_t>(t * kPerSubmitter + i)];

@@ -29,17 +29,20 @@ TEST(Guards, HostHeaders) {
 TEST(ResponseHead, KeepAliveLengthAndNoHeaderInjection) {
     Request request{boost::beast::http::verb::post, "/mcp", 11};
     const auto head = format_response_head(200, request, "application/json", 42, header_list("Mcp-Session-Id", "abc"));
-    EXPECT_EQ(head, "HTTP/1.1 200 OK\r\nServer: mcp-cpp\r\nMcp-Session-Id: abc\r\nContent-Type: application/json\r\n"
-                    "Content-Length: 42\r\n\r\n");
+    EXPECT_EQ(head,
+              "HTTP/1.1 200 OK\r\nServer: mcp-cpp\r\nMcp-Session-Id: abc\r\nContent-Type: application/json\r\n"
+              "Content-Length: 42\r\n\r\n");
     request.keep_alive(false);
     EXPECT_NE(format_response_head(202, request, "", 0, {}).find("\r\nConnection: close\r\n"), std::string::npos);
     Request old{boost::beast::http::verb::post, "/mcp", 10};
-    EXPECT_EQ(format_response_head(404, old, "", 0, {}).find("Connection:"), std::string::npos);  // 1.0 closes by default
+    EXPECT_EQ(format_response_head(404, old, "", 0, {}).find("Connection:"),
+              std::string::npos);  // 1.0 closes by default
     old.keep_alive(true);
     EXPECT_NE(format_response_head(404, old, "", 0, {}).find("HTTP/1.0 404 Not Found\r\n"), std::string::npos);
     EXPECT_NE(format_response_head(404, old, "", 0, {}).find("\r\nConnection: keep-alive\r\n"), std::string::npos);
     // A value from an authenticator's challenge cannot start a header or a body of its own.
-    const auto hostile = format_response_head(401, request, "", 0, header_list("WWW-Authenticate", "Bearer\r\nSet-Cookie: x=1"));
+    const auto hostile =
+        format_response_head(401, request, "", 0, header_list("WWW-Authenticate", "Bearer\r\nSet-Cookie: x=1"));
     EXPECT_NE(hostile.find("WWW-Authenticate: Bearer\r\n"), std::string::npos);
     EXPECT_EQ(hostile.find("Set-Cookie"), std::string::npos);
 }
@@ -74,10 +77,10 @@ TEST(HeaderValues, Base64SentinelIsDecodedStrictly) {
     EXPECT_EQ(decode_header_value("us-west1"), "us-west1");
     EXPECT_EQ(decode_header_value("=?base64?SGVsbG8=?="), "Hello");
     EXPECT_EQ(decode_header_value("=?base64?SGVsbG8sIOS4lueVjA==?="), "Hello, 世界");
-    EXPECT_FALSE(decode_header_value("=?base64?SGVsbG8?="));       // missing padding
-    EXPECT_FALSE(decode_header_value("=?base64?SGVs!!!bG8=?="));   // not base64
-    EXPECT_FALSE(decode_header_value("a\nb"));                     // control characters
-    EXPECT_FALSE(decode_header_value("caf\xc3\xa9"));              // raw non-ASCII
+    EXPECT_FALSE(decode_header_value("=?base64?SGVsbG8?="));                       // missing padding
+    EXPECT_FALSE(decode_header_value("=?base64?SGVs!!!bG8=?="));                   // not base64
+    EXPECT_FALSE(decode_header_value("a\nb"));                                     // control characters
+    EXPECT_FALSE(decode_header_value("caf\xc3\xa9"));                              // raw non-ASCII
     EXPECT_EQ(decode_header_value("=?BASE64?SGVsbG8=?="), "=?BASE64?SGVsbG8=?=");  // the markers are case-sensitive
 }
 

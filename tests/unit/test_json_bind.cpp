@@ -1,9 +1,9 @@
 #include <mcp/json/bind.hpp>
 
+#include <gtest/gtest.h>
 #include <boost/describe.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
-#include <gtest/gtest.h>
 
 #include <map>
 
@@ -170,7 +170,8 @@ TEST(JsonBind, ViewsPointIntoTheSourceWithoutCopying) {
     EXPECT_EQ(boost::json::serialize(mcp::json::to_json(v)), boost::json::serialize(doc));
 
     // Absent or null: no view; a view of the wrong kind: an error naming the member.
-    const auto bare = mcp::json::from_json<bindtest::Viewed>(boost::json::parse(R"({"name":"x","arguments":null})").as_object());
+    const auto bare =
+        mcp::json::from_json<bindtest::Viewed>(boost::json::parse(R"({"name":"x","arguments":null})").as_object());
     EXPECT_EQ(bare.arguments, nullptr);
     EXPECT_EQ(bare.id, nullptr);
     EXPECT_EQ(bare.items, nullptr);

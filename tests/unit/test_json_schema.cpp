@@ -1,9 +1,9 @@
 #include <mcp/json/schema.hpp>
 
+#include <gtest/gtest.h>
 #include <boost/describe.hpp>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
-#include <gtest/gtest.h>
 
 #include <map>
 
@@ -72,7 +72,8 @@ TEST(JsonSchema, GeneratesObjectSchemaWithRequiredAndHints) {
 
 TEST(JsonSchema, RecursiveRootRefersToItself) {
     const auto schema = mcp::json::schema_of<Tree>();
-    EXPECT_EQ(boost::json::serialize(schema.at("properties").at("children")), R"({"type":"array","items":{"$ref":"#"}})");
+    EXPECT_EQ(boost::json::serialize(schema.at("properties").at("children")),
+              R"({"type":"array","items":{"$ref":"#"}})");
     EXPECT_FALSE(schema.contains("$defs"));
 }
 
@@ -84,7 +85,8 @@ TEST(JsonSchema, NestedRecursionMovesToDefs) {
 }
 
 TEST(JsonSchema, ScalarsAndContainers) {
-    EXPECT_EQ(boost::json::serialize(mcp::json::schema_of<std::vector<int>>()), R"({"type":"array","items":{"type":"integer"}})");
+    EXPECT_EQ(boost::json::serialize(mcp::json::schema_of<std::vector<int>>()),
+              R"({"type":"array","items":{"type":"integer"}})");
     EXPECT_EQ(boost::json::serialize(mcp::json::schema_of<std::set<std::string>>()),
               R"({"type":"array","items":{"type":"string"},"uniqueItems":true})");
     EXPECT_EQ(boost::json::serialize(mcp::json::schema_of<unsigned>()), R"({"type":"integer","minimum":0})");

@@ -1,9 +1,9 @@
 #include <mcp/protocol/errors.hpp>
 #include <mcp/protocol/jsonrpc.hpp>
 
+#include <gtest/gtest.h>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
-#include <gtest/gtest.h>
 
 using namespace mcp;
 using namespace mcp::jsonrpc;
@@ -110,12 +110,15 @@ TEST(JsonRpc, ErrorMessagesAreAlwaysValidUtf8) {
     const auto message_of = [](std::string_view text) {
         return std::string(make_error(1, -32020, text).at("error").at("message").as_string());
     };
-    EXPECT_EQ(message_of("caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80"), "caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80");  // kept
+    EXPECT_EQ(message_of("caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80"),
+              "caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80");  // kept
     const std::string replacement = "\xEF\xBF\xBD";
-    EXPECT_EQ(message_of("a\x80" "b"), "a" + replacement + "b");                                 // a lone continuation byte
-    EXPECT_EQ(message_of("\xFF\xFE"), replacement + replacement);                                   // never valid
-    EXPECT_EQ(message_of("\xC0\xAF"), replacement + replacement);                                   // an overlong '/'
-    EXPECT_EQ(message_of("\xED\xA0\x80"), replacement + replacement + replacement);                 // a surrogate
+    EXPECT_EQ(message_of("a\x80"
+                         "b"),
+              "a" + replacement + "b");                                              // a lone continuation byte
+    EXPECT_EQ(message_of("\xFF\xFE"), replacement + replacement);                    // never valid
+    EXPECT_EQ(message_of("\xC0\xAF"), replacement + replacement);                    // an overlong '/'
+    EXPECT_EQ(message_of("\xED\xA0\x80"), replacement + replacement + replacement);  // a surrogate
     EXPECT_EQ(message_of("\xF4\x90\x80\x80"), replacement + replacement + replacement + replacement);  // above U+10FFFF
-    EXPECT_EQ(message_of("end\xE2\x82"), "end" + replacement + replacement);                        // cut short
+    EXPECT_EQ(message_of("end\xE2\x82"), "end" + replacement + replacement);                           // cut short
 }

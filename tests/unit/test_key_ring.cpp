@@ -261,8 +261,8 @@ TEST(KeyRingParse, BareKeyGetsItsIdFromSha256) {
 }
 
 TEST(KeyRingParse, CommentsBlankLinesAndWhitespaceAreIgnored) {
-    const std::string text = "\xEF\xBB\xBF# key ring of the cluster\n\n   \t\n  new : " + kKeyB + "  \r\n# retired soon\n\told:" +
-                             kKeyA + "\r\n\n";
+    const std::string text = "\xEF\xBB\xBF# key ring of the cluster\n\n   \t\n  new : " + kKeyB +
+                             "  \r\n# retired soon\n\told:" + kKeyA + "\r\n\n";
     const KeyRing ring = KeyRing::parse(text);
     EXPECT_EQ(ring.size(), 2u);
     EXPECT_EQ(ring.active_key_id(), "new");
@@ -288,8 +288,8 @@ TEST(KeyRingParse, ErrorsNameTheLineAndNeverTheKey) {
     broken[10] = '!';
     struct Case {
         std::string text;
-        std::string expected;                // substring of the message
-        std::vector<std::string> secrets;    // must not appear in the message
+        std::string expected;              // substring of the message
+        std::vector<std::string> secrets;  // must not appear in the message
     };
     const std::vector<Case> cases = {
         {"k:" + broken, "line 1: the key is not valid base64", {broken, kKeyA}},
@@ -317,7 +317,8 @@ TEST(KeyRingParse, ErrorsNameTheLineAndNeverTheKey) {
         EXPECT_NE(message.find(c.expected), std::string::npos) << "input: " << c.text << "\nmessage: " << message;
         for (const std::string& secret : c.secrets) {
             EXPECT_EQ(message.find(secret), std::string::npos) << "message leaks key material: " << message;
-            EXPECT_EQ(message.find(secret.substr(0, 12)), std::string::npos) << "message leaks a key prefix: " << message;
+            EXPECT_EQ(message.find(secret.substr(0, 12)), std::string::npos)
+                << "message leaks a key prefix: " << message;
         }
     }
 }
@@ -405,12 +406,13 @@ TEST(KeyRing, ConcurrentSealAndOpenFromEightThreads) {
     const KeyRing old_ring = KeyRing::parse("a:" + kKeyA);
     std::vector<std::string> shared;
     shared.reserve(64);
-for (int i = 0; i < 64; ++i) shared.push_back((i % 2 ? ring : old_ring).seal("sse-event", "shared " + std::to_string(i)));
+    for (int i = 0; i < 64; ++i)
+        shared.push_back((i % 2 ? ring : old_ring).seal("sse-event", "shared " + std::to_string(i)));
 
     std::atomic<int> failures{0};
     std::vector<std::thread> threads;
     threads.reserve(8);
-for (int t = 0; t < 8; ++t) {
+    for (int t = 0; t < 8; ++t) {
         threads.emplace_back([&, t] {
             const KeyRing local = ring;  // copies made concurrently share the keys
             for (int i = 0; i < 2000; ++i) {

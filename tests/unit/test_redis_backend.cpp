@@ -4,13 +4,13 @@
 // (docs/adr/0011-several-nodes.md). The session service over it: test_redis_sessions.cpp.
 #include "redis_fixture.hpp"
 
-#include <boost/json/value.hpp>
 #include <gtest/gtest.h>
+#include <boost/json/value.hpp>
 
 #include <atomic>
 #include <charconv>
-#include <cstdio>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <stop_token>
 #include <thread>
@@ -45,7 +45,9 @@ std::shared_ptr<const ClientState> test_client() {
     return client;
 }
 
-SessionRecord record_of(const std::string& id) { return SessionRecord{id, 0, LogLevel::debug, "alice", test_client(), {}}; }
+SessionRecord record_of(const std::string& id) {
+    return SessionRecord{id, 0, LogLevel::debug, "alice", test_client(), {}};
+}
 SessionChange level_change(LogLevel level) { return {SessionChange::Kind::log_level, level, {}}; }
 SessionChange subscribe_change(std::string uri) { return {SessionChange::Kind::subscribe, {}, std::move(uri)}; }
 SessionChange unsubscribe_change(std::string uri) { return {SessionChange::Kind::unsubscribe, {}, std::move(uri)}; }
@@ -64,26 +66,44 @@ TEST(StoreUrl, MemoryAndEmptyMeanOneNode) {
 }
 
 TEST(StoreUrl, AcceptsRedisUrls) {
-    for (const char* url : {"redis://127.0.0.1", "redis://127.0.0.1:6379", "redis://localhost:6380/2", "redis://:pw@db.internal:7000/15",
-                            "redis://[::1]:7000/0", "redis://h/0"}) {
+    for (const char* url : {"redis://127.0.0.1", "redis://127.0.0.1:6379", "redis://localhost:6380/2",
+                            "redis://:pw@db.internal:7000/15", "redis://[::1]:7000/0", "redis://h/0"}) {
         EXPECT_NO_THROW(check_store_url(url)) << url;
     }
 }
 
 TEST(StoreUrl, RefusesWhatIsNotAStoreUrl) {
-    for (const char* url : {"redis://h:0", "redis://h:65536", "redis://h:99999", "redis://h:12a", "redis://h:", "redis://h:-1",
-                            "redis://h/x", "redis://h/-1", "redis://h/1x", "redis://h/99999999999", "http://h:6379",
-                            "rediss://h:6379", "REDIS://h", "redis:/h", "redis:h", "Memory", "memory ", " memory", "garbage",
-                            "\x01\xff", "mem"}) {
+    for (const char* url : {"redis://h:0",
+                            "redis://h:65536",
+                            "redis://h:99999",
+                            "redis://h:12a",
+                            "redis://h:",
+                            "redis://h:-1",
+                            "redis://h/x",
+                            "redis://h/-1",
+                            "redis://h/1x",
+                            "redis://h/99999999999",
+                            "http://h:6379",
+                            "rediss://h:6379",
+                            "REDIS://h",
+                            "redis:/h",
+                            "redis:h",
+                            "Memory",
+                            "memory ",
+                            " memory",
+                            "garbage",
+                            "\x01\xff",
+                            "mem"}) {
         EXPECT_THROW(check_store_url(url), std::invalid_argument) << url;
         EXPECT_THROW(make_backend(url), std::invalid_argument) << url;  // without connecting to anything
     }
 }
 
 TEST(StoreUrl, ErrorsNeverEchoThePassword) {
-    for (const char* url : {"redis://:hunter2@h:bad", "redis://:hunter2@h:0", "redis://:hunter2@h:70000", "redis://:hunter2@h/db",
-                            "redis://user:hunter2@h:1x/0", "rediss://:hunter2@h:6379", "http://user:hunter2@h",
-                            "unix://:hunter2@/tmp/redis.sock", "hunter2@garbage", "REDIS://:hunter2@h"}) {
+    for (const char* url :
+         {"redis://:hunter2@h:bad", "redis://:hunter2@h:0", "redis://:hunter2@h:70000", "redis://:hunter2@h/db",
+          "redis://user:hunter2@h:1x/0", "rediss://:hunter2@h:6379", "http://user:hunter2@h",
+          "unix://:hunter2@/tmp/redis.sock", "hunter2@garbage", "REDIS://:hunter2@h"}) {
         for (int via = 0; via < 2; ++via) {
             try {
                 if (via == 0) {
@@ -155,7 +175,8 @@ TEST_F(RedisBackendTest, ChangesAreAppliedAtomicallyWithARevisionEach) {
         for (auto* records : {records_a.get(), records_b.get()}) {
             const std::string node = records == records_a.get() ? "a" : "b";
             writers.emplace_back([records, node] {
-                for (int i = 0; i < 50; ++i) records->apply("s-change", subscribe_change("file:///" + node + std::to_string(i)));
+                for (int i = 0; i < 50; ++i)
+                    records->apply("s-change", subscribe_change("file:///" + node + std::to_string(i)));
             });
         }
     }
@@ -220,8 +241,8 @@ TEST_F(RedisBackendTest, EveryKeyTheStoreWritesHasATimeToLive) {
 
     auto all = keys("mcp:*");
     std::erase(all, "mcp:mbo:s-ttl-mb");  // an answered slot's marker may go with the answer
-    EXPECT_EQ(all, (std::vector<std::string>{"mcp:j:s-ttl/get", "mcp:mb:s-ttl-mb", "mcp:mbo:s-ttl-mb2", "mcp:s:s-ttl", "mcp:ss:s-ttl",
-                                             "mcp:sub:file:///a.txt", "mcp:sub:file:///b.txt"}));
+    EXPECT_EQ(all, (std::vector<std::string>{"mcp:j:s-ttl/get", "mcp:mb:s-ttl-mb", "mcp:mbo:s-ttl-mb2", "mcp:s:s-ttl",
+                                             "mcp:ss:s-ttl", "mcp:sub:file:///a.txt", "mcp:sub:file:///b.txt"}));
     for (const auto& key : all) {
         const auto ttl = pttl(key);
         EXPECT_GT(ttl, 0) << key;
@@ -329,19 +350,29 @@ TEST_F(RedisBackendTest, HostileRecordsAreRefusedOrIgnoredNeverFatal) {
         {{{"rev", "0"}, {"level", ""}, {"client", good_client}}, {}, true},
         {{{"rev", "0"}, {"level", huge}, {"client", good_client}}, {}, true},
         {{{"rev", "0"}, {"client", good_client}}, {}, true},  // no level
-        {{{"rev", "0"}, {"level", "info"}}, {}, true},          // no client
+        {{{"rev", "0"}, {"level", "info"}}, {}, true},        // no client
         {{{"other", "x"}}, {}, true},
-        {{{"level", "info"}, {"client", good_client}}, {}, true},                       // no revision
-        {{{"rev", "abc"}, {"level", "info"}, {"client", good_client}}, {}, true},       // revisions must be
-        {{{"rev", "-5"}, {"level", "info"}, {"client", good_client}}, {}, true},        // integers >= 0
+        {{{"level", "info"}, {"client", good_client}}, {}, true},                  // no revision
+        {{{"rev", "abc"}, {"level", "info"}, {"client", good_client}}, {}, true},  // revisions must be
+        {{{"rev", "-5"}, {"level", "info"}, {"client", good_client}}, {}, true},   // integers >= 0
         {{{"rev", "1.5"}, {"level", "info"}, {"client", good_client}}, {}, true},
         {{{"rev", "99999999999999999999999"}, {"level", "info"}, {"client", good_client}}, {}, true},
         {{{"rev", huge}, {"level", "info"}, {"client", good_client}, {"extra", huge}}, {}, true},
         {{{"rev", "0"}, {"level", "info"}, {"client", "{\"owner\":\"" + huge + "\"}"}}, {}, false},
-        {{{"rev", "0"}, {"level", "info"}, {"client", "{\"owner\":\"a\",\"v\":\"" + huge + "\",\"caps\":{\"x\":\"" + huge + "\"}}"}}, {}, false},
+        {{{"rev", "0"},
+          {"level", "info"},
+          {"client", "{\"owner\":\"a\",\"v\":\"" + huge + "\",\"caps\":{\"x\":\"" + huge + "\"}}"}},
+         {},
+         false},
         {{{"rev", "0"}, {"level", "info"}, {"client", good_client}}, {huge, "", std::string("\x00\r\n", 3)}, false},
-        {{{"rev", "0"}, {"level", "info"}, {"client", "{\"owner\":\"a\",\"v\":5,\"caps\":[],\"info\":\"x\"}"}}, {}, false},
-        {{{"rev", "0"}, {"level", "info"}, {"client", "{\"owner\":\"a\",\"v\":\"x\",\"caps\":7,\"info\":{\"name\":3,\"version\":[]}}"}}, {}, false},
+        {{{"rev", "0"}, {"level", "info"}, {"client", "{\"owner\":\"a\",\"v\":5,\"caps\":[],\"info\":\"x\"}"}},
+         {},
+         false},
+        {{{"rev", "0"},
+          {"level", "info"},
+          {"client", "{\"owner\":\"a\",\"v\":\"x\",\"caps\":7,\"info\":{\"name\":3,\"version\":[]}}"}},
+         {},
+         false},
         {{{"rev", "9223372036854775807"}, {"level", "info"}, {"client", good_client}}, {}, false},
     };
     for (std::size_t i = 0; i < hostile.size(); ++i) {
@@ -372,7 +403,8 @@ TEST_F(RedisBackendTest, HostileRecordsAreRefusedOrIgnoredNeverFatal) {
     }
 
     // In a usable record, fields of the wrong type are ignored.
-    raw({"HSET", "mcp:s:s-partial", "rev", "0", "level", "notice", "client", "{\"owner\":\"bob\",\"v\":5,\"caps\":[]}"});
+    raw({"HSET", "mcp:s:s-partial", "rev", "0", "level", "notice", "client",
+         "{\"owner\":\"bob\",\"v\":5,\"caps\":[]}"});
     raw({"SADD", "mcp:ss:s-partial", "file:///ok"});
     auto partial = records->load("s-partial", true);
     ASSERT_TRUE(partial.has_value());
@@ -721,7 +753,8 @@ void fails_fast(const char* what, F call) {
     const auto started = Clock::now();
     EXPECT_TRUE(throws_store_unavailable(call)) << what;
     const auto took = Clock::now() - started;
-    EXPECT_LT(took, 2s) << what << " took " << std::chrono::duration_cast<std::chrono::milliseconds>(took).count() << " ms";
+    EXPECT_LT(took, 2s) << what << " took " << std::chrono::duration_cast<std::chrono::milliseconds>(took).count()
+                        << " ms";
 }
 
 }  // namespace
@@ -808,8 +841,7 @@ TEST_F(RedisBackendTest, ANodeGoesAwayWhileSignalsKeepComing) {
         while (flooding.load()) {
             try {
                 publisher.pipeline(burst);
-            } catch (const StoreUnavailable&) {
-            }
+            } catch (const StoreUnavailable&) {}
         }
     });
     for (int i = 0; i < 20; ++i) {

@@ -45,8 +45,7 @@ TEST(Resp, RefusesHostileReplies) {
         RespParser p(limits);
         p.feed(wire);
         try {
-            while (p.next()) {
-            }
+            while (p.next()) {}
         } catch (const std::runtime_error&) {
             return true;
         }
@@ -112,7 +111,7 @@ TEST(RedisClient, CommandsPipelinesAndConcurrency) {
     std::vector<std::thread> threads;
     std::atomic<int> ok{0};
     threads.reserve(8);
-for (int t = 0; t < 8; ++t) {
+    for (int t = 0; t < 8; ++t) {
         threads.emplace_back([&, t] {
             for (int i = 0; i < 200; ++i) {
                 std::string key = "list-";
@@ -159,7 +158,8 @@ TEST(RedisClient, PubSubAndReconnection) {
         std::lock_guard lock(m);
         got.push_back(std::string(channel) + "=" + std::string(message));
     });
-    for (int i = 0; i < 300 && resubscribed.load() == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    for (int i = 0; i < 300 && resubscribed.load() == 0; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
     ASSERT_GT(resubscribed.load(), 0);
     client.command({"PUBLISH", "events:a", "1"});
     client.command({"PUBLISH", "other", "x"});
@@ -185,7 +185,8 @@ TEST(RedisClient, PubSubAndReconnection) {
     redis.start();
     ASSERT_TRUE(client.wait_connected(std::chrono::seconds(10)));
     EXPECT_EQ(client.command({"PING"}).text, "PONG");
-    for (int i = 0; i < 500 && resubscribed.load() == before; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    for (int i = 0; i < 500 && resubscribed.load() == before; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
     EXPECT_GT(resubscribed.load(), before);
     client.command({"PUBLISH", "events:b", "2"});
     for (int i = 0; i < 300; ++i) {
@@ -206,7 +207,8 @@ TEST(RedisClient, PubSubAndReconnection) {
     for (const char* type : {"normal", "pubsub"}) {
         const int was = resubscribed.load();
         admin.command({"CLIENT", "KILL", "TYPE", type, "SKIPME", "yes"});
-        for (int i = 0; i < 500 && resubscribed.load() == was; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        for (int i = 0; i < 500 && resubscribed.load() == was; ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
         EXPECT_GT(resubscribed.load(), was) << type;
     }
     // The subscription comes back while the command connection cannot stay up (it retries every
@@ -222,7 +224,8 @@ TEST(RedisClient, PubSubAndReconnection) {
             subscription_cut = true;
         }
     }
-    for (int i = 0; i < 500 && resubscribed.load() == was; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    for (int i = 0; i < 500 && resubscribed.load() == was; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
     EXPECT_GT(resubscribed.load(), was);
     EXPECT_EQ(ran_without_commands.load(), 0);
 }

@@ -53,8 +53,12 @@ struct Node {
         auto found = sessions.find(id, "alice");
         return found ? found->session() : nullptr;
     }
-    void set_level(Session& session, LogLevel level) { sessions.record(session, {SessionChange::Kind::log_level, level, {}}); }
-    void subscribe(Session& session, const std::string& uri) { sessions.record(session, {SessionChange::Kind::subscribe, {}, uri}); }
+    void set_level(Session& session, LogLevel level) {
+        sessions.record(session, {SessionChange::Kind::log_level, level, {}});
+    }
+    void subscribe(Session& session, const std::string& uri) {
+        sessions.record(session, {SessionChange::Kind::subscribe, {}, uri});
+    }
     void unsubscribe(Session& session, const std::string& uri) {
         sessions.record(session, {SessionChange::Kind::unsubscribe, {}, uri});
     }
@@ -62,7 +66,9 @@ struct Node {
 
 class RedisSessionsTest : public RedisTest {
 protected:
-    std::unique_ptr<Node> make_node(std::chrono::milliseconds idle = 60s) { return std::make_unique<Node>(node(), idle); }
+    std::unique_ptr<Node> make_node(std::chrono::milliseconds idle = 60s) {
+        return std::make_unique<Node>(node(), idle);
+    }
 };
 
 }  // namespace
@@ -75,7 +81,7 @@ TEST_F(RedisSessionsTest, AnotherNodeAdoptsASessionWithItsState) {
     a->subscribe(*original, "file:///a.txt");
     EXPECT_EQ(a->sessions.size(), 1u);
     EXPECT_EQ(b->sessions.size(), 0u);
-    EXPECT_EQ(a->find(id), original);  // the local object, not a copy
+    EXPECT_EQ(a->find(id), original);                     // the local object, not a copy
     EXPECT_EQ(a->sessions.find(id, "mallory"), nullptr);  // another principal's session does not exist for it
 
     auto adopted = b->find(id);
@@ -174,8 +180,8 @@ TEST_F(RedisSessionsTest, ChangesMadeAtTheSameTimeOnTwoNodesAllReachBoth) {
         std::unique_lock lock(m);
         ASSERT_TRUE(cv.wait_for(lock, 3s, [&] { return blocked; }));
     }
-    b->set_level(*on_b, LogLevel::error);           // rev 1, A not told yet
-    a->subscribe(*on_a, "file:///race.txt");        // rev 2
+    b->set_level(*on_b, LogLevel::error);     // rev 1, A not told yet
+    a->subscribe(*on_a, "file:///race.txt");  // rev 2
     {
         std::lock_guard lock(m);
         released = true;

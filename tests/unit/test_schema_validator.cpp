@@ -1,8 +1,8 @@
 #include "mcp/json/schema_validator.hpp"
 
+#include <gtest/gtest.h>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
-#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <chrono>
@@ -53,9 +53,8 @@ TEST(SchemaType, EachTypeName) {
         const char* rejected;
     };
     const Case cases[] = {
-        {"null", "null", "0"},          {"boolean", "true", "\"true\""}, {"object", "{}", "[]"},
-        {"array", "[]", "{}"},          {"number", "1.5", "\"1\""},      {"string", "\"x\"", "null"},
-        {"integer", "-7", "7.5"},
+        {"null", "null", "0"},      {"boolean", "true", "\"true\""}, {"object", "{}", "[]"},   {"array", "[]", "{}"},
+        {"number", "1.5", "\"1\""}, {"string", "\"x\"", "null"},     {"integer", "-7", "7.5"},
     };
     for (const auto& c : cases) {
         const auto v = compile(std::string(R"({"type":")") + c.type + "\"}");
@@ -173,7 +172,7 @@ TEST(SchemaNumber, MultipleOf) {
 
 TEST(SchemaString, LengthCountsCodePoints) {
     const auto v = compile(R"({"minLength":2,"maxLength":3})");
-    EXPECT_TRUE(valid(v, "\"h\u00e9\""));            // 2 code points, 3 bytes
+    EXPECT_TRUE(valid(v, "\"h\u00e9\""));               // 2 code points, 3 bytes
     EXPECT_TRUE(valid(v, "\"\U0001F600\U0001F600\""));  // 2 code points, 8 bytes
     EXPECT_FALSE(valid(v, "\"\U0001F600\""));
     EXPECT_FALSE(valid(v, "\"abcd\""));
@@ -192,7 +191,7 @@ TEST(SchemaString, PatternIsUnanchoredEcmaScript) {
 
     const auto anchored = compile(R"({"pattern":"^[a-z]+$"})");
     EXPECT_TRUE(valid(anchored, "\"abc\""));
-    EXPECT_FALSE(valid(anchored, "\"abc\\n\""));  // $ does not match before a trailing newline
+    EXPECT_FALSE(valid(anchored, "\"abc\\n\""));   // $ does not match before a trailing newline
     EXPECT_FALSE(valid(anchored, "\"x\\nabc\""));  // ^ does not match after a newline
     EXPECT_FALSE(valid(compile(R"({"pattern":"^a.c$"})"), "\"a\\nc\""));
 }
@@ -333,7 +332,8 @@ TEST(SchemaObject, PropertiesPatternPropertiesAdditionalProperties) {
     EXPECT_FALSE(valid(v, R"({"flag":1})"));
     EXPECT_EQ(error_of(v, R"({"other":1})").instance_path, "/other");
 
-    const auto closed = compile(R"({"properties":{"a":{}},"patternProperties":{"^b":{}},"additionalProperties":false})");
+    const auto closed =
+        compile(R"({"properties":{"a":{}},"patternProperties":{"^b":{}},"additionalProperties":false})");
     EXPECT_TRUE(valid(closed, R"({"a":1,"bee":2})"));
     const auto e = error_of(closed, R"({"a":1,"c/d":2})");
     EXPECT_EQ(e.instance_path, "/c~1d");
@@ -446,8 +446,8 @@ TEST(SchemaRef, PointerIntoNonKeywordLocations) {
     EXPECT_TRUE(valid(v, R"({"a":1,"b":"s"})"));
     EXPECT_FALSE(valid(v, R"({"a":"1"})"));
     EXPECT_FALSE(valid(v, R"({"b":1})"));
-    EXPECT_FALSE(valid(compile(R"({"properties":{"a":{"$ref":"#/definitions/n"}},"definitions":{"n":false}})"),
-                       R"({"a":1})"));
+    EXPECT_FALSE(
+        valid(compile(R"({"properties":{"a":{"$ref":"#/definitions/n"}},"definitions":{"n":false}})"), R"({"a":1})"));
 }
 
 TEST(SchemaRef, SiblingsAreApplied) {
@@ -510,7 +510,7 @@ TEST(SchemaConformance, McpConformanceSchema) {
     const auto all = v.validate_all(bj::parse(R"({"name":1,"address":{"city":2},"age":3})"));
     std::vector<std::string> messages;
     messages.reserve(all.size());
-for (const auto& e : all) messages.push_back(e.message);
+    for (const auto& e : all) messages.push_back(e.message);
     const std::vector<std::string> expected = {
         "/name: expected string, got integer",
         "/address/city: expected string, got integer",
@@ -576,7 +576,7 @@ TEST(SchemaApi, ConcurrentValidation) {
     std::vector<std::thread> threads;
     std::vector<int> failures(4, 0);
     threads.reserve(4);
-for (int t = 0; t < 4; ++t) {
+    for (int t = 0; t < 4; ++t) {
         threads.emplace_back([&, t] {
             const auto good = bj::parse(R"({"name":"Ann","contactMethod":"phone","phone":"555"})");
             const auto bad = bj::parse(R"({"email":"a@b.c","address":{"city":12}})");
@@ -741,7 +741,8 @@ TEST(SchemaHostile, MalformedSchemasNameTheLocation) {
         {R"({"$anchor":"1bad"})", "schema /$anchor: expected an anchor name"},
         {R"({"$defs":{"a":{"$anchor":"x"},"b":{"$anchor":"x"}}})", "schema /$defs/b/$anchor: duplicate anchor \"x\""},
         {R"({"$id":7})", "schema /$id: expected a string"},
-        {R"({"properties":{"a/b~c":{"maxLength":"3"}}})", "schema /properties/a~1b~0c/maxLength: expected a non-negative integer"},
+        {R"({"properties":{"a/b~c":{"maxLength":"3"}}})",
+         "schema /properties/a~1b~0c/maxLength: expected a non-negative integer"},
     };
     for (const auto& c : cases) {
         const std::string error = schema_error(c.schema);

@@ -46,8 +46,9 @@ TEST_F(Elastic, FiftyBlockedHandlersDoNotStopTheFiftyFirstCall) {
 
     std::atomic<int> finished{0};
     for (int i = 0; i < 50; ++i) {
-        conn->send_async(request(1000 + i, "tools/call", {{"name", "block"}}), [](const boost::json::value&) {},
-                         [&] { ++finished; });
+        conn->send_async(
+            request(1000 + i, "tools/call", {{"name", "block"}}), [](const boost::json::value&) {},
+            [&] { ++finished; });
     }
     all_blocked.wait();  // fifty handlers are blocked at once
     auto reply = call("tools/call", {{"name", "echo"}, {"arguments", {{"text", "still here"}}}});
@@ -100,9 +101,11 @@ TEST_F(Bounded, AnInlineHandlerIsServedWhileThePoolIsFull) {
     server.tool({.name = "quick", .description = "Inline", .runs_inline = true}, [] { return "quick"; });
     connect_and_initialize();
     std::atomic<int> done{0};
-    conn->send_async(request(101, "tools/call", {{"name", "block"}}), [](const boost::json::value&) {}, [&] { ++done; });
+    conn->send_async(
+        request(101, "tools/call", {{"name", "block"}}), [](const boost::json::value&) {}, [&] { ++done; });
     started.wait();
-    conn->send_async(request(102, "tools/call", {{"name", "block"}}), [](const boost::json::value&) {}, [&] { ++done; });
+    conn->send_async(
+        request(102, "tools/call", {{"name", "block"}}), [](const boost::json::value&) {}, [&] { ++done; });
     EXPECT_EQ(first_text(call_tool("quick", {})), "quick");  // the one thread is busy, the queue full
     release.count_down();
     for (int i = 0; i < 500 && done.load() < 2; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -119,12 +122,14 @@ TEST_F(Bounded, BeyondTheBoundCallsAreRefusedWithAClearError) {
     });
     connect_and_initialize();
     std::atomic<int> done{0};
-    conn->send_async(request(1, "tools/call", {{"name", "block"}}), [](const boost::json::value&) {}, [&] { ++done; });
+    conn->send_async(
+        request(1, "tools/call", {{"name", "block"}}), [](const boost::json::value&) {}, [&] { ++done; });
     started.get_future().wait();
     // The one thread is busy; one call may wait in the queue, the next is refused.
     std::promise<boost::json::value> queued_reply;
-    conn->send_async(request(2, "tools/call", {{"name", "nope"}}),
-                     [&](const boost::json::value& m) { queued_reply.set_value(m); }, [&] { ++done; });
+    conn->send_async(
+        request(2, "tools/call", {{"name", "nope"}}), [&](const boost::json::value& m) { queued_reply.set_value(m); },
+        [&] { ++done; });
     auto refused = conn->send(request(3, "tools/call", {{"name", "nope"}}));
     ASSERT_EQ(refused.size(), 1u);
     EXPECT_EQ(refused[0].at("error").at("code"), mcp::error_code::internal_error);
@@ -161,6 +166,7 @@ TEST_F(Elastic, ThreadLocalContextTravelsToTheHandlerAndIsClearedAfter) {
     EXPECT_NE(thread, std::this_thread::get_id());  // it ran on a handler thread
     EXPECT_EQ(reply.at("result").at("content").at(0).at("text"), "acme");
     // Cleared on the handler thread after the handler; the response may arrive just before that.
-    for (int i = 0; i < 200 && tenant_clears.load() == clears_before; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    for (int i = 0; i < 200 && tenant_clears.load() == clears_before; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
     EXPECT_EQ(tenant_clears.load(), clears_before + 1);
 }

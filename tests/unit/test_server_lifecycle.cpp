@@ -30,12 +30,14 @@ TEST_F(Lifecycle, EndedSessionsDoNotAccumulate) {
 
 TEST_F(Lifecycle, NegotiatesTheProtocolVersion) {
     conn = std::make_unique<mcp::LocalConnection>(server);
-    auto r = result("initialize", {{"protocolVersion", "2025-03-26"}, {"capabilities", boost::json::object()},
+    auto r = result("initialize", {{"protocolVersion", "2025-03-26"},
+                                   {"capabilities", boost::json::object()},
                                    {"clientInfo", {{"name", "old"}, {"version", "1"}}}});
     EXPECT_EQ(r.at("protocolVersion"), "2025-03-26");
     EXPECT_EQ(r.at("serverInfo").at("name"), "test");
-    EXPECT_EQ(boost::json::serialize(r.at("capabilities")),
-              R"({"tools":{"listChanged":true},"prompts":{"listChanged":true},"resources":{"subscribe":true,"listChanged":true},"logging":{},"completions":{}})");
+    EXPECT_EQ(
+        boost::json::serialize(r.at("capabilities")),
+        R"({"tools":{"listChanged":true},"prompts":{"listChanged":true},"resources":{"subscribe":true,"listChanged":true},"logging":{},"completions":{}})");
 
     conn = std::make_unique<mcp::LocalConnection>(server);
     r = result("initialize", {{"protocolVersion", "1999-01-01"}, {"capabilities", boost::json::object()}});
@@ -88,8 +90,9 @@ TEST_F(Lifecycle, LogMessagesFollowTheSessionLevel) {
     result("logging/setLevel", {{"level", "warning"}});
     auto msgs = conn->send(request(101, "tools/call", {{"name", "chatty"}}));
     ASSERT_EQ(msgs.size(), 2u);
-    EXPECT_EQ(boost::json::serialize(msgs[0]),
-              R"({"jsonrpc":"2.0","method":"notifications/message","params":{"level":"error","logger":"db","data":{"code":7}}})");
+    EXPECT_EQ(
+        boost::json::serialize(msgs[0]),
+        R"({"jsonrpc":"2.0","method":"notifications/message","params":{"level":"error","logger":"db","data":{"code":7}}})");
 }
 
 TEST_F(Lifecycle, ProgressEchoesTheTokenWithItsJsonType) {
@@ -102,8 +105,9 @@ TEST_F(Lifecycle, ProgressEchoesTheTokenWithItsJsonType) {
     connect_and_initialize();
     auto msgs = conn->send(request(1, "tools/call", {{"name", "steps"}, {"_meta", {{"progressToken", 17}}}}));
     ASSERT_EQ(msgs.size(), 3u);
-    EXPECT_EQ(boost::json::serialize(msgs[0]),
-              R"({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":17,"progress":1,"total":3}})");
+    EXPECT_EQ(
+        boost::json::serialize(msgs[0]),
+        R"({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":17,"progress":1,"total":3}})");
     EXPECT_EQ(msgs[1].at("params").at("progress"), 2.5);
     EXPECT_EQ(msgs[1].at("params").at("message"), "almost");
     msgs = conn->send(request(2, "tools/call", {{"name", "steps"}, {"_meta", {{"progressToken", "t-1"}}}}));
@@ -120,15 +124,17 @@ TEST_F(Lifecycle, CancellationTripsTheStopTokenAndSuppressesTheResponse) {
         std::mutex m;
         std::condition_variable_any cv;
         std::unique_lock lock(m);
-        saw_stop = cv.wait_for(lock, ctx.stop_token(), std::chrono::seconds(10), [] { return false; }) || ctx.cancelled();
+        saw_stop =
+            cv.wait_for(lock, ctx.stop_token(), std::chrono::seconds(10), [] { return false; }) || ctx.cancelled();
         return "finished";
     });
     connect_and_initialize();
     std::promise<std::vector<boost::json::value>> done;
     auto messages = std::make_shared<std::vector<boost::json::value>>();
-    conn->send_async(request("slow-1", "tools/call", {{"name", "wait"}}),
-                     [messages](const boost::json::value& m) { messages->push_back(m); },
-                     [&done, messages] { done.set_value(*messages); });
+    conn->send_async(
+        request("slow-1", "tools/call", {{"name", "wait"}}),
+        [messages](const boost::json::value& m) { messages->push_back(m); },
+        [&done, messages] { done.set_value(*messages); });
     started.get_future().wait();
     conn->send(notification("notifications/cancelled", {{"requestId", "slow-1"}, {"reason", "user"}}));
     auto got = done.get_future();
@@ -150,7 +156,8 @@ TEST_F(Lifecycle, DuplicateInFlightIdsAreRefused) {
     });
     connect_and_initialize();
     std::promise<void> done;
-    conn->send_async(request(5, "tools/call", {{"name", "hold"}}), [](const boost::json::value&) {}, [&] { done.set_value(); });
+    conn->send_async(
+        request(5, "tools/call", {{"name", "hold"}}), [](const boost::json::value&) {}, [&] { done.set_value(); });
     started.get_future().wait();
     auto dup = conn->send(request(5, "tools/call", {{"name", "hold"}}));
     ASSERT_EQ(dup.size(), 1u);

@@ -26,13 +26,18 @@ class Modern : public ServerTest {
 protected:
     void SetUp() override {
         server.tool("echo", "Echo", [](const boost::json::object& a) { return std::string(a.at("text").as_string()); });
-        server.tool({.name = "needs_sampling", .description = "Requires sampling", .required_client_capabilities = {"sampling"}},
+        server.tool({.name = "needs_sampling",
+                     .description = "Requires sampling",
+                     .required_client_capabilities = {"sampling"}},
                     [] { return "sampled"; });
-        server.tool({.name = "regional",
-                     .description = "Mirrors region into a header",
-                     .input_schema = boost::json::parse(R"({"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"},"n":{"type":"integer","x-mcp-header":"N"}}})")
-                                         .as_object()},
-                    [](const boost::json::object& a) { return boost::json::serialize(a); });
+        server.tool(
+            {.name = "regional",
+             .description = "Mirrors region into a header",
+             .input_schema =
+                 boost::json::parse(
+                     R"({"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"},"n":{"type":"integer","x-mcp-header":"N"}}})")
+                     .as_object()},
+            [](const boost::json::object& a) { return boost::json::serialize(a); });
         server.resource("test://r", {.mime_type = "text/plain"}, [] { return "r"; });
         server.tool("logs", "Logs", [](mcp::ToolContext& ctx) {
             ctx.info("hello");
@@ -42,7 +47,8 @@ protected:
     }
 
     std::vector<boost::json::value> send(std::string_view method, boost::json::object params,
-                                         const mcp::RequestHeaders* headers = nullptr, const boost::json::value& id = 1) {
+                                         const mcp::RequestHeaders* headers = nullptr,
+                                         const boost::json::value& id = 1) {
         std::vector<boost::json::value> out;
         std::promise<void> done;
         auto msg = request(id, method, std::move(params));
@@ -50,7 +56,10 @@ protected:
         struct Sink : mcp::CallSink {
             std::vector<boost::json::value>* out;
             std::promise<void>* done;
-            bool send(boost::json::value m) override { out->push_back(std::move(m)); return true; }
+            bool send(boost::json::value m) override {
+                out->push_back(std::move(m));
+                return true;
+            }
             void complete(std::optional<boost::json::value> r) override {
                 if (r) out->push_back(std::move(*r));
                 done->set_value();
@@ -64,7 +73,8 @@ protected:
         return out;
     }
 
-    boost::json::value last(std::string_view method, boost::json::object params, const mcp::RequestHeaders* headers = nullptr) {
+    boost::json::value last(std::string_view method, boost::json::object params,
+                            const mcp::RequestHeaders* headers = nullptr) {
         auto out = send(method, std::move(params), headers);
         return out.empty() ? boost::json::value() : out.back();
     }
@@ -127,13 +137,16 @@ TEST_F(Modern, EnvelopeErrorsAreInvalidParams) {
 TEST_F(Modern, UnsupportedVersionListsTheSupportedOnes) {
     auto reply = last("server/discover", with_meta({}, envelope({}, "v999.0.0")));
     EXPECT_EQ(code(reply), mcp::error_code::unsupported_protocol_version);
-    EXPECT_EQ(boost::json::serialize(reply.at("error").at("data")), R"({"supported":["2026-07-28"],"requested":"v999.0.0"})");
+    EXPECT_EQ(boost::json::serialize(reply.at("error").at("data")),
+              R"({"supported":["2026-07-28"],"requested":"v999.0.0"})");
     EXPECT_EQ(reply.at("id"), 1);
 }
 
 TEST_F(Modern, RemovedAndUnknownMethodsAreNotFound) {
-    for (const char* m : {"initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe", "unknown/method"}) {
-        EXPECT_EQ(code(last(m, with_meta({{"uri", "test://r"}, {"level", "info"}}))), mcp::error_code::method_not_found) << m;
+    for (const char* m :
+         {"initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe", "unknown/method"}) {
+        EXPECT_EQ(code(last(m, with_meta({{"uri", "test://r"}, {"level", "info"}}))), mcp::error_code::method_not_found)
+            << m;
     }
 }
 
@@ -165,7 +178,8 @@ TEST_F(Modern, RoutingHeadersMustMatchTheBody) {
 
 TEST_F(Modern, HeaderMismatchComesBeforeUnsupportedVersion) {
     auto h = headers_for("server/discover");
-    EXPECT_EQ(code(last("server/discover", with_meta({}, envelope({}, "v999.0.0")), &h)), mcp::error_code::header_mismatch);
+    EXPECT_EQ(code(last("server/discover", with_meta({}, envelope({}, "v999.0.0")), &h)),
+              mcp::error_code::header_mismatch);
     h.protocol_version = "v999.0.0";
     EXPECT_EQ(code(last("server/discover", with_meta({}, envelope({}, "v999.0.0")), &h)),
               mcp::error_code::unsupported_protocol_version);
@@ -175,9 +189,13 @@ TEST_F(Modern, RequiredClientCapabilities) {
     auto reply = last("tools/call", with_meta({{"name", "needs_sampling"}}));
     EXPECT_EQ(code(reply), mcp::error_code::missing_required_client_capability);
     EXPECT_EQ(boost::json::serialize(reply.at("error").at("data")), R"({"requiredCapabilities":{"sampling":{}}})");
-    EXPECT_EQ(last("tools/call", with_meta({{"name", "needs_sampling"}}, envelope({{"sampling", boost::json::object()}})))
-                  .at("result").at("content").at(0).at("text"),
-              "sampled");
+    EXPECT_EQ(
+        last("tools/call", with_meta({{"name", "needs_sampling"}}, envelope({{"sampling", boost::json::object()}})))
+            .at("result")
+            .at("content")
+            .at(0)
+            .at("text"),
+        "sampled");
 }
 
 TEST_F(Modern, ParameterHeadersAreValidated) {
@@ -204,12 +222,17 @@ TEST_F(Modern, InvalidHeaderAnnotationsAreRefusedAtRegistration) {
         server.tool({.name = "bad", .description = "d", .input_schema = boost::json::parse(schema).as_object()},
                     [](const boost::json::object&) { return "x"; });
     };
-    EXPECT_THROW(tool(R"({"type":"object","properties":{"a":{"type":"number","x-mcp-header":"A"}}})"), std::invalid_argument);
-    EXPECT_THROW(tool(R"({"type":"object","properties":{"a":{"type":"string","x-mcp-header":"A B"}}})"), std::invalid_argument);
-    EXPECT_THROW(tool(R"({"type":"object","properties":{"a":{"type":"string","x-mcp-header":"A"},"b":{"type":"string","x-mcp-header":"a"}}})"),
+    EXPECT_THROW(tool(R"({"type":"object","properties":{"a":{"type":"number","x-mcp-header":"A"}}})"),
                  std::invalid_argument);
-    EXPECT_THROW(tool(R"({"type":"object","properties":{"a":{"type":"array","items":{"type":"string","x-mcp-header":"A"}}}})"),
+    EXPECT_THROW(tool(R"({"type":"object","properties":{"a":{"type":"string","x-mcp-header":"A B"}}})"),
                  std::invalid_argument);
+    EXPECT_THROW(
+        tool(
+            R"({"type":"object","properties":{"a":{"type":"string","x-mcp-header":"A"},"b":{"type":"string","x-mcp-header":"a"}}})"),
+        std::invalid_argument);
+    EXPECT_THROW(
+        tool(R"({"type":"object","properties":{"a":{"type":"array","items":{"type":"string","x-mcp-header":"A"}}}})"),
+        std::invalid_argument);
     EXPECT_THROW(tool(R"({"type":"object","anyOf":[{"properties":{"a":{"type":"string","x-mcp-header":"A"}}}]})"),
                  std::invalid_argument);
 }
@@ -236,14 +259,15 @@ TEST_F(Modern, ListenAcknowledgesThenStreamsOnlyRequestedNotifications) {
     std::promise<void> tools_done;
     auto open = [&](boost::json::object filter, const boost::json::value& id, std::vector<boost::json::value>* into,
                     std::promise<void>* done) {
-        conn->send_async(request(id, "subscriptions/listen", with_meta({{"notifications", std::move(filter)}})),
-                         [&, into](const boost::json::value& msg) {
-                             std::lock_guard lock(m);
-                             into->push_back(msg);
-                         },
-                         [done] {
-                             if (done) done->set_value();
-                         });
+        conn->send_async(
+            request(id, "subscriptions/listen", with_meta({{"notifications", std::move(filter)}})),
+            [&, into](const boost::json::value& msg) {
+                std::lock_guard lock(m);
+                into->push_back(msg);
+            },
+            [done] {
+                if (done) done->set_value();
+            });
     };
     open({{"toolsListChanged", true}, {"resourceSubscriptions", {"test://r"}}}, "L1", &tools_stream, &tools_done);
     open({{"promptsListChanged", true}}, 7, &prompts_stream, nullptr);
@@ -273,9 +297,10 @@ TEST_F(Modern, ListenAcknowledgesThenStreamsOnlyRequestedNotifications) {
 TEST_F(Modern, ShutdownEndsListenStreamsGracefully) {
     std::promise<boost::json::value> last_message;
     auto messages = std::make_shared<std::vector<boost::json::value>>();
-    conn->send_async(request(9, "subscriptions/listen", with_meta({{"notifications", {{"toolsListChanged", true}}}})),
-                     [messages](const boost::json::value& msg) { messages->push_back(msg); },
-                     [&] { last_message.set_value(messages->back()); });
+    conn->send_async(
+        request(9, "subscriptions/listen", with_meta({{"notifications", {{"toolsListChanged", true}}}})),
+        [messages](const boost::json::value& msg) { messages->push_back(msg); },
+        [&] { last_message.set_value(messages->back()); });
     server.shutdown();
     auto end = last_message.get_future().get();
     EXPECT_EQ(end.at("id"), 9);

@@ -16,9 +16,7 @@ struct Letter {
     std::optional<int> lines;
 };
 BOOST_DESCRIBE_STRUCT(Letter, (), (to, tone, lines))
-inline void mcp_schema(mcp::json::SchemaHints<Letter>& h) {
-    h.field(&Letter::to).description("Recipient").title("To");
-}
+inline void mcp_schema(mcp::json::SchemaHints<Letter>& h) { h.field(&Letter::to).description("Recipient").title("To"); }
 
 struct RowRef {
     std::string table;
@@ -39,10 +37,11 @@ protected:
             return "Write to " + in.to + " in a " + (in.tone == Tone::cheeky ? "cheeky" : "plain") + " tone, " +
                    std::to_string(in.lines.value_or(3)) + " lines";
         });
-        server.prompt({.name = "raw", .description = "Raw map", .arguments = {{.name = "x", .required = true}}},
-                      [](const mcp::PromptArguments& args) {
-                          return mcp::GetPromptResult{"raw prompt", {mcp::assistant_message(mcp::text(args.at("x")))}, {}};
-                      });
+        server.prompt(
+            {.name = "raw", .description = "Raw map", .arguments = {{.name = "x", .required = true}}},
+            [](const mcp::PromptArguments& args) {
+                return mcp::GetPromptResult{"raw prompt", {mcp::assistant_message(mcp::text(args.at("x")))}, {}};
+            });
         connect_and_initialize();
     }
 };
@@ -53,12 +52,14 @@ TEST_F(Prompts, ListedWithArgumentsFromTheStruct) {
     auto list = result("prompts/list");
     const auto& letter = list.at("prompts").at(0);
     EXPECT_EQ(letter.at("name"), "letter");
-    EXPECT_EQ(boost::json::serialize(letter.at("arguments")),
-              R"([{"name":"to","title":"To","description":"Recipient","required":true},{"name":"tone","required":false},{"name":"lines","required":false}])");
+    EXPECT_EQ(
+        boost::json::serialize(letter.at("arguments")),
+        R"([{"name":"to","title":"To","description":"Recipient","required":true},{"name":"tone","required":false},{"name":"lines","required":false}])");
 }
 
 TEST_F(Prompts, TypedArgumentsAreConvertedFromStrings) {
-    auto r = result("prompts/get", {{"name", "letter"}, {"arguments", {{"to", "Bo"}, {"tone", "cheeky"}, {"lines", "5"}}}});
+    auto r =
+        result("prompts/get", {{"name", "letter"}, {"arguments", {{"to", "Bo"}, {"tone", "cheeky"}, {"lines", "5"}}}});
     EXPECT_EQ(boost::json::serialize(r.at("messages")),
               R"([{"role":"user","content":{"type":"text","text":"Write to Bo in a cheeky tone, 5 lines"}}])");
     r = result("prompts/get", {{"name", "raw"}, {"arguments", {{"x", "y"}}}});
@@ -70,15 +71,17 @@ TEST_F(Prompts, BadArgumentsAreInvalidParams) {
     using mcp::error_code::invalid_params;
     EXPECT_EQ(error_code("prompts/get", {{"name", "letter"}}), invalid_params);
     EXPECT_EQ(error_code("prompts/get", {{"name", "letter"}, {"arguments", {{"to", 3}}}}), invalid_params);
-    EXPECT_EQ(error_code("prompts/get", {{"name", "letter"}, {"arguments", {{"to", "a"}, {"lines", "many"}}}}), invalid_params);
-    EXPECT_EQ(error_code("prompts/get", {{"name", "letter"}, {"arguments", {{"to", "a"}, {"tone", "rude"}}}}), invalid_params);
+    EXPECT_EQ(error_code("prompts/get", {{"name", "letter"}, {"arguments", {{"to", "a"}, {"lines", "many"}}}}),
+              invalid_params);
+    EXPECT_EQ(error_code("prompts/get", {{"name", "letter"}, {"arguments", {{"to", "a"}, {"tone", "rude"}}}}),
+              invalid_params);
     EXPECT_EQ(error_code("prompts/get", {{"name", "nope"}}), invalid_params);
     EXPECT_EQ(error_code("prompts/get", {{"name", "raw"}}), invalid_params);
 }
 
 TEST_F(Prompts, EnumArgumentsCompleteByThemselves) {
-    auto r = result("completion/complete",
-                    {{"ref", {{"type", "ref/prompt"}, {"name", "letter"}}}, {"argument", {{"name", "tone"}, {"value", "c"}}}});
+    auto r = result("completion/complete", {{"ref", {{"type", "ref/prompt"}, {"name", "letter"}}},
+                                            {"argument", {{"name", "tone"}, {"value", "c"}}}});
     EXPECT_EQ(boost::json::serialize(r), R"({"completion":{"values":["casual","cheeky"],"total":2,"hasMore":false}})");
 }
 
@@ -86,7 +89,7 @@ TEST_F(Prompts, RegisteredCompleterSeesContextAndIsCapped) {
     server.complete_prompt_argument("letter", "to", [](const mcp::CompletionRequest& req) {
         std::vector<std::string> out;
         out.reserve(150);
-for (int i = 0; i < 150; ++i) out.push_back(req.value + std::to_string(i) + req.context.at("tone"));
+        for (int i = 0; i < 150; ++i) out.push_back(req.value + std::to_string(i) + req.context.at("tone"));
         return out;
     });
     auto r = result("completion/complete", {{"ref", {{"type", "ref/prompt"}, {"name", "letter"}}},
@@ -167,9 +170,10 @@ TEST_F(Resources, TemplateRegistrationChecksTheHandler) {
 }
 
 TEST_F(Resources, TemplateVariablesComplete) {
-    server.complete_template_variable("db://{table}/rows/{id}", "table", mcp::complete_from({"users", "orders", "uploads"}));
-    auto r = result("completion/complete",
-                    {{"ref", {{"type", "ref/resource"}, {"uri", "db://{table}/rows/{id}"}}}, {"argument", {{"name", "table"}, {"value", "u"}}}});
+    server.complete_template_variable("db://{table}/rows/{id}", "table",
+                                      mcp::complete_from({"users", "orders", "uploads"}));
+    auto r = result("completion/complete", {{"ref", {{"type", "ref/resource"}, {"uri", "db://{table}/rows/{id}"}}},
+                                            {"argument", {{"name", "table"}, {"value", "u"}}}});
     EXPECT_EQ(boost::json::serialize(r.at("completion").at("values")), R"(["users","uploads"])");
 }
 
@@ -203,6 +207,7 @@ TEST_F(Resources, ListChangesAreAnnounced) {
     EXPECT_FALSE(server.remove_prompt("none"));
     std::vector<std::string> methods;
     for (auto& n : conn->take_notifications()) methods.emplace_back(n.at("method").as_string());
-    EXPECT_EQ(methods, (std::vector<std::string>{"notifications/resources/list_changed", "notifications/tools/list_changed",
-                                                 "notifications/tools/list_changed", "notifications/prompts/list_changed"}));
+    EXPECT_EQ(methods,
+              (std::vector<std::string>{"notifications/resources/list_changed", "notifications/tools/list_changed",
+                                        "notifications/tools/list_changed", "notifications/prompts/list_changed"}));
 }

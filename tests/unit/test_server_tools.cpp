@@ -97,8 +97,9 @@ TEST_F(Tools, StructuredOutputFromDescribedStruct) {
     for (auto& t : listed.at("tools").as_array()) {
         if (t.at("name") == "report") tool = t;
     }
-    EXPECT_EQ(boost::json::serialize(tool.at("outputSchema")),
-              R"({"type":"object","properties":{"status":{"type":"string"},"count":{"type":"integer"}},"required":["status","count"]})");
+    EXPECT_EQ(
+        boost::json::serialize(tool.at("outputSchema")),
+        R"({"type":"object","properties":{"status":{"type":"string"},"count":{"type":"integer"}},"required":["status","count"]})");
     auto r = call_tool("report", {});
     EXPECT_EQ(boost::json::serialize(r.at("structuredContent")), R"({"status":"ok","count":3})");
     EXPECT_EQ(boost::json::parse(first_text(r)), r.at("structuredContent"));
@@ -112,8 +113,9 @@ TEST_F(Tools, NonObjectReturnsAreWrapped) {
     const auto listed = result("tools/list");
     for (const auto& t : listed.at("tools").as_array()) {
         if (t.at("name") == "primes") {
-            EXPECT_EQ(boost::json::serialize(t.at("outputSchema")),
-                      R"({"type":"object","properties":{"result":{"type":"array","items":{"type":"integer"}}},"required":["result"]})");
+            EXPECT_EQ(
+                boost::json::serialize(t.at("outputSchema")),
+                R"({"type":"object","properties":{"result":{"type":"array","items":{"type":"integer"}}},"required":["result"]})");
         }
     }
 }
@@ -139,8 +141,9 @@ TEST_F(Tools, ContentBlockReturns) {
               R"([{"type":"image","data":"iVBORw==","mimeType":"image/png"}])");
     EXPECT_EQ(boost::json::serialize(call_tool("link", {}).at("content")),
               R"([{"type":"resource_link","uri":"file:///a.txt","name":"a.txt"}])");
-    EXPECT_EQ(boost::json::serialize(call_tool("many", {}).at("content")),
-              R"([{"type":"text","text":"a"},{"type":"resource","resource":{"uri":"test://r","mimeType":"text/plain","text":"body"}},{"type":"audio","data":"UklGRg==","mimeType":"audio/wav"}])");
+    EXPECT_EQ(
+        boost::json::serialize(call_tool("many", {}).at("content")),
+        R"([{"type":"text","text":"a"},{"type":"resource","resource":{"uri":"test://r","mimeType":"text/plain","text":"body"}},{"type":"audio","data":"UklGRg==","mimeType":"audio/wav"}])");
     EXPECT_EQ(boost::json::serialize(call_tool("full", {})),
               R"({"content":[{"type":"text","text":"partial"}],"isError":true,"_meta":{"k":1}})");
     EXPECT_EQ(boost::json::serialize(call_tool("nothing", {})), R"({"content":[]})");
@@ -155,9 +158,10 @@ TEST_F(Tools, RegistrationRules) {
     EXPECT_NO_THROW(server.tool("A-z_0.9", "d", noop));
     EXPECT_THROW(server.tool("greet", "again", noop), std::invalid_argument);
     EXPECT_THROW(server.tool("nodesc", "", noop), std::invalid_argument);
-    EXPECT_THROW(server.tool({.name = "arr", .description = "d", .input_schema = boost::json::object{{"type", "array"}}},
-                             [](const boost::json::object&) { return "x"; }),
-                 std::invalid_argument);
+    EXPECT_THROW(
+        server.tool({.name = "arr", .description = "d", .input_schema = boost::json::object{{"type", "array"}}},
+                    [](const boost::json::object&) { return "x"; }),
+        std::invalid_argument);
     EXPECT_THROW(server.tool({.name = "badschema",
                               .description = "d",
                               .input_schema = boost::json::object{{"type", "object"}, {"minProperties", "two"}}},
@@ -195,18 +199,20 @@ TEST_F(Tools, MetadataOnTheList) {
         if (t.at("name") != "annotated") continue;
         EXPECT_EQ(t.at("title"), "Annotated");
         EXPECT_EQ(boost::json::serialize(t.at("annotations")), R"({"readOnlyHint":true,"destructiveHint":false})");
-        EXPECT_EQ(boost::json::serialize(t.at("icons")), R"([{"src":"https://example.com/i.png","mimeType":"image/png","sizes":["48x48"]}])");
+        EXPECT_EQ(boost::json::serialize(t.at("icons")),
+                  R"([{"src":"https://example.com/i.png","mimeType":"image/png","sizes":["48x48"]}])");
         EXPECT_EQ(t.at("_meta").at("vendor/key"), "v");
     }
 }
 
 class Paging : public ServerTest {
 protected:
-    Paging() : ServerTest([] {
-        mcp::ServerOptions o;
-        o.page_size = 10;
-        return o;
-    }()) {}
+    Paging()
+        : ServerTest([] {
+              mcp::ServerOptions o;
+              o.page_size = 10;
+              return o;
+          }()) {}
     void SetUp() override {
         for (int i = 0; i < 25; ++i) {
             char name[16];
@@ -257,10 +263,13 @@ TEST_F(Paging, AnEmbeddersMessageStorageIsNeverUsedForTheResponse) {
     struct Collect : mcp::CallSink {
         std::optional<boost::json::value> response;
         bool send(boost::json::value) override { return true; }
-        void complete(std::optional<boost::json::value> r) override { response = std::move(r); }  // lists answer at once
+        void complete(std::optional<boost::json::value> r) override {
+            response = std::move(r);
+        }  // lists answer at once
     };
     auto sink = std::make_shared<Collect>();
-    server.handle(std::string_view(R"({"jsonrpc":"2.0","id":100,"method":"tools/list"})"), mcp::Inbound{conn->session(), {}}, sink);
+    server.handle(std::string_view(R"({"jsonrpc":"2.0","id":100,"method":"tools/list"})"),
+                  mcp::Inbound{conn->session(), {}}, sink);
     ASSERT_TRUE(sink->response.has_value());
     EXPECT_EQ(sink->response->at("result").at("tools").as_array().size(), 10u);
 }

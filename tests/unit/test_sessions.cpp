@@ -23,7 +23,8 @@ const KeyRing& test_keys() {
 }
 
 SessionService make_service(std::size_t max_sessions, std::chrono::milliseconds idle) {
-    return SessionService(make_backend("memory"), {.max_sessions = max_sessions, .idle_timeout = idle, .keys = test_keys});
+    return SessionService(make_backend("memory"),
+                          {.max_sessions = max_sessions, .idle_timeout = idle, .keys = test_keys});
 }
 
 std::shared_ptr<ResumableSession> admitted(SessionService& service, const std::string& owner) {
@@ -146,7 +147,7 @@ TEST(SessionService, SubscribersListenersAndCancellation) {
     call->key = request_key(boost::json::value("r1"));
     ASSERT_TRUE(SessionState::of(*stdio).track(call));
     EXPECT_FALSE(SessionState::of(*stdio).track(call));  // the same id twice
-    service.cancel(*stdio, boost::json::value(1));        // another id
+    service.cancel(*stdio, boost::json::value(1));       // another id
     EXPECT_FALSE(call->stop.stop_requested());
     service.cancel(*stdio, boost::json::value("r1"));
     EXPECT_TRUE(call->stop.stop_requested());

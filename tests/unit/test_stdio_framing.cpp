@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include <thread>
 #include <unistd.h>
+#include <thread>
 
 using mcp::detail::LineReader;
 using mcp::detail::LineWriter;
@@ -70,7 +70,7 @@ TEST(LineWriter, WritesWholeLinesInOrderFromManyThreads) {
         LineWriter writer(fds[1], 1024);  // a small backlog forces producers to wait
         std::vector<std::thread> producers;
         producers.reserve(4);
-for (int t = 0; t < 4; ++t) {
+        for (int t = 0; t < 4; ++t) {
             producers.emplace_back([&, t] {
                 for (int i = 0; i < 500; ++i) writer.write(std::string(50, static_cast<char>('a' + t)));
             });

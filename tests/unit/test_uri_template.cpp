@@ -110,8 +110,8 @@ void expect_expansions(const UriVariables& values, std::initializer_list<Example
 }
 
 TEST(UriTemplateExpand, Rfc6570Section1_2) {
-    const UriVariables values{{"var", "value"}, {"hello", "Hello World!"}, {"path", "/foo/bar"},
-                              {"empty", ""},    {"x", "1024"},             {"y", "768"}};
+    const UriVariables values{
+        {"var", "value"}, {"hello", "Hello World!"}, {"path", "/foo/bar"}, {"empty", ""}, {"x", "1024"}, {"y", "768"}};
     expect_expansions(values, {
                                   // level 1
                                   {"{var}", "value"},
@@ -144,11 +144,11 @@ TEST(UriTemplateExpand, Rfc6570Section1_2) {
 }
 
 TEST(UriTemplateExpand, Rfc6570Section3_2) {
-    const UriVariables values{{"dub", "me/too"},   {"hello", "Hello World!"},
-                              {"half", "50%"},     {"var", "value"},
-                              {"who", "fred"},     {"base", "http://example.com/home/"},
+    const UriVariables values{{"dub", "me/too"},    {"hello", "Hello World!"},
+                              {"half", "50%"},      {"var", "value"},
+                              {"who", "fred"},      {"base", "http://example.com/home/"},
                               {"path", "/foo/bar"}, {"v", "6"},
-                              {"x", "1024"},       {"y", "768"},
+                              {"x", "1024"},        {"y", "768"},
                               {"empty", ""}};
     expect_expansions(values, {
                                   // 3.2.2 simple string expansion
@@ -360,11 +360,11 @@ TEST(UriTemplateMatch, Query) {
               (UriVariables{{"table", "users"}, {"limit", ""}, {"offset", ""}}));
     EXPECT_EQ(t.match("db://tables/users/rows?limit=a%26b=c/d?e+f"),
               (UriVariables{{"table", "users"}, {"limit", "a&b=c/d?e+f"}}));
-    for (const char* uri : {"db://tables/users/rows?limit=10&sort=x", "db://tables/users/rows?sort=x",
-                            "db://tables/users/rows?limit=1&limit=2", "db://tables/users/rows?",
-                            "db://tables/users/rows?limit=1&", "db://tables/users/rows&limit=1",
-                            "db://tables/users/rows?LIMIT=1",
-                            "db://tables/users/rows?limit=a b", "db://tables/users/rows?limit=1#frag"}) {
+    for (const char* uri :
+         {"db://tables/users/rows?limit=10&sort=x", "db://tables/users/rows?sort=x",
+          "db://tables/users/rows?limit=1&limit=2", "db://tables/users/rows?", "db://tables/users/rows?limit=1&",
+          "db://tables/users/rows&limit=1", "db://tables/users/rows?LIMIT=1", "db://tables/users/rows?limit=a b",
+          "db://tables/users/rows?limit=1#frag"}) {
         EXPECT_EQ(t.match(uri), std::nullopt) << uri;
     }
     EXPECT_EQ(match("s{?list*}", "s?list=a&list=b&list="), (UriVariables{{"list", "a,b,"}}));
@@ -406,8 +406,8 @@ TEST(UriTemplateMatch, PercentDecoding) {
 }
 
 TEST(UriTemplateMatch, RejectsInvalidEscapesAndUtf8) {
-    for (const char* uri : {"p/%G1", "p/%1G", "p/%4", "p/%", "p/a%", "p/%%41", "p/%FF", "p/%C3", "p/%C3%28",
-                            "p/%C0%AF", "p/%ED%A0%80", "p/%F4%90%80%80", "p/%E2%82", "p/\xC3\xA9"}) {
+    for (const char* uri : {"p/%G1", "p/%1G", "p/%4", "p/%", "p/a%", "p/%%41", "p/%FF", "p/%C3", "p/%C3%28", "p/%C0%AF",
+                            "p/%ED%A0%80", "p/%F4%90%80%80", "p/%E2%82", "p/\xC3\xA9"}) {
         EXPECT_EQ(match("p/{x}", uri), std::nullopt) << uri;
         EXPECT_EQ(match("p/{+x}", uri), std::nullopt) << uri;
     }
@@ -431,7 +431,12 @@ TEST(UriTemplateMatch, RoundTrips) {
           {"page", "2"},
           {"frag", "top/1"}}},
         {"m{;x,y,list*}", {{"x", "1"}, {"y", ""}, {"list", "a,b"}}},
-        {"{a}-{b}.{c:3}", {{"a", "x-y"}, {"b", "z"}, {"c", "\xF0\x9F\x98\x80" "ab"}}},
+        {"{a}-{b}.{c:3}",
+         {{"a", "x-y"},
+          {"b", "z"},
+          {"c",
+           "\xF0\x9F\x98\x80"
+           "ab"}}},
         {"mail://{user}@{+host}", {{"user", "bob.smith"}, {"host", "example.com:25"}}},
     };
     for (const auto& [text, values] : cases) {
@@ -512,7 +517,7 @@ TEST(UriTemplateHostile, ConcurrentMatching) {
     std::vector<std::thread> threads;
     std::vector<int> matched(4, 0);
     threads.reserve(4);
-for (int i = 0; i < 4; ++i) {
+    for (int i = 0; i < 4; ++i) {
         threads.emplace_back([&, i] {
             for (int n = 0; n < 2000; ++n) {
                 const std::string offset = std::to_string(n);

@@ -58,10 +58,19 @@ class SchemaHintsBase {
 public:
     // Keywords for the object itself.
     FieldHints& self() { return self_; }
-    SchemaHintsBase& description(const std::string& text) { self_.description(text); return *this; }
-    SchemaHintsBase& title(const std::string& text) { self_.title(text); return *this; }
+    SchemaHintsBase& description(const std::string& text) {
+        self_.description(text);
+        return *this;
+    }
+    SchemaHintsBase& title(const std::string& text) {
+        self_.title(text);
+        return *this;
+    }
     // additionalProperties:false — unknown arguments are refused instead of ignored.
-    SchemaHintsBase& strict() { self_.keyword("additionalProperties", false); return *this; }
+    SchemaHintsBase& strict() {
+        self_.keyword("additionalProperties", false);
+        return *this;
+    }
 
     // Merges the collected keywords into a generated object schema.
     void apply(boost::json::object& schema) const;
@@ -105,7 +114,10 @@ public:
     void finish(boost::json::object& root);
 
 private:
-    struct Frame { std::type_index type; bool recursive = false; };
+    struct Frame {
+        std::type_index type;
+        bool recursive = false;
+    };
     std::vector<Frame> stack_;
     std::vector<std::pair<std::type_index, std::string>> names_;
     boost::json::object defs_;
@@ -129,7 +141,7 @@ boost::json::object generate_struct(SchemaBuilder& b) {
     schema = schema_type("object");
     schema["properties"] = boost::json::object();
     SchemaHints<T> hints;
-    if constexpr (requires(SchemaHints<T>& h) { mcp_schema(h); }) mcp_schema(hints);
+    if constexpr (requires(SchemaHints<T> & h) { mcp_schema(h); }) mcp_schema(hints);
     boost::mp11::mp_for_each<described_members<T>>([&](auto member) {
         using M = std::remove_cvref_t<decltype(std::declval<T&>().*member.pointer)>;
         boost::json::object property;

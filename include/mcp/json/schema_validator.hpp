@@ -30,8 +30,7 @@ public:
     // Thread-safe. Returns the first error found, or nothing when the instance is valid.
     std::optional<ValidationError> validate(const boost::json::value& instance) const;
     // Thread-safe. Collects up to max_errors errors.
-    std::vector<ValidationError> validate_all(const boost::json::value& instance,
-                                              std::size_t max_errors = 16) const;
+    std::vector<ValidationError> validate_all(const boost::json::value& instance, std::size_t max_errors = 16) const;
 
     // The keywords this validator enforces (sorted).
     static const std::vector<std::string_view>& enforced_keywords();

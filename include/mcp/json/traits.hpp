@@ -23,37 +23,46 @@ struct Adapter;
 
 namespace detail {
 
-template <class T> struct is_optional : std::false_type {};
-template <class T> struct is_optional<std::optional<T>> : std::true_type {};
+template <class T>
+struct is_optional : std::false_type {};
+template <class T>
+struct is_optional<std::optional<T>> : std::true_type {};
 
-template <class T> struct is_vector : std::false_type {};
-template <class T, class A> struct is_vector<std::vector<T, A>> : std::true_type {};
+template <class T>
+struct is_vector : std::false_type {};
+template <class T, class A>
+struct is_vector<std::vector<T, A>> : std::true_type {};
 
-template <class T> struct is_set : std::false_type {};
-template <class T, class C, class A> struct is_set<std::set<T, C, A>> : std::true_type {};
+template <class T>
+struct is_set : std::false_type {};
+template <class T, class C, class A>
+struct is_set<std::set<T, C, A>> : std::true_type {};
 
-template <class T> struct is_string_map : std::false_type {};
-template <class V, class C, class A> struct is_string_map<std::map<std::string, V, C, A>> : std::true_type {};
+template <class T>
+struct is_string_map : std::false_type {};
+template <class V, class C, class A>
+struct is_string_map<std::map<std::string, V, C, A>> : std::true_type {};
 template <class V, class H, class E, class A>
 struct is_string_map<std::unordered_map<std::string, V, H, E, A>> : std::true_type {};
 
 template <class T>
-inline constexpr bool is_described_struct =
-    boost::describe::has_describe_members<T>::value && std::is_class_v<T>;
+inline constexpr bool is_described_struct = boost::describe::has_describe_members<T>::value&& std::is_class_v<T>;
 template <class T>
 inline constexpr bool is_described_enum = boost::describe::has_describe_enumerators<T>::value;
 
 template <class T>
-inline constexpr bool has_adapter = requires { sizeof(Adapter<T>); };
+inline constexpr bool has_adapter = requires {
+    sizeof(Adapter<T>);
+};
 
 template <class T>
 inline constexpr bool is_integer = std::is_integral_v<T> && !std::is_same_v<T, bool>;
 
 // Views into the value being decoded, for reading without copying: valid while it lives.
 template <class T>
-inline constexpr bool is_json_view = std::is_same_v<T, const boost::json::value*> ||
-                                     std::is_same_v<T, const boost::json::object*> ||
-                                     std::is_same_v<T, const boost::json::array*>;
+inline constexpr bool is_json_view =
+    std::is_same_v<T, const boost::json::value*> || std::is_same_v<T, const boost::json::object*> ||
+    std::is_same_v<T, const boost::json::array*>;
 
 template <class T>
 using described_members =

@@ -21,11 +21,11 @@ enum class Kind { request, notification, response };
 // A well-formed inbound message. Views point into the parsed document, which must outlive it.
 struct Message {
     Kind kind = Kind::request;
-    boost::json::value id;                         // string or integer; null for notifications
-    std::string_view method;                       // requests and notifications
-    const boost::json::object* params = nullptr;   // absent params: nullptr
-    const boost::json::value* result = nullptr;    // successful responses
-    const boost::json::object* error = nullptr;    // error responses
+    boost::json::value id;                        // string or integer; null for notifications
+    std::string_view method;                      // requests and notifications
+    const boost::json::object* params = nullptr;  // absent params: nullptr
+    const boost::json::value* result = nullptr;   // successful responses
+    const boost::json::object* error = nullptr;   // error responses
 };
 
 // A message that must be answered with an error response (id may be null).
@@ -45,7 +45,8 @@ std::variant<Message, Failure> classify(const boost::json::value& document);
 
 // The envelope is built in `storage` (default storage when omitted); a result in that same
 // storage moves in, any other is copied.
-boost::json::value make_result(const boost::json::value& id, boost::json::value result, boost::json::storage_ptr storage = {});
+boost::json::value make_result(const boost::json::value& id, boost::json::value result,
+                               boost::json::storage_ptr storage = {});
 boost::json::value make_error(const boost::json::value& id, int code, std::string_view message,
                               const boost::json::value& data = nullptr);
 boost::json::value make_notification(std::string_view method, boost::json::object params);

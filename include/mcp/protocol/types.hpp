@@ -53,7 +53,7 @@ struct ToolAnnotations {
 // Annotations on content blocks and resources.
 struct Annotations {
     std::vector<Role> audience;
-    std::optional<double> priority;       // 0..1
+    std::optional<double> priority;            // 0..1
     std::optional<std::string> last_modified;  // ISO 8601
 
     bool empty() const { return audience.empty() && !priority && !last_modified; }

@@ -17,9 +17,9 @@ class ContextRegistry {
 public:
     struct Accessor {
         std::string name;
-        std::function<std::any()> capture;               // reads the value on the capturing thread
-        std::function<void(const std::any&)> restore;    // writes it on the handler thread
-        std::function<void()> clear;                     // resets it on the handler thread afterwards
+        std::function<std::any()> capture;             // reads the value on the capturing thread
+        std::function<void(const std::any&)> restore;  // writes it on the handler thread
+        std::function<void()> clear;                   // resets it on the handler thread afterwards
     };
 
     // The registry every Server uses unless given another one.
@@ -29,14 +29,13 @@ public:
     void add(Accessor accessor);
 
     // Convenience for a thread_local reached through a function returning a reference to it:
-    //   thread_local std::string tenant;  registry.add_thread_local<std::string>("tenant", [] () -> std::string& { return tenant; });
+    //   thread_local std::string tenant;  registry.add_thread_local<std::string>("tenant", [] () -> std::string& {
+    //   return tenant; });
     // Restore copies the captured value in; clear assigns T{}.
     template <class T>
     void add_thread_local(std::string name, T& (*slot)()) {
-        add(Accessor{std::move(name),
-                     [slot] { return std::any(slot()); },
-                     [slot](const std::any& v) { slot() = std::any_cast<const T&>(v); },
-                     [slot] { slot() = T{}; }});
+        add(Accessor{std::move(name), [slot] { return std::any(slot()); },
+                     [slot](const std::any& v) { slot() = std::any_cast<const T&>(v); }, [slot] { slot() = T{}; }});
     }
 
     // Captures every registered accessor on the calling thread.

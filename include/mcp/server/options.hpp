@@ -31,20 +31,20 @@ struct ClientRequestOptions {
 // 2025-era sessions (HTTP): how many, how long an idle one lives, and what their resumable SSE
 // streams keep for Last-Event-ID.
 struct SessionOptions {
-    std::size_t max_sessions = 10'000;                      // beyond: initialize gets 503
+    std::size_t max_sessions = 10'000;  // beyond: initialize gets 503
     std::chrono::milliseconds idle_timeout{30 * 60'000};
     std::size_t journal_events_per_stream = 1'000;
     std::size_t journal_bytes_per_stream = 4 * 1024 * 1024;
 };
 
 struct ServerOptions {
-    std::string instructions;  // sent in the initialize and server/discover results
+    std::string instructions;     // sent in the initialize and server/discover results
     std::size_t page_size = 100;  // items per tools/prompts/resources list page
     jsonrpc::Limits limits;
     CacheOptions cache;
     ClientRequestOptions client_requests;
-    std::size_t max_listen_streams = 1000;   // open subscriptions/listen streams, all clients together
-    std::size_t max_subscriptions = 1000;    // resource subscriptions per session or listen stream
+    std::size_t max_listen_streams = 1000;  // open subscriptions/listen streams, all clients together
+    std::size_t max_subscriptions = 1000;   // resource subscriptions per session or listen stream
     // The level a 2025-era session starts at before the client calls logging/setLevel.
     LogLevel default_client_log_level = LogLevel::info;
     ExecutionOptions execution;

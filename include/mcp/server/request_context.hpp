@@ -15,9 +15,9 @@
 namespace mcp {
 
 struct Principal {
-    std::string subject;              // e.g. a token's "sub"
+    std::string subject;  // e.g. a token's "sub"
     std::vector<std::string> scopes;
-    boost::json::object claims;       // anything else the authenticator keeps
+    boost::json::object claims;  // anything else the authenticator keeps
 };
 
 // What an authenticator sees of an HTTP request.

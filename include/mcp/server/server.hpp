@@ -5,16 +5,16 @@
 #include <mcp/protocol/types.hpp>
 #include <mcp/server/completion.hpp>
 #include <mcp/server/context_snapshot.hpp>
-#include <mcp/server/options.hpp>
 #include <mcp/server/detail/prompt_adapter.hpp>
 #include <mcp/server/detail/resource_adapter.hpp>
 #include <mcp/server/detail/tool_adapter.hpp>
 #include <mcp/server/detail/transport_access.hpp>
+#include <mcp/server/options.hpp>
 #include <mcp/server/prompt.hpp>
 #include <mcp/server/resource.hpp>
 #include <mcp/server/sink.hpp>
-#include <mcp/sessions/session.hpp>
 #include <mcp/server/tool.hpp>
+#include <mcp/sessions/session.hpp>
 
 #include <chrono>
 #include <functional>

@@ -24,20 +24,20 @@ struct HttpOptions {
     // DNS-rebinding protection: Host and Origin must name one of these (any port).
     std::vector<std::string> allowed_hosts{"localhost", "127.0.0.1", "[::1]"};
 
-    std::size_t max_header_bytes = 16 * 1024;                 // larger heads get 431; at most kMaxHeaderBytes
-    std::chrono::milliseconds header_timeout{10'000};         // to receive a request head (slow clients)
-    std::chrono::milliseconds body_timeout{30'000};           // to receive a request body
-    std::chrono::milliseconds idle_timeout{60'000};           // keep-alive connection without a request
-    std::chrono::milliseconds write_timeout{30'000};          // a client that stops reading is dropped
-    std::chrono::milliseconds keepalive_interval{15'000};     // SSE comment on quiet long-lived streams
-    std::size_t max_connections = 10'000;                     // beyond: accepted and closed at once
-    std::size_t max_pending_bytes = 8 * 1024 * 1024;          // unsent bytes per stream before it is dropped
+    std::size_t max_header_bytes = 16 * 1024;              // larger heads get 431; at most kMaxHeaderBytes
+    std::chrono::milliseconds header_timeout{10'000};      // to receive a request head (slow clients)
+    std::chrono::milliseconds body_timeout{30'000};        // to receive a request body
+    std::chrono::milliseconds idle_timeout{60'000};        // keep-alive connection without a request
+    std::chrono::milliseconds write_timeout{30'000};       // a client that stops reading is dropped
+    std::chrono::milliseconds keepalive_interval{15'000};  // SSE comment on quiet long-lived streams
+    std::size_t max_connections = 10'000;                  // beyond: accepted and closed at once
+    std::size_t max_pending_bytes = 8 * 1024 * 1024;       // unsent bytes per stream before it is dropped
 
     // The SSE streams of 2025-era sessions (the sessions themselves: ServerOptions::sessions).
-    std::size_t max_streams_per_session = 8;                  // open GET streams of one session
-    std::chrono::milliseconds sse_retry{2'000};               // the retry: hint sent to clients
+    std::size_t max_streams_per_session = 8;     // open GET streams of one session
+    std::chrono::milliseconds sse_retry{2'000};  // the retry: hint sent to clients
 
-    std::chrono::milliseconds shutdown_grace{10'000};         // time given to calls in flight on SIGTERM
+    std::chrono::milliseconds shutdown_grace{10'000};  // time given to calls in flight on SIGTERM
 };
 
 // Serves until SIGINT or SIGTERM, then shuts down gracefully: stops accepting, ends listen and

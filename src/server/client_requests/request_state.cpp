@@ -2,9 +2,9 @@
 
 #include <mcp/protocol/errors.hpp>
 
+#include <openssl/evp.h>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
-#include <openssl/evp.h>
 
 #include <algorithm>
 #include <vector>
@@ -70,7 +70,8 @@ std::string params_digest(const boost::json::object& params) {
 }
 
 std::string seal_request_state(const KeyRing& keys, const RequestState& s) {
-    boost::json::object payload{{"m", s.method}, {"d", s.params_digest}, {"p", s.principal}, {"a", s.answers}, {"t", s.issued_ms}};
+    boost::json::object payload{
+        {"m", s.method}, {"d", s.params_digest}, {"p", s.principal}, {"a", s.answers}, {"t", s.issued_ms}};
     return keys.seal(kPurpose, boost::json::serialize(payload));
 }
 
@@ -87,7 +88,8 @@ RequestState open_request_state(const KeyRing& keys, std::string_view token, std
     const auto* p = o->if_contains("p");
     const auto* a = o->if_contains("a");
     const auto* t = o->if_contains("t");
-    if (!m || !m->is_string() || !d || !d->is_string() || !p || !p->is_string() || !a || !a->is_object() || !t || !t->is_int64()) {
+    if (!m || !m->is_string() || !d || !d->is_string() || !p || !p->is_string() || !a || !a->is_object() || !t ||
+        !t->is_int64()) {
         invalid("malformed");
     }
     s.method = m->get_string();
@@ -95,8 +97,9 @@ RequestState open_request_state(const KeyRing& keys, std::string_view token, std
     s.principal = p->get_string();
     s.answers = a->get_object();
     s.issued_ms = t->get_int64();
-    const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
-                         std::chrono::system_clock::now().time_since_epoch()).count();
+    const auto now =
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+            .count();
     if (now - s.issued_ms > ttl.count() || s.issued_ms > now + 60'000) invalid("expired");
     return s;
 }

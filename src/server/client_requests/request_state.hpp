@@ -15,10 +15,10 @@ namespace mcp::detail {
 
 struct RequestState {
     std::string method;
-    std::string params_digest;   // see params_digest()
-    std::string principal;       // the subject, "" when anonymous
-    boost::json::object answers; // input key → the client's result
-    std::int64_t issued_ms = 0;  // system clock, milliseconds since the epoch
+    std::string params_digest;    // see params_digest()
+    std::string principal;        // the subject, "" when anonymous
+    boost::json::object answers;  // input key → the client's result
+    std::int64_t issued_ms = 0;   // system clock, milliseconds since the epoch
 };
 
 // SHA-256 (hex) of the params in a canonical form (object keys sorted), without _meta,

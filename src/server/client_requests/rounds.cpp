@@ -38,8 +38,9 @@ InputAnswer answer_of(const WireRequest& request, const boost::json::value& mess
         const auto* e = error->if_object();
         const auto* code = e ? e->if_contains("code") : nullptr;
         const auto* text = e ? e->if_contains("message") : nullptr;
-        throw ClientError(code && code->is_int64() ? static_cast<int>(code->get_int64()) : error_code::internal_error,
-                          text && text->is_string() ? std::string(text->get_string()) : "the client refused " + request.method);
+        throw ClientError(
+            code && code->is_int64() ? static_cast<int>(code->get_int64()) : error_code::internal_error,
+            text && text->is_string() ? std::string(text->get_string()) : "the client refused " + request.method);
     }
     try {
         return parse_answer(request, o.at("result"));
@@ -58,7 +59,8 @@ std::vector<InputAnswer> ask_in_session(CallState& call, std::vector<WireRequest
     if (!session) throw ClientGone("there is no session to ask the client through");
     // Waiting on the transport's own thread would stop it from reading the answer.
     if (call.runs_inline) {
-        throw std::logic_error("a handler declared runs_inline cannot wait for the client's answer to " + requests.front().method);
+        throw std::logic_error("a handler declared runs_inline cannot wait for the client's answer to " +
+                               requests.front().method);
     }
     auto& state = SessionState::of(*session);
     std::vector<std::optional<InputAnswer>> answers(requests.size());
@@ -100,9 +102,12 @@ std::vector<InputAnswer> ask_in_session(CallState& call, std::vector<WireRequest
             // A client still there is told to drop what nobody waits for (a form left open).
             const bool client_there = !session->closed();
             for (std::size_t rest = n; rest < waiting.size(); ++rest) {
-                if (rest > n) core.sessions().mailbox().wait(waiting[rest].id, std::chrono::steady_clock::now(), {});  // close the slot
+                if (rest > n)
+                    core.sessions().mailbox().wait(waiting[rest].id, std::chrono::steady_clock::now(),
+                                                   {});  // close the slot
                 if (client_there) {
-                    cancel_on_client(call, waiting[rest].id, timed_out ? "timed out waiting for the client" : "the request was cancelled");
+                    cancel_on_client(call, waiting[rest].id,
+                                     timed_out ? "timed out waiting for the client" : "the request was cancelled");
                 }
             }
             if (timed_out) throw InputTimeout("no answer to " + requests[w.index].method + " in time");
@@ -113,7 +118,7 @@ std::vector<InputAnswer> ask_in_session(CallState& call, std::vector<WireRequest
     }
     std::vector<InputAnswer> out;
     out.reserve(answers.size());
-for (auto& a : answers) out.push_back(std::move(*a));
+    for (auto& a : answers) out.push_back(std::move(*a));
     return out;
 }
 

@@ -30,7 +30,8 @@ namespace {
 
 boost::json::object sampling_params(const SamplingRequest& r) {
     boost::json::array messages;
-    for (const auto& m : r.messages) messages.push_back(boost::json::object{{"role", to_string(m.role)}, {"content", to_wire(m.content)}});
+    for (const auto& m : r.messages)
+        messages.push_back(boost::json::object{{"role", to_string(m.role)}, {"content", to_wire(m.content)}});
     boost::json::object params{{"messages", std::move(messages)}, {"maxTokens", r.max_tokens}};
     if (!r.system_prompt.empty()) params["systemPrompt"] = r.system_prompt;
     if (r.temperature) params["temperature"] = *r.temperature;
@@ -87,11 +88,16 @@ ElicitResult parse_elicitation(const boost::json::value& v) {
     const auto& o = object_of(v, "an elicitation result");
     const auto action = string_of(o, "action", true);
     ElicitResult r;
-    if (action == "accept") r.action = ElicitAction::accept;
-    else if (action == "decline") r.action = ElicitAction::decline;
-    else if (action == "cancel") r.action = ElicitAction::cancel;
-    else malformed("\"action\" must be accept, decline or cancel");
-    if (const auto* content = o.if_contains("content"); content && !content->is_null()) r.content = object_of(*content, "\"content\"");
+    if (action == "accept")
+        r.action = ElicitAction::accept;
+    else if (action == "decline")
+        r.action = ElicitAction::decline;
+    else if (action == "cancel")
+        r.action = ElicitAction::cancel;
+    else
+        malformed("\"action\" must be accept, decline or cancel");
+    if (const auto* content = o.if_contains("content"); content && !content->is_null())
+        r.content = object_of(*content, "\"content\"");
     return r;
 }
 
@@ -143,7 +149,8 @@ WireRequest to_wire(const InputRequest& request, KeyCounter& keys) {
             if constexpr (std::is_same_v<R, ElicitRequest>) {
                 w = {InputKind::elicitation, r.key, "elicitation/create", elicitation_params(r), "elicitation"};
             } else if constexpr (std::is_same_v<R, UrlElicitRequest>) {
-                w = {InputKind::url_elicitation, r.key, "elicitation/create", url_elicitation_params(r), "elicitation.url"};
+                w = {InputKind::url_elicitation, r.key, "elicitation/create", url_elicitation_params(r),
+                     "elicitation.url"};
             } else if constexpr (std::is_same_v<R, SamplingRequest>) {
                 w = {InputKind::sampling, r.key, "sampling/createMessage", sampling_params(r),
                      r.tools.empty() ? "sampling" : "sampling.tools"};

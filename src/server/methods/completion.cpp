@@ -10,7 +10,8 @@ constexpr std::size_t kMaxValues = 100;  // the spec's cap per response
 using EnumValues = std::map<std::string, std::vector<std::string>, std::less<>>;
 
 // A registered completer wins; an enum-typed argument completes from its values.
-std::vector<std::string> candidates(const Completer& completer, const EnumValues& enums, const CompletionRequest& request) {
+std::vector<std::string> candidates(const Completer& completer, const EnumValues& enums,
+                                    const CompletionRequest& request) {
     if (completer) return completer(request);
     std::vector<std::string> out;
     if (auto it = enums.find(request.argument); it != enums.end()) {
@@ -39,7 +40,8 @@ CompletionRequest read_request(const CompleteParams& params) {
     request.value = params.argument.value.value_or("");
     if (params.context && params.context->arguments) {
         for (const auto& kv : *params.context->arguments) {
-            if (kv.value().is_string()) request.context.emplace(std::string(kv.key()), std::string(kv.value().get_string()));
+            if (kv.value().is_string())
+                request.context.emplace(std::string(kv.key()), std::string(kv.value().get_string()));
         }
     }
     return request;
@@ -61,13 +63,15 @@ boost::json::value complete(ServerCore& core, CallState& call) {
         const std::string_view name = required(params.ref.name, "ref/name");
         auto entry = core.catalog.prompts.find(name);
         if (!entry) throw InvalidParams("Unknown prompt: " + std::string(name));
-        return completion_result(candidates(core.catalog.prompt_completers.find(name, request.argument), entry->def.enum_values, request));
+        return completion_result(
+            candidates(core.catalog.prompt_completers.find(name, request.argument), entry->def.enum_values, request));
     }
     if (type == "ref/resource") {
         const std::string_view uri = required(params.ref.uri, "ref/uri");
         auto entry = core.catalog.templates.registry().find(uri);
         if (!entry) throw InvalidParams("Unknown resource template: " + std::string(uri));
-        return completion_result(candidates(core.catalog.template_completers.find(uri, request.argument), entry->def.enum_values, request));
+        return completion_result(
+            candidates(core.catalog.template_completers.find(uri, request.argument), entry->def.enum_values, request));
     }
     throw InvalidParams("Unknown reference type: " + std::string(type));
 }

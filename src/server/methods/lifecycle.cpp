@@ -24,7 +24,8 @@ boost::json::value initialize(ServerCore& core, CallState& call) {
 
     auto state = std::make_shared<ClientState>();
     // Echo a version we speak; otherwise offer our newest and let the client decide.
-    state->protocol_version = revision::is_session_era(requested) ? std::string(requested) : std::string(revision::latest_session_era);
+    state->protocol_version =
+        revision::is_session_era(requested) ? std::string(requested) : std::string(revision::latest_session_era);
     if (params.capabilities) state->capabilities = *params.capabilities;
     if (const auto& info = params.clientInfo) {
         state->info.name = info->name.value_or("");
@@ -48,7 +49,8 @@ boost::json::value ping(ServerCore&, CallState&) { return boost::json::object();
 boost::json::value set_log_level(ServerCore& core, CallState& call) {
     const auto level = parse_log_level(bind_params<SetLevelParams>(call.params()).level);
     if (!level) throw InvalidParams("Unknown log level");
-    core.sessions().record(*call.session, {SessionChange::Kind::log_level, *level, {}});  // acknowledged only once stored
+    core.sessions().record(*call.session,
+                           {SessionChange::Kind::log_level, *level, {}});  // acknowledged only once stored
     return boost::json::object();
 }
 

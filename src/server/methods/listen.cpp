@@ -6,7 +6,8 @@ namespace mcp::detail {
 
 namespace {
 
-std::shared_ptr<Listen> read_filter(ServerCore& core, const std::shared_ptr<CallState>& call, boost::json::object& honored) {
+std::shared_ptr<Listen> read_filter(ServerCore& core, const std::shared_ptr<CallState>& call,
+                                    boost::json::object& honored) {
     const auto filter = bind_params<ListenParams>(call->params()).notifications;
     auto listen = std::make_shared<Listen>();
     listen->call = call;
@@ -18,7 +19,8 @@ std::shared_ptr<Listen> read_filter(ServerCore& core, const std::shared_ptr<Call
     if (listen->resources) honored["resourcesListChanged"] = true;
     if (const auto* uris = filter.resourceSubscriptions) {
         if (uris->size() > core.options.max_subscriptions) {
-            throw InvalidParams("Too many resourceSubscriptions (limit " + std::to_string(core.options.max_subscriptions) + ")");
+            throw InvalidParams("Too many resourceSubscriptions (limit " +
+                                std::to_string(core.options.max_subscriptions) + ")");
         }
         boost::json::array echoed;
         for (const auto& uri : *uris) {
@@ -35,7 +37,8 @@ std::shared_ptr<Listen> read_filter(ServerCore& core, const std::shared_ptr<Call
 boost::json::value closing_result(const ServerCore& core, const CallState& call) {
     boost::json::object meta{{"io.modelcontextprotocol/subscriptionId", call.message.id},
                              {"io.modelcontextprotocol/serverInfo", core.server_info}};
-    return jsonrpc::make_result(call.message.id, boost::json::object{{"resultType", "complete"}, {"_meta", std::move(meta)}});
+    return jsonrpc::make_result(call.message.id,
+                                boost::json::object{{"resultType", "complete"}, {"_meta", std::move(meta)}});
 }
 
 void untrack(const std::shared_ptr<CallState>& call) {
@@ -56,9 +59,9 @@ void start_listen(ServerCore& core, const std::shared_ptr<CallState>& call) {
     }
     if (!core.listens.add(listen, core.options.max_listen_streams)) {
         untrack(call);
-        call->sink->complete_overloaded(jsonrpc::make_error(
-            call->message.id, error_code::internal_error,
-            "Too many open subscriptions/listen streams (limit " + std::to_string(core.options.max_listen_streams) + ")"));
+        call->sink->complete_overloaded(jsonrpc::make_error(call->message.id, error_code::internal_error,
+                                                            "Too many open subscriptions/listen streams (limit " +
+                                                                std::to_string(core.options.max_listen_streams) + ")"));
         return;
     }
     {
@@ -72,10 +75,10 @@ void start_listen(ServerCore& core, const std::shared_ptr<CallState>& call) {
     // The client closed the stream or cancelled: no response, as for any cancelled request.
     Listen* raw = listen.get();
     listen->on_stop.emplace(call->stop.get_token(), std::function<void()>([raw] {
-        if (!raw->end()) return;  // the server ended it first
-        untrack(raw->call);
-        raw->call->sink->complete(std::nullopt);
-    }));
+                                if (!raw->end()) return;  // the server ended it first
+                                untrack(raw->call);
+                                raw->call->sink->complete(std::nullopt);
+                            }));
 }
 
 void end_listens(ServerCore& core) {

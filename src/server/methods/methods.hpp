@@ -1,9 +1,9 @@
 #pragma once
 // The functions behind each MCP method (see dispatch.cpp for the table).
+#include "protocol/params.hpp"
 #include "server/call.hpp"
 #include "server/core.hpp"
 #include "server/cursor.hpp"
-#include "protocol/params.hpp"
 #include "server/dispatch.hpp"
 
 namespace mcp::detail {
@@ -60,7 +60,8 @@ boost::json::object server_capabilities(const ServerCore& core);
 
 // One page of a registry as {"<list>": [...], "nextCursor"?}, each item the entry's wire form.
 template <class Entry>
-boost::json::value list_page(ServerCore& core, CallState& call, const Registry<Entry>& registry, std::string_view list) {
+boost::json::value list_page(ServerCore& core, CallState& call, const Registry<Entry>& registry,
+                             std::string_view list) {
     const auto cursor = bind_params<ListParams>(call.params()).cursor;
     const std::string after = cursor && !cursor->empty() ? decode_cursor(core.keys(), list, *cursor) : std::string();
     auto page = registry.page(after, core.options.page_size);
@@ -71,7 +72,8 @@ boost::json::value list_page(ServerCore& core, CallState& call, const Registry<E
     for (const auto& entry : page.items) items.push_back(entry->wire);
     boost::json::object result(call.scratch);
     result[list] = std::move(items);
-    if (page.more && !page.items.empty()) result["nextCursor"] = encode_cursor(core.keys(), list, key_of(*page.items.back()));
+    if (page.more && !page.items.empty())
+        result["nextCursor"] = encode_cursor(core.keys(), list, key_of(*page.items.back()));
     return result;
 }
 

@@ -7,7 +7,9 @@ boost::json::value list_prompts(ServerCore& core, CallState& call) {
     return list_page(core, call, core.catalog.prompts, "prompts");
 }
 
-bool prompt_runs_inline(const ServerCore& core, const CallState& call) { return names_inline_entry(core.catalog.prompts, call); }
+bool prompt_runs_inline(const ServerCore& core, const CallState& call) {
+    return names_inline_entry(core.catalog.prompts, call);
+}
 
 boost::json::value get_prompt(ServerCore& core, CallState& call) {
     auto params = bind_params<GetPromptParams>(call.params());
@@ -16,7 +18,8 @@ boost::json::value get_prompt(ServerCore& core, CallState& call) {
 
     PromptArguments arguments(std::move(params.arguments).value_or(PromptArguments()));
     for (const auto& arg : entry->def.spec.arguments) {
-        if (arg.required && !arguments.contains(arg.name)) throw InvalidParams("Missing required argument: " + arg.name);
+        if (arg.required && !arguments.contains(arg.name))
+            throw InvalidParams("Missing required argument: " + arg.name);
     }
     Context ctx(call);
     return entry->def.invoke(arguments, ctx);

@@ -42,7 +42,8 @@ boost::json::value subscribe(ServerCore& core, CallState& call) {
     }
     std::string uri(bind_params<ResourceParams>(call.params()).uri);
     check_subscribed_uri(uri);
-    core.sessions().record(*call.session, {SessionChange::Kind::subscribe, {}, std::move(uri)});  // acknowledged only once stored
+    core.sessions().record(*call.session,
+                           {SessionChange::Kind::subscribe, {}, std::move(uri)});  // acknowledged only once stored
     return boost::json::object();
 }
 

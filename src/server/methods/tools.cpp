@@ -1,6 +1,6 @@
 // tools/list and tools/call.
-#include "server/methods/methods.hpp"
 #include "server/client_requests/wire.hpp"
+#include "server/methods/methods.hpp"
 #include "util/log.hpp"
 
 #include <mcp/json/bind.hpp>
@@ -21,14 +21,17 @@ boost::json::value error_result(std::string_view message) {
 void merge(boost::json::object& into, const boost::json::object& from) {
     for (const auto& kv : from) {
         auto& slot = into[kv.key()];
-        if (slot.is_object() && kv.value().is_object()) merge(slot.as_object(), kv.value().as_object());
-        else slot = kv.value();
+        if (slot.is_object() && kv.value().is_object())
+            merge(slot.as_object(), kv.value().as_object());
+        else
+            slot = kv.value();
     }
 }
 
 // The required capabilities the client did not declare, as a ClientCapabilities object
 // ("elicitation.url" becomes {"elicitation": {"url": {}}}), or nothing when all are there.
-std::optional<boost::json::object> missing_capabilities(const std::vector<std::string>& required, const Exchange& exchange) {
+std::optional<boost::json::object> missing_capabilities(const std::vector<std::string>& required,
+                                                        const Exchange& exchange) {
     std::optional<boost::json::object> missing;
     for (const auto& path : required) {
         if (exchange.client_supports(path)) continue;
@@ -40,9 +43,13 @@ std::optional<boost::json::object> missing_capabilities(const std::vector<std::s
 
 }  // namespace
 
-boost::json::value list_tools(ServerCore& core, CallState& call) { return list_page(core, call, core.catalog.tools, "tools"); }
+boost::json::value list_tools(ServerCore& core, CallState& call) {
+    return list_page(core, call, core.catalog.tools, "tools");
+}
 
-bool tool_runs_inline(const ServerCore& core, const CallState& call) { return names_inline_entry(core.catalog.tools, call); }
+bool tool_runs_inline(const ServerCore& core, const CallState& call) {
+    return names_inline_entry(core.catalog.tools, call);
+}
 
 boost::json::value call_tool(ServerCore& core, CallState& call) {
     const auto params = bind_params<CallToolParams>(call.params());
@@ -76,10 +83,12 @@ boost::json::value call_tool(ServerCore& core, CallState& call) {
         if (call.exchange->era() == Era::stateless) throw;  // -32021
         return error_result(e.what());
     } catch (const UrlElicitationRequired& e) {
-        if (call.exchange->era() != Era::sessions || !call.exchange->client_supports("elicitation.url")) return error_result(e.what());
+        if (call.exchange->era() != Era::sessions || !call.exchange->client_supports("elicitation.url"))
+            return error_result(e.what());
         boost::json::array elicitations;
         for (const auto& r : e.elicitations()) elicitations.push_back(url_elicitation_params(r));
-        throw Error(error_code::url_elicitation_required, e.what(), boost::json::object{{"elicitations", std::move(elicitations)}});
+        throw Error(error_code::url_elicitation_required, e.what(),
+                    boost::json::object{{"elicitations", std::move(elicitations)}});
     } catch (const Error&) {
         throw;
     } catch (const StoreUnavailable&) {

@@ -80,7 +80,8 @@ RedisUrl RedisUrl::parse(std::string_view url) {
     if (!authority.empty()) out.host = authority;
     if (!path.empty()) {
         auto [end, ec] = std::from_chars(path.data(), path.data() + path.size(), out.db);
-        if (ec != std::errc() || end != path.data() + path.size() || out.db < 0) throw std::invalid_argument("bad database number in the Redis URL");
+        if (ec != std::errc() || end != path.data() + path.size() || out.db < 0)
+            throw std::invalid_argument("bad database number in the Redis URL");
     }
     return out;
 }
@@ -180,8 +181,10 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
         // Authenticate and pick the database before anything else.
         std::vector<std::vector<std::string>> hello;
         if (!url.password.empty()) {
-            if (url.username.empty()) hello.push_back({"AUTH", url.password});
-            else hello.push_back({"AUTH", url.username, url.password});
+            if (url.username.empty())
+                hello.push_back({"AUTH", url.password});
+            else
+                hello.push_back({"AUTH", url.username, url.password});
         }
         if (url.db != 0) hello.push_back({"SELECT", std::to_string(url.db)});
         if (hello.empty()) co_return true;
@@ -218,14 +221,15 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
         if (writing || outgoing.empty() || !socket) return;
         writing = true;
         auto bytes = std::make_shared<std::string>(std::exchange(outgoing, {}));
-        asio::async_write(*socket, asio::buffer(*bytes), [self = shared_from_this(), bytes](boost::system::error_code ec, std::size_t) {
-            self->writing = false;
-            if (ec) {
-                if (self->socket) self->socket->close(ec);
-                return;
-            }
-            self->write_more();
-        });
+        asio::async_write(*socket, asio::buffer(*bytes),
+                          [self = shared_from_this(), bytes](boost::system::error_code ec, std::size_t) {
+                              self->writing = false;
+                              if (ec) {
+                                  if (self->socket) self->socket->close(ec);
+                                  return;
+                              }
+                              self->write_more();
+                          });
     }
 
     asio::awaitable<void> run_commands() {

@@ -27,7 +27,8 @@ void RedisCluster::Queue::post(std::string topic, std::string payload) {
     changed.notify_one();
 }
 
-RedisCluster::RedisCluster(RedisClient& client) : client_(client), node_id_(random_token(9)), worker_([this] { run(); }) {
+RedisCluster::RedisCluster(RedisClient& client)
+    : client_(client), node_id_(random_token(9)), worker_([this] { run(); }) {
     client_.psubscribe(std::string(kBus) + "*", [queue = queue_](std::string_view channel, std::string_view payload) {
         queue->post(std::string(channel.substr(kBus.size())), std::string(payload));
     });

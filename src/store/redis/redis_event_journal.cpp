@@ -7,13 +7,14 @@ std::string key(std::string_view stream) { return "mcp:j:" + std::string(stream)
 }  // namespace
 
 std::string RedisEventJournal::append(std::string_view stream, std::string data) {
-    auto replies = client_.pipeline({{"XADD", key(stream), "MAXLEN", "~", std::to_string(limits_.events_per_stream), "*", "d",
-                                      std::move(data)},
-                                     {"PEXPIRE", key(stream), redis_ms(limits_.ttl)}});
+    auto replies = client_.pipeline(
+        {{"XADD", key(stream), "MAXLEN", "~", std::to_string(limits_.events_per_stream), "*", "d", std::move(data)},
+         {"PEXPIRE", key(stream), redis_ms(limits_.ttl)}});
     return checked(replies[0]).text;
 }
 
-std::vector<EventJournal::Event> RedisEventJournal::after(std::string_view stream, std::string_view after, bool& complete) {
+std::vector<EventJournal::Event> RedisEventJournal::after(std::string_view stream, std::string_view after,
+                                                          bool& complete) {
     std::string start = "-";  // all of them, or those after `after` (exclusive)
     if (!after.empty()) start.assign("(").append(after);
     auto reply = checked(client_.command({"XRANGE", key(stream), start, "+"}));
@@ -26,7 +27,9 @@ std::vector<EventJournal::Event> RedisEventJournal::after(std::string_view strea
     return out;
 }
 
-bool RedisEventJournal::exists(std::string_view stream) { return checked(client_.command({"EXISTS", key(stream)})).integer == 1; }
+bool RedisEventJournal::exists(std::string_view stream) {
+    return checked(client_.command({"EXISTS", key(stream)})).integer == 1;
+}
 
 std::string RedisEventJournal::last_id(std::string_view stream) {
     auto reply = checked(client_.command({"XREVRANGE", key(stream), "+", "-", "COUNT", "1"}));

@@ -31,7 +31,8 @@ void RedisMailbox::open(std::string_view key, std::chrono::milliseconds ttl) {
     }
 }
 
-std::optional<boost::json::value> RedisMailbox::wait(std::string_view key, Clock::time_point deadline, std::stop_token stop) {
+std::optional<boost::json::value> RedisMailbox::wait(std::string_view key, Clock::time_point deadline,
+                                                     std::stop_token stop) {
     const std::string k(key);
     std::optional<boost::json::value> value;
     {
@@ -75,8 +76,8 @@ bool RedisMailbox::deliver(std::string_view key, boost::json::value value) {
         "redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2]) "
         "redis.call('PUBLISH', 'mcp:bus:mailbox', ARGV[3]) return 1 end return 0";
     const std::string k(key);
-    auto reply = checked(client_.command({"EVAL", script, "2", "mcp:mbo:" + k, "mcp:mb:" + k, boost::json::serialize(value),
-                                          "600000", k}));
+    auto reply = checked(client_.command(
+        {"EVAL", script, "2", "mcp:mbo:" + k, "mcp:mb:" + k, boost::json::serialize(value), "600000", k}));
     return reply.integer == 1;
 }
 

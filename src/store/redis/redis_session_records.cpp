@@ -114,8 +114,8 @@ bool RedisSessionRecords::remove(std::string_view id) {
         "if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end "
         "for _, uri in ipairs(redis.call('SMEMBERS', KEYS[2])) do redis.call('SREM', ARGV[2] .. uri, ARGV[1]) end "
         "redis.call('DEL', KEYS[1], KEYS[2]) return 1";
-    auto reply = checked(client_.command({"EVAL", script, "2", key(id), subscriptions_key(id), std::string(id),
-                                          std::string(kSubscribersPrefix)}));
+    auto reply = checked(client_.command(
+        {"EVAL", script, "2", key(id), subscriptions_key(id), std::string(id), std::string(kSubscribersPrefix)}));
     return reply.integer == 1;
 }
 
@@ -134,11 +134,12 @@ std::int64_t RedisSessionRecords::apply(std::string_view id, const SessionChange
         "redis.call('SREM', KEYS[2], ARGV[1]) redis.call('SREM', KEYS[3], ARGV[2]) "
         "return redis.call('HINCRBY', KEYS[1], 'rev', 1)";
     if (change.kind == SessionChange::Kind::log_level) {
-        return checked(client_.command({"EVAL", set_level, "1", key(id), std::string(to_string(change.level))})).integer;
+        return checked(client_.command({"EVAL", set_level, "1", key(id), std::string(to_string(change.level))}))
+            .integer;
     }
     const auto& script = change.kind == SessionChange::Kind::subscribe ? subscribe : unsubscribe;
-    return checked(client_.command({"EVAL", script, "3", key(id), subscriptions_key(id), subscribers_key(change.uri), change.uri,
-                                    std::string(id), redis_ms(ttl_)}))
+    return checked(client_.command({"EVAL", script, "3", key(id), subscriptions_key(id), subscribers_key(change.uri),
+                                    change.uri, std::string(id), redis_ms(ttl_)}))
         .integer;
 }
 

@@ -54,16 +54,19 @@ bool RespParser::complete(std::size_t& pos, std::size_t depth) {
         case '$': {
             const auto len = number(*header);
             if (len == -1) return true;  // nil
-            if (len < 0 || static_cast<std::size_t>(len) > limits_.max_bulk) throw std::runtime_error("RESP: bad bulk length");
+            if (len < 0 || static_cast<std::size_t>(len) > limits_.max_bulk)
+                throw std::runtime_error("RESP: bad bulk length");
             if (buffer_.size() - pos < static_cast<std::size_t>(len) + 2) return false;
-            if (buffer_.compare(pos + static_cast<std::size_t>(len), 2, "\r\n") != 0) throw std::runtime_error("RESP: bulk not terminated");
+            if (buffer_.compare(pos + static_cast<std::size_t>(len), 2, "\r\n") != 0)
+                throw std::runtime_error("RESP: bulk not terminated");
             pos += static_cast<std::size_t>(len) + 2;
             return true;
         }
         case '*': {
             const auto count = number(*header);
             if (count == -1) return true;  // nil array
-            if (count < 0 || static_cast<std::size_t>(count) > limits_.max_elements) throw std::runtime_error("RESP: bad array length");
+            if (count < 0 || static_cast<std::size_t>(count) > limits_.max_elements)
+                throw std::runtime_error("RESP: bad array length");
             for (std::int64_t i = 0; i < count; ++i) {
                 if (!complete(pos, depth + 1)) return false;
             }
@@ -78,9 +81,18 @@ RespValue RespParser::parse(std::size_t& pos) {
     const auto header = *line(pos);
     RespValue v;
     switch (kind) {
-        case '+': v.type = RespValue::Type::simple; v.text = header; break;
-        case '-': v.type = RespValue::Type::error; v.text = header; break;
-        case ':': v.type = RespValue::Type::integer; v.integer = number(header); break;
+        case '+':
+            v.type = RespValue::Type::simple;
+            v.text = header;
+            break;
+        case '-':
+            v.type = RespValue::Type::error;
+            v.text = header;
+            break;
+        case ':':
+            v.type = RespValue::Type::integer;
+            v.integer = number(header);
+            break;
         case '$': {
             const auto len = number(header);
             if (len == -1) break;  // nil

@@ -12,9 +12,9 @@ namespace mcp::detail {
 
 struct RespValue {
     enum class Type { simple, error, integer, bulk, array, nil } type = Type::nil;
-    std::string text;                // simple, error, bulk
-    std::int64_t integer = 0;        // integer
-    std::vector<RespValue> elements; // array
+    std::string text;                 // simple, error, bulk
+    std::int64_t integer = 0;         // integer
+    std::vector<RespValue> elements;  // array
 
     bool is_error() const { return type == Type::error; }
     bool is_nil() const { return type == Type::nil; }

@@ -41,7 +41,8 @@ std::size_t read_buffer_limit(const HttpOptions& o) { return o.max_header_bytes 
 
 }  // namespace
 
-HttpContext::HttpContext(Server& s, const HttpOptions& o) : server(s), options(o), sessions(detail::session_service(s)) {
+HttpContext::HttpContext(Server& s, const HttpOptions& o)
+    : server(s), options(o), sessions(detail::session_service(s)) {
     if (sessions.shared()) store_threads = std::make_unique<boost::asio::thread_pool>(kStoreThreads);
 }
 
@@ -85,7 +86,8 @@ struct Refusal {
     std::string message;
 };
 
-asio::awaitable<void> refuse_and_close(beast::tcp_stream& stream, unsigned version, const Refusal& refusal, HttpContext& ctx) {
+asio::awaitable<void> refuse_and_close(beast::tcp_stream& stream, unsigned version, const Refusal& refusal,
+                                       HttpContext& ctx) {
     Request request;
     request.version(version);
     request.keep_alive(false);
@@ -97,7 +99,8 @@ asio::awaitable<void> refuse_and_close(beast::tcp_stream& stream, unsigned versi
 // read buffer); nothing for a client that went away or timed out.
 std::optional<Refusal> refusal_for(const boost::system::error_code& ec, std::size_t max_body) {
     if (ec == http::error::body_limit) {
-        return Refusal{413, error_code::invalid_request, "Message too large: the limit is " + std::to_string(max_body) + " bytes"};
+        return Refusal{413, error_code::invalid_request,
+                       "Message too large: the limit is " + std::to_string(max_body) + " bytes"};
     }
     if (ec.category() == beast::http::make_error_code(http::error::bad_version).category() &&
         ec != http::error::end_of_stream && ec != http::error::partial_message) {

@@ -61,7 +61,8 @@ RequestHeaders routing_headers(const Request& request) {
         if (name.size() <= prefix.size() || !ascii_iequals(name.substr(0, prefix.size()), prefix)) continue;
         std::string param(name.substr(prefix.size()));
         std::transform(param.begin(), param.end(), param.begin(), ascii_lower);
-        h.params.emplace_back(std::move(param), std::string(trim(std::string_view(field.value().data(), field.value().size()))));
+        h.params.emplace_back(std::move(param),
+                              std::string(trim(std::string_view(field.value().data(), field.value().size()))));
     }
     return h;
 }
@@ -121,8 +122,9 @@ public:
     std::optional<boost::json::value> response;
 };
 
-asio::awaitable<bool> post_stateless(boost::beast::tcp_stream& stream, const Request& request, boost::json::value document,
-                                  const RequestHeaders& headers, bool is_request, const Caller& caller, HttpContext& ctx) {
+asio::awaitable<bool> post_stateless(boost::beast::tcp_stream& stream, const Request& request,
+                                     boost::json::value document, const RequestHeaders& headers, bool is_request,
+                                     const Caller& caller, HttpContext& ctx) {
     auto outbox = std::make_shared<Outbox>(co_await asio::this_coro::executor, ctx.options.max_pending_bytes);
     std::stop_source cancel;
     dispatch(ctx, std::move(document),
@@ -131,8 +133,8 @@ asio::awaitable<bool> post_stateless(boost::beast::tcp_stream& stream, const Req
     co_return co_await deliver(stream, request, outbox, is_request ? &cancel : nullptr, {}, ctx);
 }
 
-asio::awaitable<bool> post_initialize(boost::beast::tcp_stream& stream, const Request& request, boost::json::value document,
-                                      const Caller& caller, HttpContext& ctx) {
+asio::awaitable<bool> post_initialize(boost::beast::tcp_stream& stream, const Request& request,
+                                      boost::json::value document, const Caller& caller, HttpContext& ctx) {
     const boost::json::value id = document.at("id");  // initialize is a request
     if (ctx.sessions.full()) {
         co_return co_await write_error(stream, request, 503, kServerError, "Too many sessions, try again later", ctx,
@@ -140,13 +142,13 @@ asio::awaitable<bool> post_initialize(boost::beast::tcp_stream& stream, const Re
     }
     auto session = ctx.sessions.create();
     auto sink = std::make_shared<InlineSink>();
-    dispatch(ctx, std::move(document), Inbound{session->session(), {}, nullptr, caller.principal, caller.trace, Era::sessions},
-             sink);
+    dispatch(ctx, std::move(document),
+             Inbound{session->session(), {}, nullptr, caller.principal, caller.trace, Era::sessions}, sink);
     if (!sink->response) co_return co_await write_response(stream, request, 202, {}, {}, {}, ctx);
     const auto& response = *sink->response;
     if (!response.as_object().contains("result")) {
-        co_return co_await write_response(stream, request, status_of(response, Era::sessions), boost::json::serialize(response),
-                                          "application/json", {}, ctx);
+        co_return co_await write_response(stream, request, status_of(response, Era::sessions),
+                                          boost::json::serialize(response), "application/json", {}, ctx);
     }
     if (!co_await near_store(ctx, [&] { return ctx.sessions.admit(session); })) {
         co_return co_await write_error(stream, request, 503, kServerError, "Too many sessions, try again later", ctx,
@@ -164,7 +166,8 @@ asio::awaitable<bool> post(boost::beast::tcp_stream& stream, Request& request, c
     const auto accept = header(request, "Accept");
     if (!accepts(accept, "application/json") || !accepts(accept, "text/event-stream")) {
         co_return co_await write_error(stream, request, 406, kServerError,
-                                       "Not Acceptable: the client must accept application/json and text/event-stream", ctx);
+                                       "Not Acceptable: the client must accept application/json and text/event-stream",
+                                       ctx);
     }
     auto parsed = jsonrpc::parse(request.body(), ctx.server.options().limits);
     if (auto* failure = std::get_if<jsonrpc::Failure>(&parsed)) {
@@ -188,41 +191,47 @@ asio::awaitable<bool> post(boost::beast::tcp_stream& stream, Request& request, c
     if (classify_era(message, version) == Era::stateless) {
         if (message.kind == jsonrpc::Kind::response) {
             co_return co_await write_error(stream, request, 400, error_code::invalid_request,
-                                           "Invalid Request: 2026-07-28 has no server-to-client requests to answer", ctx);
+                                           "Invalid Request: 2026-07-28 has no server-to-client requests to answer",
+                                           ctx);
         }
         if (message.kind == jsonrpc::Kind::notification && info != nullptr && !info->exists_in(Era::stateless)) {
-            co_return co_await write_error(stream, request, 404, error_code::method_not_found,
-                                           "Method not found: " + std::string(message.method) + " is not part of 2026-07-28", ctx);
+            co_return co_await write_error(
+                stream, request, 404, error_code::method_not_found,
+                "Method not found: " + std::string(message.method) + " is not part of 2026-07-28", ctx);
         }
         co_return co_await post_stateless(stream, request, std::move(document), headers, is_request, caller, ctx);
     }
 
     if (!version.empty() && !revision::is_session_era(version)) {
         co_return co_await write_error(stream, request, 400, kServerError,
-                                       "Bad Request: unsupported MCP-Protocol-Version " + std::string(version), ctx, {}, id);
+                                       "Bad Request: unsupported MCP-Protocol-Version " + std::string(version), ctx, {},
+                                       id);
     }
     if (is_request && info != nullptr && info->opens_session) {
         co_return co_await post_initialize(stream, request, std::move(document), caller, ctx);
     }
     const auto session_id = header(request, "Mcp-Session-Id");
     if (session_id.empty()) {
-        co_return co_await write_error(stream, request, 400, kServerError, "Bad Request: Mcp-Session-Id header is required", ctx, {},
-                                       id);
+        co_return co_await write_error(stream, request, 400, kServerError,
+                                       "Bad Request: Mcp-Session-Id header is required", ctx, {}, id);
     }
     auto outbox = std::make_shared<Outbox>(co_await asio::this_coro::executor, ctx.options.max_pending_bytes);
     const bool found = co_await near_store(ctx, [&] {
         auto session = ctx.sessions.find(session_id, caller.subject());
         if (!session) return false;
-        dispatch(ctx, std::move(document), Inbound{session->session(), {}, nullptr, caller.principal, caller.trace, Era::sessions},
+        dispatch(ctx, std::move(document),
+                 Inbound{session->session(), {}, nullptr, caller.principal, caller.trace, Era::sessions},
                  std::make_shared<ResponseStream>(Era::sessions, outbox, session, ctx.options.sse_retry.count()));
         return true;
     });
-    if (!found) co_return co_await write_error(stream, request, 404, kSessionNotFound, "Session not found", ctx, {}, id);
+    if (!found)
+        co_return co_await write_error(stream, request, 404, kSessionNotFound, "Session not found", ctx, {}, id);
     // A 2025 client that disconnects has not cancelled: it may resume with Last-Event-ID.
     co_return co_await deliver(stream, request, outbox, nullptr, {}, ctx);
 }
 
-asio::awaitable<bool> get(boost::beast::tcp_stream& stream, const Request& request, const Caller& caller, HttpContext& ctx) {
+asio::awaitable<bool> get(boost::beast::tcp_stream& stream, const Request& request, const Caller& caller,
+                          HttpContext& ctx) {
     const auto version = header(request, "MCP-Protocol-Version");
     const auto session_id = header(request, "Mcp-Session-Id");
     if (stateless_version_header(version) || (session_id.empty() && version.empty())) {
@@ -230,10 +239,12 @@ asio::awaitable<bool> get(boost::beast::tcp_stream& stream, const Request& reque
                                        header_list("Allow", "POST"));
     }
     if (session_id.empty()) {
-        co_return co_await write_error(stream, request, 400, kServerError, "Bad Request: Mcp-Session-Id header is required", ctx);
+        co_return co_await write_error(stream, request, 400, kServerError,
+                                       "Bad Request: Mcp-Session-Id header is required", ctx);
     }
     if (!accepts(header(request, "Accept"), "text/event-stream")) {
-        co_return co_await write_error(stream, request, 406, kServerError, "Not Acceptable: the client must accept text/event-stream", ctx);
+        co_return co_await write_error(stream, request, 406, kServerError,
+                                       "Not Acceptable: the client must accept text/event-stream", ctx);
     }
     enum class Outcome { attached, no_session, bad_event_id, too_many_streams };
     auto outbox = std::make_shared<Outbox>(co_await asio::this_coro::executor, ctx.options.max_pending_bytes);
@@ -246,7 +257,8 @@ asio::awaitable<bool> get(boost::beast::tcp_stream& stream, const Request& reque
         if (!last_event.empty()) {
             // Sealed ids cannot be forged, and one session cannot resume another's stream.
             auto position = open_event_id(ctx.server.key_ring(), last_event);
-            if (!position || position->session_id != session->id() || !(target = session->find_stream(position->stream_id, position->event_id))) {
+            if (!position || position->session_id != session->id() ||
+                !(target = session->find_stream(position->stream_id, position->event_id))) {
                 return Outcome::bad_event_id;
             }
             after = position->event_id;
@@ -262,17 +274,21 @@ asio::awaitable<bool> get(boost::beast::tcp_stream& stream, const Request& reque
         return Outcome::attached;
     });
     switch (outcome) {
-        case Outcome::no_session: co_return co_await write_error(stream, request, 404, kSessionNotFound, "Session not found", ctx);
+        case Outcome::no_session:
+            co_return co_await write_error(stream, request, 404, kSessionNotFound, "Session not found", ctx);
         case Outcome::bad_event_id:
-            co_return co_await write_error(stream, request, 400, kServerError, "Bad Request: invalid Last-Event-ID", ctx);
+            co_return co_await write_error(stream, request, 400, kServerError, "Bad Request: invalid Last-Event-ID",
+                                           ctx);
         case Outcome::too_many_streams:
-            co_return co_await write_error(stream, request, 429, kServerError, "Too many open streams for this session", ctx);
+            co_return co_await write_error(stream, request, 429, kServerError, "Too many open streams for this session",
+                                           ctx);
         case Outcome::attached: break;
     }
     co_return co_await deliver(stream, request, outbox, nullptr, {}, ctx);
 }
 
-asio::awaitable<bool> remove(boost::beast::tcp_stream& stream, const Request& request, const Caller& caller, HttpContext& ctx) {
+asio::awaitable<bool> remove(boost::beast::tcp_stream& stream, const Request& request, const Caller& caller,
+                             HttpContext& ctx) {
     const auto version = header(request, "MCP-Protocol-Version");
     const auto session_id = header(request, "Mcp-Session-Id");
     if (stateless_version_header(version) || (session_id.empty() && version.empty())) {
@@ -280,7 +296,8 @@ asio::awaitable<bool> remove(boost::beast::tcp_stream& stream, const Request& re
                                        header_list("Allow", "POST"));
     }
     if (session_id.empty()) {
-        co_return co_await write_error(stream, request, 400, kServerError, "Bad Request: Mcp-Session-Id header is required", ctx);
+        co_return co_await write_error(stream, request, 400, kServerError,
+                                       "Bad Request: Mcp-Session-Id header is required", ctx);
     }
     if (!co_await near_store(ctx, [&] { return ctx.sessions.remove(session_id, caller.subject()); })) {
         co_return co_await write_error(stream, request, 404, kSessionNotFound, "Session not found", ctx);
@@ -301,29 +318,34 @@ asio::awaitable<bool> handle_request(boost::beast::tcp_stream& stream, Request& 
     }
     // DNS-rebinding protection: a web page must not reach a local server through its own hostname.
     const auto host = header(request, "Host");
-    if (host.empty()) co_return co_await write_error(stream, request, 400, kServerError, "Bad Request: Host header is required", ctx);
+    if (host.empty())
+        co_return co_await write_error(stream, request, 400, kServerError, "Bad Request: Host header is required", ctx);
     // Two of either could be read differently by a proxy and by us (RFC 9112 §3.2: 400).
     if (request.count(boost::beast::http::field::host) > 1 || request.count(boost::beast::http::field::origin) > 1) {
-        co_return co_await write_error(stream, request, 400, kServerError, "Bad Request: more than one Host or Origin header", ctx);
+        co_return co_await write_error(stream, request, 400, kServerError,
+                                       "Bad Request: more than one Host or Origin header", ctx);
     }
-    if (!host_allowed(host, ctx.options.allowed_hosts) || !origin_allowed(header(request, "Origin"), ctx.options.allowed_hosts)) {
-        co_return co_await write_error(stream, request, 403, kServerError, "Forbidden: Host or Origin not allowed", ctx);
+    if (!host_allowed(host, ctx.options.allowed_hosts) ||
+        !origin_allowed(header(request, "Origin"), ctx.options.allowed_hosts)) {
+        co_return co_await write_error(stream, request, 403, kServerError, "Forbidden: Host or Origin not allowed",
+                                       ctx);
     }
     Caller caller;
     caller.trace = {std::string(header(request, "traceparent")), std::string(header(request, "tracestate"))};
     if (const auto& authenticate = ctx.server.authenticator()) {
         std::optional<Unauthorized> refused;  // no co_await inside a catch block
         try {
-            caller.principal = authenticate(HttpRequestView{
-                std::string_view(request.method_string().data(), request.method_string().size()), target,
-                [&request](std::string_view name) { return header(request, name); }});
+            caller.principal = authenticate(
+                HttpRequestView{std::string_view(request.method_string().data(), request.method_string().size()),
+                                target, [&request](std::string_view name) { return header(request, name); }});
         } catch (const Unauthorized& e) {
             refused = e;
         }
         if (refused) {
             ctx.server.context_registry().clear_current_thread();
-            co_return co_await write_error(stream, request, 401, kServerError, std::string("Unauthorized: ") + refused->what(),
-                                           ctx, header_list("WWW-Authenticate", refused->challenge()));
+            co_return co_await write_error(stream, request, 401, kServerError,
+                                           std::string("Unauthorized: ") + refused->what(), ctx,
+                                           header_list("WWW-Authenticate", refused->challenge()));
         }
     }
     // The store is consulted before anything is written: a failure can still be answered.

@@ -38,7 +38,8 @@ std::string host_of_host_header(std::string_view host) {
     const auto colon = host.find(':');
     if (colon != std::string_view::npos) {
         const auto port = host.substr(colon + 1);
-        if (port.empty() || !std::all_of(port.begin(), port.end(), [](unsigned char c) { return std::isdigit(c); })) return {};
+        if (port.empty() || !std::all_of(port.begin(), port.end(), [](unsigned char c) { return std::isdigit(c); }))
+            return {};
         host = host.substr(0, colon);
     }
     return lower(host);
@@ -75,7 +76,9 @@ bool accepts(std::string_view accept, std::string_view type) {
         if (const auto semi = range.find(';'); semi != std::string_view::npos) range = range.substr(0, semi);
         range = trim(range);
         if (ascii_iequals(range, type) || range == "*/*") return true;
-        if (range.size() == family.size() + 1 && range.ends_with('*') && ascii_iequals(range.substr(0, family.size()), family)) return true;
+        if (range.size() == family.size() + 1 && range.ends_with('*') &&
+            ascii_iequals(range.substr(0, family.size()), family))
+            return true;
     }
     return false;
 }

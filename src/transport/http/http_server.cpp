@@ -1,7 +1,7 @@
 #include <mcp/transport/http.hpp>
 
-#include <mcp/server/server.hpp>
 #include <mcp/protocol/errors.hpp>
+#include <mcp/server/server.hpp>
 
 #include "transport/http/http_context.hpp"
 #include "util/log.hpp"
@@ -168,7 +168,8 @@ int serve_http(Server& server, const HttpOptions& options) {
     if (!ec) acceptor.bind(endpoint, ec);
     if (!ec) acceptor.listen(asio::socket_base::max_listen_connections, ec);
     if (ec) {
-        throw std::runtime_error("cannot listen on " + options.host + ":" + std::to_string(options.port) + ": " + ec.message());
+        throw std::runtime_error("cannot listen on " + options.host + ":" + std::to_string(options.port) + ": " +
+                                 ec.message());
     }
     detail::log().info("{} {} serving MCP on http://{}:{}{}", server.info().name, server.info().version, options.host,
                        acceptor.local_endpoint().port(), options.endpoint);
@@ -181,7 +182,7 @@ int serve_http(Server& server, const HttpOptions& options) {
         ctx.stopping.store(true);
         boost::system::error_code ignored;
         acceptor.close(ignored);
-        server.begin_shutdown();   // no new calls; listen streams end
+        server.begin_shutdown();                  // no new calls; listen streams end
         ctx.sessions.close_standalone_streams();  // GET streams end; POST streams finish with their calls
         ctx.close_connections(true);
         asio::co_spawn(ioc, drain(io, ctx), asio::detached);

@@ -40,8 +40,10 @@ void ResponseStream::begin_stream() {
 }
 
 void ResponseStream::deliver(const boost::json::value& message) {
-    if (sse_) sse_->publish(message);
-    else outbox_->push(sse_event(boost::json::serialize(message)));
+    if (sse_)
+        sse_->publish(message);
+    else
+        outbox_->push(sse_event(boost::json::serialize(message)));
 }
 
 bool ResponseStream::send(boost::json::value message) {
@@ -58,8 +60,10 @@ void ResponseStream::complete(std::optional<boost::json::value> response) {
     done_ = true;
     if (streaming_) {
         if (response) deliver(*response);
-        if (sse_) sse_->finish();
-        else outbox_->finish();
+        if (sse_)
+            sse_->finish();
+        else
+            outbox_->finish();
         return;
     }
     if (!response) {
@@ -75,8 +79,8 @@ void ResponseStream::complete(std::optional<boost::json::value> response) {
 bool ResponseStream::release_stream() {
     std::lock_guard lock(mutex_);
     if (!session_ || done_) return false;  // only 2025 streams can be resumed
-    if (!streaming_) begin_stream();        // the priming event gives the client an id to resume from
-    sse_->detach_all();                     // the POST's response ends; the stream goes on in the journal
+    if (!streaming_) begin_stream();       // the priming event gives the client an id to resume from
+    sse_->detach_all();                    // the POST's response ends; the stream goes on in the journal
     return true;
 }
 
@@ -86,8 +90,10 @@ void ResponseStream::complete_overloaded(boost::json::value response) {
     done_ = true;
     if (streaming_) {
         deliver(response);
-        if (sse_) sse_->finish();
-        else outbox_->finish();
+        if (sse_)
+            sse_->finish();
+        else
+            outbox_->finish();
         return;
     }
     outbox_->start({ResponseHead::Kind::json, 503, {{"Retry-After", "1"}}});

@@ -58,14 +58,15 @@ std::string_view one_line(std::string_view value) { return value.substr(0, value
 
 HeaderList header_list(std::string name, std::string value) { return {{std::move(name), std::move(value)}}; }
 
-std::string format_response_head(unsigned status, const Request& request, std::string_view content_type, std::size_t length,
-                                 const HeaderList& headers) {
+std::string format_response_head(unsigned status, const Request& request, std::string_view content_type,
+                                 std::size_t length, const HeaderList& headers) {
     const auto reason = http::obsolete_reason(static_cast<http::status>(status));
     std::string head;
     head.reserve(160);
     head.append(request.version() == 10 ? "HTTP/1.0 " : "HTTP/1.1 ").append(std::to_string(status)).append(" ");
     head.append(reason.data(), reason.size()).append("\r\nServer: mcp-cpp\r\n");
-    for (const auto& [name, value] : headers) head.append(one_line(name)).append(": ").append(one_line(value)).append("\r\n");
+    for (const auto& [name, value] : headers)
+        head.append(one_line(name)).append(": ").append(one_line(value)).append("\r\n");
     if (length > 0) head.append("Content-Type: ").append(content_type).append("\r\n");
     head.append("Content-Length: ").append(std::to_string(length)).append("\r\n");
     // HTTP/1.1 keeps the connection unless told otherwise; HTTP/1.0 closes it unless told.
@@ -96,8 +97,9 @@ asio::awaitable<bool> write_error(boost::beast::tcp_stream& stream, const Reques
     co_return co_await write_response(stream, request, status, std::move(body), "application/json", headers, ctx);
 }
 
-asio::awaitable<bool> deliver(boost::beast::tcp_stream& stream, const Request& request, const std::shared_ptr<Outbox>& outbox,
-                              std::stop_source* cancel, const HeaderList& headers, const HttpContext& ctx) {
+asio::awaitable<bool> deliver(boost::beast::tcp_stream& stream, const Request& request,
+                              const std::shared_ptr<Outbox>& outbox, std::stop_source* cancel,
+                              const HeaderList& headers, const HttpContext& ctx) {
     while (!outbox->head()) {
         auto which = co_await (outbox->wait() || peer_gone(stream));
         if (which.index() == 1) {
@@ -117,7 +119,8 @@ asio::awaitable<bool> deliver(boost::beast::tcp_stream& stream, const Request& r
             co_await outbox->wait();
             body += outbox->take(finished);
         }
-        co_return co_await write_response(stream, request, head.status, std::move(body), "application/json", all, ctx) &&
+        co_return co_await write_response(stream, request, head.status, std::move(body), "application/json", all,
+                                          ctx) &&
             request.keep_alive();
     }
 
@@ -144,7 +147,8 @@ asio::awaitable<bool> deliver(boost::beast::tcp_stream& stream, const Request& r
         }
         if (!bytes.empty()) {
             stream.expires_after(ctx.options.write_timeout);
-            if (auto [ec, n] = co_await asio::async_write(stream, http::make_chunk(asio::buffer(bytes)), use_tuple); ec) {
+            if (auto [ec, n] = co_await asio::async_write(stream, http::make_chunk(asio::buffer(bytes)), use_tuple);
+                ec) {
                 abandon(*outbox, cancel);
                 co_return false;
             }
@@ -164,7 +168,8 @@ asio::awaitable<bool> deliver(boost::beast::tcp_stream& stream, const Request& r
         if (which.index() == 1) {
             const std::string ping = sse_comment();
             stream.expires_after(ctx.options.write_timeout);
-            if (auto [ec, n] = co_await asio::async_write(stream, http::make_chunk(asio::buffer(ping)), use_tuple); ec) {
+            if (auto [ec, n] = co_await asio::async_write(stream, http::make_chunk(asio::buffer(ping)), use_tuple);
+                ec) {
                 abandon(*outbox, cancel);
                 co_return false;
             }

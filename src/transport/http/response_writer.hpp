@@ -20,8 +20,8 @@ HeaderList header_list(std::string name, std::string value);
 // The head of a complete response with a body of `length` bytes, formatted by hand: Beast's
 // serializer costs more than the rest of a small JSON response's user-space work. A CR or LF in a
 // header name or value cuts it there.
-std::string format_response_head(unsigned status, const Request& request, std::string_view content_type, std::size_t length,
-                                 const HeaderList& headers);
+std::string format_response_head(unsigned status, const Request& request, std::string_view content_type,
+                                 std::size_t length, const HeaderList& headers);
 
 // A complete response. Returns false when the write failed.
 boost::asio::awaitable<bool> write_response(boost::beast::tcp_stream& stream, const Request& request, unsigned status,

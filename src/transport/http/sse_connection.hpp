@@ -13,7 +13,9 @@ class SseConnection final : public StreamConnection {
 public:
     SseConnection(std::shared_ptr<Outbox> outbox, long retry_ms) : outbox_(std::move(outbox)), retry_ms_(retry_ms) {}
 
-    bool event(std::string_view data, std::string_view event_id) override { return outbox_->push(sse_event(data, event_id)); }
+    bool event(std::string_view data, std::string_view event_id) override {
+        return outbox_->push(sse_event(data, event_id));
+    }
     void prime(std::string_view event_id) override { outbox_->push(sse_priming(event_id, retry_ms_)); }
     void finish() override { outbox_->finish(); }
     bool detached() override { return outbox_->detached(); }

@@ -2,7 +2,8 @@
 
 namespace mcp::detail {
 
-LineReader::LineReader(std::size_t max_line_bytes, Handlers handlers) : max_(max_line_bytes), handlers_(std::move(handlers)) {}
+LineReader::LineReader(std::size_t max_line_bytes, Handlers handlers)
+    : max_(max_line_bytes), handlers_(std::move(handlers)) {}
 
 void LineReader::feed(std::string_view bytes) {
     while (!bytes.empty()) {

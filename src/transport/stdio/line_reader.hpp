@@ -10,8 +10,8 @@ namespace mcp::detail {
 class LineReader {
 public:
     struct Handlers {
-        std::function<void(std::string_view line)> line;     // without the '\n' (and a trailing '\r')
-        std::function<void(std::size_t bytes)> oversized;     // a line longer than the limit
+        std::function<void(std::string_view line)> line;   // without the '\n' (and a trailing '\r')
+        std::function<void(std::size_t bytes)> oversized;  // a line longer than the limit
     };
 
     LineReader(std::size_t max_line_bytes, Handlers handlers);

@@ -2,9 +2,9 @@
 
 #include "util/log.hpp"
 
+#include <unistd.h>
 #include <cerrno>
 #include <cstring>
-#include <unistd.h>
 
 namespace mcp::detail {
 

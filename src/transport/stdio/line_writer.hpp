@@ -33,8 +33,8 @@ private:
     int fd_;
     std::size_t max_backlog_;
     std::mutex mutex_;
-    std::condition_variable wake_;      // the writer thread waits for lines
-    std::condition_variable drained_;   // producers wait for room / flush
+    std::condition_variable wake_;     // the writer thread waits for lines
+    std::condition_variable drained_;  // producers wait for room / flush
     std::deque<std::string> queue_;
     std::size_t backlog_ = 0;
     std::size_t waiting_writes_ = 0;  // write() calls waiting for room

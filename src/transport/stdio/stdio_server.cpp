@@ -10,10 +10,10 @@
 
 #include <boost/json/serialize.hpp>
 
+#include <unistd.h>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
-#include <unistd.h>
 
 namespace mcp {
 
@@ -42,14 +42,15 @@ int serve_stdio(Server& server, StdioOptions options) {
     const Inbound inbound{session, {}};
     const std::size_t max_bytes = server.options().limits.max_message_bytes;
 
-    detail::LineReader reader(
-        max_bytes, {.line = [&](std::string_view line) { server.handle(line, inbound, sink); },
-                    .oversized = [&](std::size_t bytes) {
-                        detail::log().warn("dropped a {} byte line (limit {})", bytes, max_bytes);
-                        sink->complete(jsonrpc::make_error(nullptr, error_code::invalid_request,
-                                                           "Message too large: exceeds " + std::to_string(max_bytes) +
-                                                               " bytes"));
-                    }});
+    detail::LineReader reader(max_bytes,
+                              {.line = [&](std::string_view line) { server.handle(line, inbound, sink); },
+                               .oversized =
+                                   [&](std::size_t bytes) {
+                                       detail::log().warn("dropped a {} byte line (limit {})", bytes, max_bytes);
+                                       sink->complete(jsonrpc::make_error(
+                                           nullptr, error_code::invalid_request,
+                                           "Message too large: exceeds " + std::to_string(max_bytes) + " bytes"));
+                                   }});
 
     std::string buffer(64 * 1024, '\0');
     while (true) {

@@ -15,13 +15,20 @@ struct signature {
 
 template <class F>
 struct callable : callable<decltype(&std::remove_cvref_t<F>::operator())> {};
-template <class R, class... A> struct callable<R (*)(A...)> : signature<R, A...> {};
-template <class R, class... A> struct callable<R (*)(A...) noexcept> : signature<R, A...> {};
-template <class R, class... A> struct callable<R(A...)> : signature<R, A...> {};
-template <class C, class R, class... A> struct callable<R (C::*)(A...)> : signature<R, A...> {};
-template <class C, class R, class... A> struct callable<R (C::*)(A...) const> : signature<R, A...> {};
-template <class C, class R, class... A> struct callable<R (C::*)(A...) noexcept> : signature<R, A...> {};
-template <class C, class R, class... A> struct callable<R (C::*)(A...) const noexcept> : signature<R, A...> {};
+template <class R, class... A>
+struct callable<R (*)(A...)> : signature<R, A...> {};
+template <class R, class... A>
+struct callable<R (*)(A...) noexcept> : signature<R, A...> {};
+template <class R, class... A>
+struct callable<R(A...)> : signature<R, A...> {};
+template <class C, class R, class... A>
+struct callable<R (C::*)(A...)> : signature<R, A...> {};
+template <class C, class R, class... A>
+struct callable<R (C::*)(A...) const> : signature<R, A...> {};
+template <class C, class R, class... A>
+struct callable<R (C::*)(A...) noexcept> : signature<R, A...> {};
+template <class C, class R, class... A>
+struct callable<R (C::*)(A...) const noexcept> : signature<R, A...> {};
 
 template <class F>
 using result_of = typename callable<F>::result;

@@ -32,9 +32,8 @@ template <class M>
 using value_type_of = typename unwrap_optional<M>::type;
 
 template <class T>
-inline constexpr bool is_string_convertible =
-    std::is_same_v<T, std::string> || std::is_same_v<T, std::string_view> || std::is_arithmetic_v<T> ||
-    json::detail::is_described_enum<T>;
+inline constexpr bool is_string_convertible = std::is_same_v<T, std::string> || std::is_same_v<T, std::string_view> ||
+                                              std::is_arithmetic_v<T> || json::detail::is_described_enum<T>;
 
 template <class T>
 T from_string(std::string_view text, std::string_view what) {

@@ -82,7 +82,7 @@ In bind_prompt_arguments(const PromptArguments& args) {
 template <class In>
 void describe_prompt_arguments(PromptDefinition& def) {
     json::SchemaHints<In> hints;
-    if constexpr (requires(json::SchemaHints<In>& h) { mcp_schema(h); }) mcp_schema(hints);
+    if constexpr (requires(json::SchemaHints<In> & h) { mcp_schema(h); }) mcp_schema(hints);
     boost::mp11::mp_for_each<json::detail::described_members<In>>([&](auto member) {
         using M = std::remove_cvref_t<decltype(std::declval<In&>().*member.pointer)>;
         using V = value_type_of<M>;
@@ -92,7 +92,8 @@ void describe_prompt_arguments(PromptDefinition& def) {
         arg.name = member.name;
         arg.required = !json::detail::is_optional<M>::value;
         if (const auto* h = hints.find(member.name)) {
-            if (const auto* d = h->keywords().if_contains("description"); d && d->is_string()) arg.description = d->get_string();
+            if (const auto* d = h->keywords().if_contains("description"); d && d->is_string())
+                arg.description = d->get_string();
             if (const auto* t = h->keywords().if_contains("title"); t && t->is_string()) arg.title = t->get_string();
         }
         def.spec.arguments.push_back(std::move(arg));
@@ -121,17 +122,29 @@ PromptDefinition make_prompt(PromptSpec spec, F fn) {
     def.invoke = [fn = std::move(fn)](const PromptArguments& args, Context& ctx) -> boost::json::value {
         auto invoke = [&]() -> decltype(auto) {
             if constexpr (inputs == 0) {
-                if constexpr (takes_context<F>) return fn(ctx); else return fn();
+                if constexpr (takes_context<F>)
+                    return fn(ctx);
+                else
+                    return fn();
             } else {
                 using In = arg_of<F, 0>;
                 if constexpr (std::is_same_v<In, PromptArguments>) {
-                    if constexpr (takes_context<F>) return fn(args, ctx); else return fn(args);
+                    if constexpr (takes_context<F>)
+                        return fn(args, ctx);
+                    else
+                        return fn(args);
                 } else if constexpr (std::is_same_v<In, std::map<std::string, std::string>>) {
                     In copy(args.begin(), args.end());
-                    if constexpr (takes_context<F>) return fn(copy, ctx); else return fn(copy);
+                    if constexpr (takes_context<F>)
+                        return fn(copy, ctx);
+                    else
+                        return fn(copy);
                 } else {
                     In input = bind_prompt_arguments<In>(args);
-                    if constexpr (takes_context<F>) return fn(input, ctx); else return fn(input);
+                    if constexpr (takes_context<F>)
+                        return fn(input, ctx);
+                    else
+                        return fn(input);
                 }
             }
         };

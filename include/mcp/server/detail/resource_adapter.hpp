@@ -75,8 +75,10 @@ ResourceDefinition make_resource(std::string uri, ResourceSpec spec, F fn) {
     ResourceDefinition def;
     def.uri = std::move(uri);
     def.invoke = [fn = std::move(fn), mime = spec.mime_type](const std::string& requested, Context& ctx) {
-        if constexpr (takes_context<F>) return to_resource_result(fn(ctx), requested, mime);
-        else return to_resource_result(fn(), requested, mime);
+        if constexpr (takes_context<F>)
+            return to_resource_result(fn(ctx), requested, mime);
+        else
+            return to_resource_result(fn(), requested, mime);
     };
     def.spec = std::move(spec);
     return def;
@@ -114,8 +116,10 @@ TemplateDefinition make_template(std::string uri_template, ResourceSpec spec, F 
     def.uri_template = std::move(uri_template);
     constexpr bool by_map = inputs == 1 && std::is_same_v<arg_of<F, 0>, UriVariables>;
     constexpr bool by_struct = [] {
-        if constexpr (inputs == 1) return json::detail::is_described_struct<arg_of<F, 0>>;
-        else return false;
+        if constexpr (inputs == 1)
+            return json::detail::is_described_struct<arg_of<F, 0>>;
+        else
+            return false;
     }();
 
     if constexpr (by_struct) {
@@ -135,18 +139,24 @@ TemplateDefinition make_template(std::string uri_template, ResourceSpec spec, F 
                                         std::to_string(inputs) + " parameters");
         }
         [&]<std::size_t... I>(std::index_sequence<I...>) {
-            ((void)[&] {
-                 if (auto values = enum_values<value_type_of<arg_of<F, I>>>(); !values.empty())
-                     def.enum_values[names[I]] = values;
-             }(), ...);
-        }(std::make_index_sequence<inputs>{});
+            (
+                (void)[&] {
+                    if (auto values = enum_values<value_type_of<arg_of<F, I>>>(); !values.empty())
+                        def.enum_values[names[I]] = values;
+                }(),
+                ...);
+        }
+        (std::make_index_sequence<inputs>{});
     }
 
     def.invoke = [fn = std::move(fn), names, mime = spec.mime_type](const std::string& uri, const UriVariables& vars,
-                                                                     Context& ctx) -> boost::json::value {
+                                                                    Context& ctx) -> boost::json::value {
         auto invoke = [&]() -> decltype(auto) {
             if constexpr (by_map) {
-                if constexpr (takes_context<F>) return fn(vars, ctx); else return fn(vars);
+                if constexpr (takes_context<F>)
+                    return fn(vars, ctx);
+                else
+                    return fn(vars);
             } else if constexpr (by_struct) {
                 using In = arg_of<F, 0>;
                 In in{};
@@ -154,7 +164,10 @@ TemplateDefinition make_template(std::string uri_template, ResourceSpec spec, F 
                     using M = std::remove_cvref_t<decltype(in.*member.pointer)>;
                     in.*member.pointer = template_variable<M>(vars, member.name);
                 });
-                if constexpr (takes_context<F>) return fn(in, ctx); else return fn(in);
+                if constexpr (takes_context<F>)
+                    return fn(in, ctx);
+                else
+                    return fn(in);
             } else {
                 return call_positional(fn, names, vars, &ctx, std::make_index_sequence<inputs>{});
             }

@@ -91,14 +91,23 @@ ToolDefinition make_tool(ToolSpec spec, F fn) {
     auto call = [fn = std::move(fn)](const boost::json::object& args, Context& ctx) -> boost::json::value {
         auto invoke = [&]() -> decltype(auto) {
             if constexpr (inputs == 0) {
-                if constexpr (takes_context<F>) return fn(ctx); else return fn();
+                if constexpr (takes_context<F>)
+                    return fn(ctx);
+                else
+                    return fn();
             } else {
                 using In = arg_of<F, 0>;
                 if constexpr (std::is_same_v<In, boost::json::object>) {
-                    if constexpr (takes_context<F>) return fn(args, ctx); else return fn(args);
+                    if constexpr (takes_context<F>)
+                        return fn(args, ctx);
+                    else
+                        return fn(args);
                 } else {
                     In input = json::from_json<In>(args);
-                    if constexpr (takes_context<F>) return fn(input, ctx); else return fn(input);
+                    if constexpr (takes_context<F>)
+                        return fn(input, ctx);
+                    else
+                        return fn(input);
                 }
             }
         };
