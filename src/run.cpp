@@ -23,7 +23,7 @@ namespace {
 int serve(Server& server, const detail::RunOptions& options) {
     if (!options.serve_http) {
         detail::log().info("{} {} serving MCP on stdio", server.info().name, server.info().version);
-        return serve_stdio(server);
+        return serve_stdio(server, options.stdio);
     }
     try {
         return serve_http(server, options.http);
@@ -52,6 +52,8 @@ int run(Server& server, int argc, char** argv) {
     try {
         detail::finish_options(options);
         server.configure(options.server);
+        if (const auto rate = detail::parse_rate(options.rate_limit))
+            server.intercept(rate_limit(*rate, std::max(1.0, *rate)));
     } catch (const std::exception& e) {
         std::fprintf(stderr, "%s: error: %s\n", server.info().name.c_str(), e.what());
         return 2;

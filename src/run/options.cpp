@@ -107,6 +107,70 @@ void add_http_limits(CLI::App& app, HttpOptions& http) {
     add_duration(group, "--shutdown-grace", http.shutdown_grace, "Time calls in flight get to finish on SIGTERM");
 }
 
+void add_stdio(CLI::App& app, RunOptions& options) {
+    auto& group = *app.add_option_group("stdio");
+    group.add_option("--stdio-subject", options.stdio_subject,
+                     "The principal a stdio server serves (stdio carries no token); unset: anonymous");
+    group.add_option("--stdio-scopes", options.stdio_scopes, "OAuth scopes granted to --stdio-subject")->delimiter(',');
+}
+
+void add_tls_and_cors(CLI::App& app, HttpOptions& http) {
+    auto& group = *app.add_option_group("HTTPS and browsers");
+    group
+        .add_option("--public-url", http.public_url,
+                    "The endpoint's URL as clients reach it (the OAuth resource URI); default: the listening address")
+        ->check(CLI::Validator(
+            [](std::string& url) -> std::string {
+                return url.starts_with("http://") || url.starts_with("https://") ? "" : "expected an http(s) URL";
+            },
+            "URL"));
+    group.add_option("--tls-cert", http.tls_cert_file, "Serve HTTPS with this PEM certificate chain")
+        ->check(CLI::ExistingFile);
+    group.add_option("--tls-key", http.tls_key_file, "The PEM private key of --tls-cert")->check(CLI::ExistingFile);
+    group
+        .add_option("--tls-client-ca", http.tls_client_ca_file,
+                    "Require client certificates signed by these PEM CAs (mutual TLS)")
+        ->check(CLI::ExistingFile);
+    group
+        .add_option(
+            "--cors-origins", http.cors_origins,
+            "Origins (https://app.example.com) whose pages may call the endpoint (CORS); also pass the Origin check")
+        ->delimiter(',');
+}
+
+void add_auth(CLI::App& app, RunOptions& options) {
+    auto& group = *app.add_option_group("Authorization (OAuth 2.1 resource server, HTTP)");
+    AuthOptions& auth = options.http.auth;
+    group.add_option("--auth-issuer", auth.issuer,
+                     "Require bearer tokens from this authorization server (its metadata and JWKS are discovered)");
+    group.add_option("--auth-audience", auth.audience, "The aud tokens must name; default: the resource URI");
+    group.add_option("--auth-jwks-uri", auth.jwks_uri, "The issuer's JWKS, skipping discovery");
+    group.add_option("--auth-introspection-url", auth.introspection_url,
+                     "Introspect opaque tokens here (RFC 7662); needs --auth-client-credentials-file");
+    group
+        .add_option("--auth-client-credentials-file", auth.client_credentials_file,
+                    "A file whose first line is client_id:client_secret, for introspection")
+        ->check(CLI::ExistingFile);
+    group.add_option("--auth-scopes", auth.scopes, "OAuth scopes every request needs")->delimiter(',');
+    group.add_option("--auth-ca-file", auth.ca_file, "Trust these PEM CAs for the issuer instead of the system's")
+        ->check(CLI::ExistingFile);
+    add_duration(group, "--auth-leeway", auth.leeway, "Clock skew allowed on a token's exp, nbf and iat");
+    group.add_option("--auth-resource-name", auth.resource_name, "resource_name of the protected resource metadata");
+    group.add_option("--auth-resource-documentation", auth.resource_documentation,
+                     "resource_documentation of the protected resource metadata");
+    group
+        .add_option_function<std::string>(
+            "--auth-list-unauthorized",
+            [&options](const std::string& mode) { options.server.list_unauthorized = mode == "show"; },
+            "Whether lists show a principal the tools, prompts and resources it lacks scopes for: hide or show")
+        ->check(CLI::IsMember({"hide", "show"}))
+        ->default_str("hide");
+    group.add_option("--rate-limit", options.rate_limit, "Requests per second per principal, e.g. 50/s; more get 429")
+        ->check(CLI::Validator(
+            [](std::string& value) -> std::string { return parse_rate(value) ? "" : "expected a rate such as 50/s"; },
+            "N/s"));
+}
+
 void add_sessions(CLI::App& app, SessionOptions& sessions) {
     auto& group = *app.add_option_group("Sessions (2025-era HTTP)");
     group.add_option("--max-sessions", sessions.max_sessions, "2025-era HTTP sessions; initialize beyond gets 503")
@@ -215,6 +279,14 @@ void derive_env_names(CLI::App& app) {
 
 }  // namespace
 
+std::optional<double> parse_rate(std::string_view text) {
+    if (text.ends_with("/s")) text.remove_suffix(2);
+    double rate = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), rate);
+    if (ec != std::errc() || end != text.data() + text.size() || !(rate > 0) || rate > 1e9) return std::nullopt;
+    return rate;
+}
+
 std::string env_name(const std::string& long_flag) {
     std::string name = "MCP_";
     for (char c : std::string_view(long_flag).substr(long_flag.find_first_not_of('-'))) {
@@ -235,7 +307,10 @@ void add_options(CLI::App& app, RunOptions& options) {
     app.option_defaults()->always_capture_default();
 
     add_transport(app, options);
+    add_stdio(app, options);
     add_http_limits(app, options.http);
+    add_tls_and_cors(app, options.http);
+    add_auth(app, options);
     add_sessions(app, options.server.sessions);
     add_client_requests(app, options.server.client_requests);
     add_store_and_keys(app, options);
@@ -251,6 +326,20 @@ void finish_options(RunOptions& options) {
         options.server.keys = KeyRing::from_file(options.secret_file);
     } else if (const char* secret = std::getenv("MCP_SECRET"); secret != nullptr && *secret != '\0') {
         options.server.keys = KeyRing::parse(secret);
+    }
+    if (!options.stdio_subject.empty()) {
+        auto principal = std::make_shared<Principal>();
+        principal->subject = options.stdio_subject;
+        principal->scopes = options.stdio_scopes;
+        options.stdio.principal = std::move(principal);
+    } else if (!options.stdio_scopes.empty()) {
+        throw std::invalid_argument("--stdio-scopes needs --stdio-subject");
+    }
+    if (options.http.tls_cert_file.empty() != options.http.tls_key_file.empty()) {
+        throw std::invalid_argument("--tls-cert and --tls-key go together");
+    }
+    if (!options.http.tls_client_ca_file.empty() && options.http.tls_cert_file.empty()) {
+        throw std::invalid_argument("--tls-client-ca needs --tls-cert");
     }
     const ExecutionOptions& execution = options.server.execution;
     if (execution.max_threads < execution.core_threads) {

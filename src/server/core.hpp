@@ -4,6 +4,7 @@
 // link to the other nodes.
 #include <mcp/protocol/types.hpp>
 #include <mcp/server/context_snapshot.hpp>
+#include <mcp/server/interceptor.hpp>
 #include <mcp/server/options.hpp>
 #include <mcp/server/request_context.hpp>
 
@@ -33,6 +34,7 @@ struct ServerCore {
     Authenticator authenticator;
 
     Catalog catalog;
+    std::vector<Interceptor> interceptors;  // fixed once serving begins
     CallTracker calls;
     ListenRegistry listens;
     std::atomic<bool> shutting_down{false};

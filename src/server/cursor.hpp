@@ -9,10 +9,14 @@
 
 namespace mcp::detail {
 
-// `list` names the list the cursor belongs to ("tools", "prompts"…); a cursor of one list is not
-// accepted by another.
-std::string encode_cursor(const KeyRing& keys, std::string_view list, std::string_view last_key);
-// The last key; throws mcp::InvalidParams for anything the ring did not seal for `list`.
-std::string decode_cursor(const KeyRing& keys, std::string_view list, std::string_view cursor);
+// `list` names the list the cursor belongs to ("tools", "prompts"…) and `subject` the principal
+// it was issued to ("" when anonymous): a cursor of one list, or of another principal, is not
+// accepted.
+std::string encode_cursor(const KeyRing& keys, std::string_view list, std::string_view subject,
+                          std::string_view last_key);
+// The last key; throws mcp::InvalidParams for anything the ring did not seal for `list` and
+// `subject`.
+std::string decode_cursor(const KeyRing& keys, std::string_view list, std::string_view subject,
+                          std::string_view cursor);
 
 }  // namespace mcp::detail

@@ -6,6 +6,7 @@
 #include "server/methods/methods.hpp"
 #include "server/request_context_impl.hpp"
 #include "server/routing_headers.hpp"
+#include "server/scope_guard.hpp"
 #include "sessions/session_state.hpp"
 #include "util/log.hpp"
 
@@ -32,6 +33,7 @@ const std::unordered_map<std::string_view, Method>& method_table() {
             MethodFn run = nullptr;
             NotificationFn notify = nullptr;
             InlineProbe runs_inline = nullptr;
+            ScopesProbe scopes = nullptr;
         };
         const Binding bindings[] = {
             {.name = "initialize", .run = initialize},
@@ -42,12 +44,15 @@ const std::unordered_map<std::string_view, Method>& method_table() {
             {.name = "server/discover", .run = discover},
             {.name = "subscriptions/listen"},  // a stream, not a call: start_listen
             {.name = "tools/list", .run = list_tools},
-            {.name = "tools/call", .run = call_tool, .runs_inline = tool_runs_inline},
+            {.name = "tools/call", .run = call_tool, .runs_inline = tool_runs_inline, .scopes = tool_scopes},
             {.name = "prompts/list", .run = list_prompts},
-            {.name = "prompts/get", .run = get_prompt, .runs_inline = prompt_runs_inline},
+            {.name = "prompts/get", .run = get_prompt, .runs_inline = prompt_runs_inline, .scopes = prompt_scopes},
             {.name = "resources/list", .run = list_resources},
             {.name = "resources/templates/list", .run = list_resource_templates},
-            {.name = "resources/read", .run = read_resource, .runs_inline = resource_runs_inline},
+            {.name = "resources/read",
+             .run = read_resource,
+             .runs_inline = resource_runs_inline,
+             .scopes = resource_scopes},
             {.name = "completion/complete", .run = complete},
             {.name = "notifications/initialized", .notify = initialized},
             {.name = "notifications/cancelled", .notify = cancelled},
@@ -58,7 +63,7 @@ const std::unordered_map<std::string_view, Method>& method_table() {
             const auto* info = find_method_info(b.name);
             if (info == nullptr)
                 throw std::logic_error("dispatch binds a method the protocol table lacks: " + std::string(b.name));
-            out.emplace(b.name, Method{info, b.run, b.notify, b.runs_inline});
+            out.emplace(b.name, Method{info, b.run, b.notify, b.runs_inline, b.scopes});
         }
         for (const auto& info : all_methods()) {
             if (!out.contains(info.name)) throw std::logic_error("no function serves " + std::string(info.name));
@@ -293,14 +298,39 @@ void handle_request(ServerCore& core, const std::shared_ptr<CallState>& call, co
     }
 }
 
+namespace {
+
+boost::json::value proceed(const std::vector<Interceptor>& chain, std::size_t next, const Invocation& invocation,
+                           const std::function<boost::json::value()>& method) {
+    if (next == chain.size()) return method();
+    return chain[next](invocation, [&] { return proceed(chain, next + 1, invocation, method); });
+}
+
+// The method behind the scope guard and the interceptors; with neither, just the method.
+boost::json::value invoke(const Method& method, CallState& call) {
+    auto& core = call.core;
+    const auto* principal = call.exchange->principal().get();
+    if (principal == nullptr && core.interceptors.empty()) return method.run(core, call);
+    const auto target = target_of(call);
+    const auto scopes =
+        method.scopes != nullptr && !target.empty() ? method.scopes(core, target) : std::vector<std::string>();
+    check_scopes(principal, scopes);
+    if (core.interceptors.empty()) return method.run(core, call);
+    const Invocation invocation{call.message.method, call.params(), *call.exchange, target, scopes};
+    return proceed(core.interceptors, 0, invocation, [&] { return method.run(core, call); });
+}
+
+}  // namespace
+
 void run_call(const Method& method, const std::shared_ptr<CallState>& call) {
     const bool modern = call->exchange->era() == Era::stateless;
     // Emplaced, not assigned: assigning a value moves it only within one storage, and a result
     // built in call->scratch would be copied out.
     std::optional<boost::json::value> response;
     bool unavailable = false;  // the shared store is away: HTTP 503, the client retries
+    std::optional<Refusal> refused;
     try {
-        auto result = method.run(call->core, *call);
+        auto result = invoke(method, *call);
         // A handler that swallowed InputRequired still asked: the pending requests decide.
         if (modern && !call->input.pending.empty()) throw InputRequired{};
         if (modern) stamp_stateless_result(call->core, method.info->cache, result);
@@ -317,6 +347,9 @@ void run_call(const Method& method, const std::shared_ptr<CallState>& call) {
                                       call->message.id, error_code::missing_required_client_capability, e.what(),
                                       boost::json::object{{"requiredCapabilities", capability_object(e.capability())}})
                                 : jsonrpc::make_error(call->message.id, error_code::internal_error, e.what()));
+    } catch (const Refusal& e) {
+        refused = e;
+        response.emplace(error_response(*call, e));
     } catch (const Error& e) {
         response.emplace(error_response(*call, e));
     } catch (const json::BindError& e) {
@@ -338,6 +371,8 @@ void run_call(const Method& method, const std::shared_ptr<CallState>& call) {
         call->sink->complete(std::nullopt);  // a cancelled request gets no response
     } else if (unavailable) {
         call->sink->complete_overloaded(std::move(*response));
+    } else if (refused) {
+        call->sink->complete_refused(*refused, std::move(*response));
     } else {
         call->sink->complete(std::move(response));
     }

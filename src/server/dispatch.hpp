@@ -19,12 +19,15 @@ using NotificationFn = void (*)(ServerCore& core, const jsonrpc::Message& messag
                                 const std::shared_ptr<Session>& session);
 // Whether the handler this call would run was declared runs_inline (tools, prompts, resources).
 using InlineProbe = bool (*)(const ServerCore& core, const CallState& call);
+// The OAuth scopes the entity a call names declares (tools, prompts, resources).
+using ScopesProbe = std::vector<std::string> (*)(const ServerCore& core, std::string_view target);
 
 struct Method {
     const MethodInfo* info = nullptr;
     MethodFn run = nullptr;             // requests (a stream's is start_listen, called apart)
     NotificationFn notify = nullptr;    // notifications
     InlineProbe runs_inline = nullptr;  // user code that may skip the handler pool
+    ScopesProbe scopes = nullptr;       // entities that may declare required scopes
 };
 
 // nullptr for a method mcp-cpp does not serve.

@@ -44,10 +44,13 @@ struct LocalConnection::Impl {
     Server* server;
     std::shared_ptr<Inbox> inbox = std::make_shared<Inbox>();
     std::shared_ptr<Session> session;
+    std::shared_ptr<const Principal> principal;
 };
 
-LocalConnection::LocalConnection(Server& server) : impl_(std::make_unique<Impl>()) {
+LocalConnection::LocalConnection(Server& server, std::shared_ptr<const Principal> principal)
+    : impl_(std::make_unique<Impl>()) {
     impl_->server = &server;
+    impl_->principal = std::move(principal);
     impl_->session = server.open_session(impl_->inbox);
 }
 
@@ -83,7 +86,7 @@ std::vector<boost::json::value> LocalConnection::send(const boost::json::value& 
 void LocalConnection::send_async(const boost::json::value& message,
                                  std::function<void(const boost::json::value&)> on_message,
                                  std::function<void()> on_done) {
-    impl_->server->handle(message, Inbound{impl_->session, {}},
+    impl_->server->handle(message, Inbound{impl_->session, {}, nullptr, impl_->principal},
                           std::make_shared<CallbackSink>(std::move(on_message), std::move(on_done)));
 }
 

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <memory>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -161,6 +162,19 @@ bool Server::remove_resource_template(std::string_view uri_template) {
     if (!core_->catalog.templates.remove(uri_template)) return false;
     core_->list_changed("resources");
     return true;
+}
+
+std::vector<std::string> Server::required_scopes() const {
+    std::set<std::string> scopes;
+    auto add = [&](const auto& entries) {
+        for (const auto& entry : entries)
+            scopes.insert(entry->def.spec.required_scopes.begin(), entry->def.spec.required_scopes.end());
+    };
+    add(core_->catalog.tools.all());
+    add(core_->catalog.prompts.all());
+    add(core_->catalog.resources.all());
+    add(core_->catalog.templates.in_order());
+    return {scopes.begin(), scopes.end()};
 }
 
 void Server::notify_resource_updated(std::string_view uri) { core_->resource_updated(uri); }

@@ -43,6 +43,12 @@ void Server::set_authenticator(Authenticator authenticator) {
 
 const Authenticator& Server::authenticator() const { return core_->authenticator; }
 
+void Server::intercept(Interceptor interceptor) {
+    if (core_->serving()) throw std::logic_error("Server::intercept must be called before serving starts");
+    if (!interceptor) throw std::invalid_argument("an empty interceptor");
+    core_->interceptors.push_back(std::move(interceptor));
+}
+
 std::shared_ptr<Session> Server::open_session(std::shared_ptr<MessageSink> channel, std::string id) {
     return core_->sessions().open(std::move(channel), std::move(id));
 }

@@ -28,4 +28,8 @@ inline unsigned char percent_escaped_byte(std::string_view s, std::size_t i) {
 // Every escape decoded; nothing when one is malformed.
 std::optional<std::string> percent_decoded(std::string_view s);
 
+// Every byte but the unreserved ones (ALPHA DIGIT - . _ ~) escaped: safe in a form field, a query
+// and an HTTP Basic credential (RFC 6749 §2.3.1).
+std::string percent_encoded(std::string_view s);
+
 }  // namespace mcp::detail

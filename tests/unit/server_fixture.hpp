@@ -25,8 +25,10 @@ protected:
     explicit ServerTest(mcp::ServerOptions options = {})
         : server({.name = "test", .version = "1.0"}, std::move(options)) {}
 
-    void connect_and_initialize(std::string_view version = "2025-11-25") {
-        conn = std::make_unique<mcp::LocalConnection>(server);
+    // `who`: the principal the connection serves (null: anonymous).
+    void connect_and_initialize(std::string_view version = "2025-11-25",
+                                std::shared_ptr<const mcp::Principal> who = nullptr) {
+        conn = std::make_unique<mcp::LocalConnection>(server, std::move(who));
         auto reply = call("initialize", {{"protocolVersion", version},
                                          {"capabilities", boost::json::object()},
                                          {"clientInfo", {{"name", "gtest"}, {"version", "1"}}}});

@@ -28,6 +28,8 @@ public:
     explicit Context(detail::CallState& state) : state_(&state) {}
 
     const Exchange& exchange() const;
+    // Who is asking: the verified token's subject, scopes and claims; null when anonymous.
+    const Principal* principal() const { return exchange().principal().get(); }
 
     // Cooperative cancellation: notifications/cancelled (or, over 2026 HTTP, a closed response
     // stream) trips this token. Long handlers should check it.

@@ -4,6 +4,8 @@
 //
 //   mcp::LocalConnection conn(server);
 //   auto messages = conn.send(initialize_request);   // every message produced, the response last
+#include <mcp/server/request_context.hpp>
+
 #include <boost/json/value.hpp>
 
 #include <functional>
@@ -17,7 +19,9 @@ class Session;
 
 class LocalConnection {
 public:
-    explicit LocalConnection(Server& server);
+    // `principal`: who the application says is on the other end (null: anonymous); the scopes
+    // that tools declare are checked against it.
+    explicit LocalConnection(Server& server, std::shared_ptr<const Principal> principal = nullptr);
     ~LocalConnection();
     LocalConnection(const LocalConnection&) = delete;
     LocalConnection& operator=(const LocalConnection&) = delete;

@@ -47,6 +47,9 @@ struct ServerOptions {
     std::size_t max_subscriptions = 1000;   // resource subscriptions per session or listen stream
     // The level a 2025-era session starts at before the client calls logging/setLevel.
     LogLevel default_client_log_level = LogLevel::info;
+    // Whether tools/list, prompts/list and resources/list show a principal the entries whose
+    // required scopes it lacks (calling them is refused either way).
+    bool list_unauthorized = false;
     ExecutionOptions execution;
     SessionOptions sessions;
     // Where 2025-era HTTP sessions, their SSE journals and the answers handlers wait for live:

@@ -9,6 +9,7 @@
 #include <mcp/server/detail/resource_adapter.hpp>
 #include <mcp/server/detail/tool_adapter.hpp>
 #include <mcp/server/detail/transport_access.hpp>
+#include <mcp/server/interceptor.hpp>
 #include <mcp/server/options.hpp>
 #include <mcp/server/prompt.hpp>
 #include <mcp/server/resource.hpp>
@@ -101,6 +102,12 @@ public:
     // Set before serving. Without one every request is anonymous.
     void set_authenticator(Authenticator authenticator);
     const Authenticator& authenticator() const;
+
+    // Adds an interceptor around every request (mcp/server/interceptor.hpp). Before serving.
+    void intercept(Interceptor interceptor);
+    // Every OAuth scope a registered tool, prompt, resource or template requires, sorted, once
+    // each (the scopes_supported of the protected resource metadata).
+    std::vector<std::string> required_scopes() const;
 
     // A session for a new connection (stdio, in-process): messages tied to no call go to `channel`.
     std::shared_ptr<Session> open_session(std::shared_ptr<MessageSink> channel, std::string id = {});

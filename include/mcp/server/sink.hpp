@@ -18,6 +18,7 @@
 namespace mcp {
 
 class Session;
+class Refusal;
 
 // The messages for one inbound message: any number of send() calls (progress, log messages),
 // then exactly one complete().
@@ -30,6 +31,12 @@ public:
     // pool, open streams) or its shared store is away. HTTP answers these with 503; by default they
     // are ordinary responses.
     virtual void complete_overloaded(boost::json::value response) { complete(std::move(response)); }
+    // An error response to a request an interceptor refused (mcp::Refusal): HTTP answers with the
+    // refusal's status and headers; by default it is an ordinary response.
+    virtual void complete_refused(const Refusal& refusal, boost::json::value response) {
+        (void)refusal;
+        complete(std::move(response));
+    }
     // Ends the response stream now while the call goes on; the client resumes it with
     // Last-Event-ID (2025-11-25 HTTP, SEP-1699 polling). False where streams cannot be resumed.
     virtual bool release_stream() { return false; }

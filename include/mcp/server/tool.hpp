@@ -43,6 +43,10 @@ struct ToolSpec {
     // for a 2025-11-25 client (that would be an error). It then runs on the transport's thread
     // instead of the handler pool, sparing the two thread hand-offs of a pooled call (docs/adr/0012).
     bool runs_inline = false;
+    // OAuth scopes a principal needs to call it; a request without them gets HTTP 403 with an
+    // insufficient_scope challenge (a JSON-RPC error on stdio). Checked only for requests that
+    // carry a principal (docs/adr/0014-authorization.md).
+    std::vector<std::string> required_scopes;
 };
 
 }  // namespace mcp

@@ -1,6 +1,8 @@
 #pragma once
 // Streamable HTTP on one endpoint for both protocol eras: 2025-11-25 (sessions, SSE with
 // resumption, GET and DELETE) and 2026-07-28 (stateless POST). Beast + Asio coroutines.
+#include <mcp/auth/auth_options.hpp>
+
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -38,6 +40,23 @@ struct HttpOptions {
     std::chrono::milliseconds sse_retry{2'000};  // the retry: hint sent to clients
 
     std::chrono::milliseconds shutdown_grace{10'000};  // time given to calls in flight on SIGTERM
+
+    // The endpoint's URL as clients reach it (behind a proxy, the proxy's): the canonical
+    // resource URI of OAuth. Empty: http(s)://host:port/endpoint of the listening socket.
+    std::string public_url;
+    // Bearer tokens from an OAuth authorization server (off unless an issuer, JWKS or
+    // introspection URL is set). Exclusive with Server::set_authenticator.
+    AuthOptions auth;
+
+    // HTTPS: a PEM certificate chain and its private key; with a client CA, clients must present
+    // a certificate it signed (mTLS). SIGHUP reloads the files; open connections keep theirs.
+    std::string tls_cert_file;
+    std::string tls_key_file;
+    std::string tls_client_ca_file;
+
+    // Browser clients (CORS): origins ("https://app.example.com") allowed to call the endpoint
+    // from a page. Each is accepted by the Origin check too. Empty: no CORS headers at all.
+    std::vector<std::string> cors_origins;
 };
 
 // Serves until SIGINT or SIGTERM, then shuts down gracefully: stops accepting, ends listen and

@@ -5,6 +5,7 @@
 #include "server/core.hpp"
 #include "server/cursor.hpp"
 #include "server/dispatch.hpp"
+#include "server/scope_guard.hpp"
 
 namespace mcp::detail {
 
@@ -17,15 +18,19 @@ void cancelled(ServerCore& core, const jsonrpc::Message& message, const std::sha
 boost::json::value list_tools(ServerCore& core, CallState& call);
 boost::json::value call_tool(ServerCore& core, CallState& call);
 bool tool_runs_inline(const ServerCore& core, const CallState& call);
+std::vector<std::string> tool_scopes(const ServerCore& core, std::string_view name);
 
 boost::json::value list_prompts(ServerCore& core, CallState& call);
 boost::json::value get_prompt(ServerCore& core, CallState& call);
 bool prompt_runs_inline(const ServerCore& core, const CallState& call);
+std::vector<std::string> prompt_scopes(const ServerCore& core, std::string_view name);
 
 boost::json::value list_resources(ServerCore& core, CallState& call);
 boost::json::value list_resource_templates(ServerCore& core, CallState& call);
 boost::json::value read_resource(ServerCore& core, CallState& call);
 bool resource_runs_inline(const ServerCore& core, const CallState& call);
+// A fixed resource's scopes, else those of the first template that matches the URI.
+std::vector<std::string> resource_scopes(const ServerCore& core, std::string_view uri);
 boost::json::value subscribe(ServerCore& core, CallState& call);
 boost::json::value unsubscribe(ServerCore& core, CallState& call);
 // A subscribed URI is kept as long as its session or listen stream: longer than 8 KiB is refused
@@ -49,10 +54,17 @@ inline const std::string& key_of(const TemplateEntry& e) { return e.def.uri_temp
 // dispatcher's InlineProbe); false when it names none.
 template <class Registry>
 bool names_inline_entry(const Registry& registry, const CallState& call) {
-    const auto* name = call.params().if_contains(call.method->info->entity_param);
-    if (name == nullptr || !name->is_string()) return false;
-    const auto entry = registry.find(name->get_string());
+    const auto name = target_of(call);
+    if (name.empty()) return false;
+    const auto entry = registry.find(name);
     return entry && entry->def.spec.runs_inline;
+}
+
+// What the entry `key` names declares in required_scopes; empty when there is no such entry.
+template <class Registry>
+std::vector<std::string> declared_scopes(const Registry& registry, std::string_view key) {
+    const auto entry = registry.find(key);
+    return entry ? entry->def.spec.required_scopes : std::vector<std::string>();
 }
 
 // The capabilities this server declares (initialize result).
@@ -63,17 +75,23 @@ template <class Entry>
 boost::json::value list_page(ServerCore& core, CallState& call, const Registry<Entry>& registry,
                              std::string_view list) {
     const auto cursor = bind_params<ListParams>(call.params()).cursor;
-    const std::string after = cursor && !cursor->empty() ? decode_cursor(core.keys(), list, *cursor) : std::string();
+    const auto* principal = call.exchange->principal().get();
+    const std::string_view subject = principal != nullptr ? std::string_view(principal->subject) : "";
+    const std::string after =
+        cursor && !cursor->empty() ? decode_cursor(core.keys(), list, subject, *cursor) : std::string();
     auto page = registry.page(after, core.options.page_size);
     // Built in the request's arena (when it has one): copying the entries there is a bump
     // allocation per node and releasing them is free.
     boost::json::array items(call.scratch);
     items.reserve(page.items.size());
-    for (const auto& entry : page.items) items.push_back(entry->wire);
+    const bool filter = principal != nullptr && !core.options.list_unauthorized;
+    for (const auto& entry : page.items) {
+        if (!filter || holds_scopes(*principal, entry->def.spec.required_scopes)) items.push_back(entry->wire);
+    }
     boost::json::object result(call.scratch);
     result[list] = std::move(items);
     if (page.more && !page.items.empty())
-        result["nextCursor"] = encode_cursor(core.keys(), list, key_of(*page.items.back()));
+        result["nextCursor"] = encode_cursor(core.keys(), list, subject, key_of(*page.items.back()));
     return result;
 }
 

@@ -11,6 +11,10 @@ bool prompt_runs_inline(const ServerCore& core, const CallState& call) {
     return names_inline_entry(core.catalog.prompts, call);
 }
 
+std::vector<std::string> prompt_scopes(const ServerCore& core, std::string_view name) {
+    return declared_scopes(core.catalog.prompts, name);
+}
+
 boost::json::value get_prompt(ServerCore& core, CallState& call) {
     auto params = bind_params<GetPromptParams>(call.params());
     auto entry = core.catalog.prompts.find(params.name);

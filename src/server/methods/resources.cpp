@@ -17,6 +17,14 @@ bool resource_runs_inline(const ServerCore& core, const CallState& call) {
     return names_inline_entry(core.catalog.resources, call);
 }
 
+std::vector<std::string> resource_scopes(const ServerCore& core, std::string_view uri) {
+    if (core.catalog.resources.find(uri)) return declared_scopes(core.catalog.resources, uri);
+    for (const auto& entry : core.catalog.templates.in_order()) {
+        if (entry->matcher.match(uri)) return entry->def.spec.required_scopes;
+    }
+    return {};
+}
+
 boost::json::value read_resource(ServerCore& core, CallState& call) {
     const std::string uri(bind_params<ResourceParams>(call.params()).uri);
     Context ctx(call);

@@ -51,6 +51,10 @@ bool tool_runs_inline(const ServerCore& core, const CallState& call) {
     return names_inline_entry(core.catalog.tools, call);
 }
 
+std::vector<std::string> tool_scopes(const ServerCore& core, std::string_view name) {
+    return declared_scopes(core.catalog.tools, name);
+}
+
 boost::json::value call_tool(ServerCore& core, CallState& call) {
     const auto params = bind_params<CallToolParams>(call.params());
     const auto name = params.name;

@@ -1,5 +1,6 @@
 // The MCP endpoint: POST, GET and DELETE under the rules of both eras (2025-11-25 sessions and
 // 2026-07-28 stateless requests), decided per request.
+#include "transport/http/bearer_auth.hpp"
 #include "transport/http/guards.hpp"
 #include "transport/http/http_context.hpp"
 #include "transport/http/response_stream.hpp"
@@ -129,7 +130,8 @@ asio::awaitable<bool> post_stateless(boost::beast::tcp_stream& stream, const Req
     std::stop_source cancel;
     dispatch(ctx, std::move(document),
              Inbound{nullptr, cancel.get_token(), &headers, caller.principal, caller.trace, Era::stateless},
-             std::make_shared<ResponseStream>(Era::stateless, outbox, nullptr, ctx.options.sse_retry.count()));
+             std::make_shared<ResponseStream>(Era::stateless, outbox, nullptr, ctx.options.sse_retry.count(),
+                                              ctx.bearer.get()));
     co_return co_await deliver(stream, request, outbox, is_request ? &cancel : nullptr, {}, ctx);
 }
 
@@ -221,7 +223,8 @@ asio::awaitable<bool> post(boost::beast::tcp_stream& stream, Request& request, c
         if (!session) return false;
         dispatch(ctx, std::move(document),
                  Inbound{session->session(), {}, nullptr, caller.principal, caller.trace, Era::sessions},
-                 std::make_shared<ResponseStream>(Era::sessions, outbox, session, ctx.options.sse_retry.count()));
+                 std::make_shared<ResponseStream>(Era::sessions, outbox, session, ctx.options.sse_retry.count(),
+                                                  ctx.bearer.get()));
         return true;
     });
     if (!found)
@@ -313,6 +316,14 @@ bool targets_endpoint(std::string_view target, const HttpContext& ctx) {
 
 asio::awaitable<bool> handle_request(boost::beast::tcp_stream& stream, Request& request, HttpContext& ctx) {
     const std::string_view target(request.target().data(), request.target().size());
+    if (ctx.bearer && ctx.bearer->is_metadata_path(target.substr(0, target.find('?')))) {
+        if (request.method() != http::verb::get) {
+            co_return co_await write_error(stream, request, 405, kServerError, "Method Not Allowed", ctx,
+                                           header_list("Allow", "GET"));
+        }
+        co_return co_await write_response(stream, request, 200, ctx.bearer->metadata_document(ctx.server),
+                                          "application/json", header_list("Cache-Control", "max-age=300"), ctx);
+    }
     if (!targets_endpoint(target, ctx)) {
         co_return co_await write_error(stream, request, 404, kServerError, "Not Found", ctx);
     }
@@ -332,7 +343,28 @@ asio::awaitable<bool> handle_request(boost::beast::tcp_stream& stream, Request& 
     }
     Caller caller;
     caller.trace = {std::string(header(request, "traceparent")), std::string(header(request, "tracestate"))};
-    if (const auto& authenticate = ctx.server.authenticator()) {
+    if (ctx.bearer) {
+        auto verdict = co_await ctx.bearer->check(header(request, "Authorization"));
+        if (const auto* refusal = std::get_if<TokenRefusal>(&verdict)) {
+            co_return co_await write_error(
+                stream, request, 401, kServerError, "Unauthorized: " + refusal->description, ctx,
+                header_list("WWW-Authenticate", ctx.bearer->unauthorized_challenge(*refusal)));
+        }
+        if (const auto* unavailable = std::get_if<VerifierUnavailable>(&verdict)) {
+            log().warn("bearer token not checked: {}", unavailable->reason);
+            co_return co_await write_error(
+                stream, request, 503, kServerError,
+                "Service Unavailable: the authorization server cannot be reached, try again later", ctx,
+                header_list("Retry-After", "5"));
+        }
+        caller.principal = std::get<AcceptedToken>(verdict).principal;
+        if (!ctx.bearer->grants_required_scopes(*caller.principal)) {
+            const std::string description = "The token lacks a scope every request needs";
+            co_return co_await write_error(
+                stream, request, 403, error_code::forbidden, "Forbidden: " + description, ctx,
+                header_list("WWW-Authenticate", ctx.bearer->insufficient_scope_challenge({}, description)));
+        }
+    } else if (const auto& authenticate = ctx.server.authenticator()) {
         std::optional<Unauthorized> refused;  // no co_await inside a catch block
         try {
             caller.principal = authenticate(

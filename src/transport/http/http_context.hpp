@@ -1,6 +1,7 @@
 #pragma once
 // What every connection of one HTTP server shares.
 #include "sessions/session_service.hpp"
+#include "transport/http/bearer_auth.hpp"
 
 #include <mcp/server/server.hpp>
 #include <mcp/transport/http.hpp>
@@ -33,6 +34,8 @@ struct HttpContext {
     Server& server;
     const HttpOptions& options;
     SessionService& sessions;
+    // Set when the endpoint checks bearer tokens (HttpOptions::auth).
+    std::unique_ptr<BearerAuth> bearer;
     // With a shared store, the request steps that wait for it run here rather than on the I/O
     // threads, which keep serving 2026 requests and SSE while Redis is slow or away.
     std::unique_ptr<boost::asio::thread_pool> store_threads;

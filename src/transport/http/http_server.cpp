@@ -140,6 +140,15 @@ asio::awaitable<void> drain(IoContexts& io, detail::HttpContext& ctx) {
     io.stop();
 }
 
+// The endpoint's URL as clients reach it: configured, or the listening address's.
+std::string public_url(const HttpOptions& options, unsigned short port) {
+    if (!options.public_url.empty()) return options.public_url;
+    const bool v6 = options.host.find(':') != std::string::npos;
+    const std::string host = v6 ? "[" + options.host + "]" : options.host;
+    return (options.tls_cert_file.empty() ? "http://" : "https://") + host + ":" + std::to_string(port) +
+           options.endpoint;
+}
+
 tcp::endpoint resolve(asio::io_context& ioc, const HttpOptions& options) {
     tcp::resolver resolver(ioc);
     boost::system::error_code ec;
@@ -171,8 +180,16 @@ int serve_http(Server& server, const HttpOptions& options) {
         throw std::runtime_error("cannot listen on " + options.host + ":" + std::to_string(options.port) + ": " +
                                  ec.message());
     }
-    detail::log().info("{} {} serving MCP on http://{}:{}{}", server.info().name, server.info().version, options.host,
-                       acceptor.local_endpoint().port(), options.endpoint);
+    const auto url = public_url(options, acceptor.local_endpoint().port());
+    detail::log().info("{} {} serving MCP on {}", server.info().name, server.info().version, url);
+    if (options.auth.enabled()) {
+        if (server.authenticator()) {
+            throw std::invalid_argument("an authenticator and OAuth token checks (--auth-*) are exclusive");
+        }
+        ctx.bearer = std::make_unique<detail::BearerAuth>(options.auth, url);
+        ctx.bearer->start();
+        detail::log().info("bearer tokens required: issuer {}, resource {}", options.auth.issuer, url);
+    }
 
     std::signal(SIGPIPE, SIG_IGN);
     asio::signal_set signals(ioc, SIGINT, SIGTERM);

@@ -1,9 +1,11 @@
 #include "transport/http/response_stream.hpp"
 
+#include "transport/http/bearer_auth.hpp"
 #include "transport/http/sse.hpp"
 #include "transport/http/sse_connection.hpp"
 
 #include <mcp/protocol/errors.hpp>
+#include <mcp/server/interceptor.hpp>
 
 #include <boost/json/serialize.hpp>
 
@@ -26,8 +28,8 @@ unsigned status_of(const boost::json::value& response, Era era) {
 }
 
 ResponseStream::ResponseStream(Era era, std::shared_ptr<Outbox> outbox, std::shared_ptr<ResumableSession> session,
-                               long retry_ms)
-    : era_(era), outbox_(std::move(outbox)), session_(std::move(session)), retry_ms_(retry_ms) {}
+                               long retry_ms, const BearerAuth* bearer)
+    : era_(era), outbox_(std::move(outbox)), session_(std::move(session)), retry_ms_(retry_ms), bearer_(bearer) {}
 
 void ResponseStream::begin_stream() {
     streaming_ = true;
@@ -85,6 +87,20 @@ bool ResponseStream::release_stream() {
 }
 
 void ResponseStream::complete_overloaded(boost::json::value response) {
+    complete_with_status(503, {{"Retry-After", "1"}}, std::move(response));
+}
+
+void ResponseStream::complete_refused(const Refusal& refusal, boost::json::value response) {
+    HeaderList headers = refusal.headers();
+    if (bearer_ != nullptr && !refusal.scopes_needed().empty()) {
+        headers.emplace_back("WWW-Authenticate",
+                             bearer_->insufficient_scope_challenge(refusal.scopes_needed(), refusal.message()));
+    }
+    complete_with_status(refusal.http_status(), std::move(headers), std::move(response));
+}
+
+// Once streaming, the status is sent already: the error goes out as the stream's last event.
+void ResponseStream::complete_with_status(unsigned status, HeaderList headers, boost::json::value response) {
     std::lock_guard lock(mutex_);
     if (done_) return;
     done_ = true;
@@ -96,7 +112,7 @@ void ResponseStream::complete_overloaded(boost::json::value response) {
             outbox_->finish();
         return;
     }
-    outbox_->start({ResponseHead::Kind::json, 503, {{"Retry-After", "1"}}});
+    outbox_->start({ResponseHead::Kind::json, status, std::move(headers)});
     outbox_->push(boost::json::serialize(response));
     outbox_->finish();
 }

@@ -6,6 +6,7 @@
 #include "transport/http/outbox.hpp"
 
 #include <mcp/protocol/revision.hpp>
+#include <mcp/server/interceptor.hpp>
 #include <mcp/server/sink.hpp>
 
 #include <memory>
@@ -13,29 +14,36 @@
 
 namespace mcp::detail {
 
+class BearerAuth;
+
 // The HTTP status of a JSON-RPC response sent as application/json.
 unsigned status_of(const boost::json::value& response, Era era);
 
 class ResponseStream final : public CallSink {
 public:
     // `session` is the 2025-era session whose streams are resumable; null for 2026 requests.
-    // `retry_ms` is the reconnection hint of its priming events.
-    ResponseStream(Era era, std::shared_ptr<Outbox> outbox, std::shared_ptr<ResumableSession> session, long retry_ms);
+    // `retry_ms` is the reconnection hint of its priming events. `bearer`, when the endpoint checks
+    // bearer tokens, words the challenge of an insufficient_scope refusal.
+    ResponseStream(Era era, std::shared_ptr<Outbox> outbox, std::shared_ptr<ResumableSession> session, long retry_ms,
+                   const BearerAuth* bearer = nullptr);
 
     bool send(boost::json::value message) override;
     void complete(std::optional<boost::json::value> response) override;
     void complete_overloaded(boost::json::value response) override;
+    void complete_refused(const Refusal& refusal, boost::json::value response) override;
     bool release_stream() override;
 
 private:
     // Commits the response to text/event-stream (mutex_ held).
     void begin_stream();
     void deliver(const boost::json::value& message);  // mutex_ held, stream begun
+    void complete_with_status(unsigned status, HeaderList headers, boost::json::value response);
 
     const Era era_;
     std::shared_ptr<Outbox> outbox_;
     std::shared_ptr<ResumableSession> session_;
     const long retry_ms_;
+    const BearerAuth* bearer_;
 
     std::mutex mutex_;
     bool streaming_ = false;

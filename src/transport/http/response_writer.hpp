@@ -4,14 +4,14 @@
 #include "transport/http/http_context.hpp"
 #include "transport/http/outbox.hpp"
 
+#include <mcp/server/interceptor.hpp>
+
 #include <stop_token>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace mcp::detail {
-
-using HeaderList = std::vector<std::pair<std::string, std::string>>;
 
 // One header. (GCC 12 miscompiles braced lists of string literals inside co_await expressions,
 // "array used as initializer", so coroutines build header lists through this function.)

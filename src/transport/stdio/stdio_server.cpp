@@ -39,7 +39,7 @@ int serve_stdio(Server& server, StdioOptions options) {
     auto writer = std::make_shared<detail::LineWriter>(options.output_fd);
     auto sink = std::make_shared<StdoutSink>(writer);
     auto session = server.open_session(sink);
-    const Inbound inbound{session, {}};
+    const Inbound inbound{session, {}, nullptr, options.principal};
     const std::size_t max_bytes = server.options().limits.max_message_bytes;
 
     detail::LineReader reader(max_bytes,

@@ -1,0 +1,346 @@
+#include "auth/token_verifier.hpp"
+
+#include "auth/http_fetch.hpp"
+#include "auth/token_cache.hpp"
+#include "util/base64.hpp"
+#include "util/log.hpp"
+#include "util/percent_encoding.hpp"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/json/parse.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <charconv>
+#include <optional>
+#include <stdexcept>
+#include <thread>
+
+namespace mcp::detail {
+
+namespace asio = boost::asio;
+using Clock = std::chrono::system_clock;
+using Steady = std::chrono::steady_clock;
+
+namespace {
+
+constexpr std::chrono::seconds kDefaultKeysMaxAge{3600};
+constexpr std::chrono::seconds kMinKeysMaxAge{60};
+constexpr std::chrono::seconds kMaxKeysMaxAge{24 * 3600};
+// After a failed fetch, requests are answered 503 for this long before the next attempt: a down
+// authorization server is not asked once per request.
+constexpr std::chrono::seconds kRetryAfterFailure{1};
+constexpr std::chrono::seconds kIntrospectionTtlWithoutExp{60};
+
+// RFC 6750 §2.1 b64token: the characters a bearer token may have.
+bool is_b64token(std::string_view token) {
+    if (token.empty()) return false;
+    const auto end = token.find_last_not_of('=');
+    if (end == std::string_view::npos) return false;
+    return std::all_of(token.begin(), token.begin() + static_cast<std::ptrdiff_t>(end) + 1, [](char c) {
+        return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
+               c == '_' || c == '~' || c == '+' || c == '/';
+    });
+}
+
+std::chrono::seconds max_age_of(std::string_view cache_control) {
+    const auto at = cache_control.find("max-age=");
+    if (at == std::string_view::npos || cache_control.find("no-store") != std::string_view::npos ||
+        cache_control.find("no-cache") != std::string_view::npos) {
+        return cache_control.empty() || at == std::string_view::npos ? kDefaultKeysMaxAge : kMinKeysMaxAge;
+    }
+    long long seconds = 0;
+    const auto digits = cache_control.substr(at + 8);
+    std::from_chars(digits.data(), digits.data() + digits.size(), seconds);
+    return std::clamp(std::chrono::seconds(seconds), kMinKeysMaxAge, kMaxKeysMaxAge);
+}
+
+boost::json::value parse_json(const FetchResponse& response, const std::string& what) {
+    if (response.status != 200) throw FetchFailed(what + " answered HTTP " + std::to_string(response.status));
+    boost::system::error_code ec;
+    auto value = boost::json::parse(response.body, ec);
+    if (ec || !value.is_object()) throw FetchFailed(what + " is not a JSON object");
+    return value;
+}
+
+std::string string_member(const boost::json::value& document, std::string_view name) {
+    const auto* v = document.as_object().if_contains(name);
+    return v != nullptr && v->is_string() ? std::string(v->get_string()) : std::string();
+}
+
+// RFC 8414 §3.1: the well-known segment goes between the host and the issuer's path.
+std::string metadata_url(const std::string& issuer, std::string_view well_known, bool appended) {
+    const auto scheme_end = issuer.find("://");
+    const auto path_start = issuer.find('/', scheme_end == std::string::npos ? 0 : scheme_end + 3);
+    std::string base = path_start == std::string::npos ? issuer : issuer.substr(0, path_start);
+    std::string path = path_start == std::string::npos ? "" : issuer.substr(path_start);
+    if (!path.empty() && path.back() == '/') path.pop_back();
+    if (appended) return base + path + "/.well-known/" + std::string(well_known);  // OpenID Connect Discovery
+    return base + "/.well-known/" + std::string(well_known) + path;
+}
+
+}  // namespace
+
+struct TokenVerifier::Impl : std::enable_shared_from_this<Impl> {
+    explicit Impl(VerifierSettings s)
+        : settings(std::move(s)),
+          guard(io.get_executor()),
+          fetcher(io, settings.ca_file, settings.fetch_timeout),
+          cache(settings.cache_entries) {
+        jwks_uri = settings.jwks_uri;
+        introspection_url = settings.introspection_url;
+        discovered.store(settings.issuer.empty() || !settings.jwks_uri.empty());
+        jwt_enabled.store(!jwks_uri.empty());
+    }
+
+    VerifierSettings settings;
+    asio::io_context io{1};
+    asio::executor_work_guard<asio::io_context::executor_type> guard;
+    std::thread thread;
+    HttpFetcher fetcher;
+    TokenCache cache;
+
+    // Read from any thread.
+    std::atomic<std::shared_ptr<const std::vector<VerificationKey>>> keys;
+    std::atomic<Steady::rep> keys_due{0};  // when the keys' max-age runs out
+    std::atomic<bool> background_refresh{false};
+    std::atomic<bool> discovered{false};
+    std::atomic<bool> jwt_enabled{false};
+
+    // The verifier's thread only.
+    std::string jwks_uri;
+    std::string introspection_url;
+    std::optional<Steady::time_point> last_attempt;
+    bool last_attempt_failed = false;
+    std::shared_ptr<asio::steady_timer> refreshing;  // set while a refresh runs: others wait on it
+    std::string last_error;
+
+    asio::awaitable<void> discover() {
+        std::string failure;
+        for (const auto& url : {metadata_url(settings.issuer, "oauth-authorization-server", false),
+                                metadata_url(settings.issuer, "openid-configuration", true)}) {
+            try {
+                const auto metadata = parse_json(co_await fetcher.fetch({url, {}, {}}), url);
+                // RFC 8414 §3.3: metadata for another issuer must not be used.
+                if (string_member(metadata, "issuer") != settings.issuer) {
+                    throw FetchFailed(url + " describes another issuer");
+                }
+                jwks_uri = string_member(metadata, "jwks_uri");
+                if (introspection_url.empty() && !settings.client_id.empty()) {
+                    introspection_url = string_member(metadata, "introspection_endpoint");
+                }
+                discovered.store(true);
+                co_return;
+            } catch (const FetchFailed& e) {
+                failure = e.what();
+            }
+        }
+        throw FetchFailed("authorization server metadata: " + failure);
+    }
+
+    asio::awaitable<void> fetch_keys() {
+        const auto response = co_await fetcher.fetch({jwks_uri, {}, {}});
+        const auto document = parse_json(response, jwks_uri);
+        std::vector<VerificationKey> parsed;
+        try {
+            parsed = parse_jwks(document);
+        } catch (const std::invalid_argument& e) {
+            throw FetchFailed(jwks_uri + ": " + e.what());
+        }
+        log().info("loaded {} signing keys from {}", parsed.size(), jwks_uri);
+        keys.store(std::make_shared<const std::vector<VerificationKey>>(std::move(parsed)));
+        keys_due.store((Steady::now() + max_age_of(response.cache_control)).time_since_epoch().count());
+    }
+
+    // Discovery and the JWKS, once at a time: callers arriving meanwhile wait for the one running.
+    // `rotation`: a token named a kid the keys lack, which may fetch again only so often.
+    asio::awaitable<void> refresh(bool rotation) {
+        if (refreshing) {
+            auto running = refreshing;
+            co_await running->async_wait(asio::as_tuple(asio::use_awaitable));  // cancelled when it ends
+            co_return;
+        }
+        const auto now = Steady::now();
+        if (last_attempt) {
+            const auto wait = last_attempt_failed ? Steady::duration(kRetryAfterFailure)
+                              : rotation          ? Steady::duration(settings.jwks_refetch_interval)
+                                                  : Steady::duration::zero();
+            if (now - *last_attempt < wait) co_return;
+        }
+        refreshing = std::make_shared<asio::steady_timer>(io, Steady::time_point::max());
+        last_attempt = now;
+        try {
+            if (!discovered) co_await discover();
+            jwt_enabled.store(!jwks_uri.empty());
+            if (!jwks_uri.empty()) co_await fetch_keys();
+            last_attempt_failed = false;
+            last_error.clear();
+        } catch (const std::exception& e) {  // FetchFailed, or anything else: the waiters must be released
+            last_attempt_failed = true;
+            last_error = e.what();
+            log().warn("token verification: {}", last_error);
+        }
+        refreshing->cancel();
+        refreshing.reset();
+    }
+
+    asio::awaitable<BearerVerdict> introspect(std::string token) {
+        if (introspection_url.empty()) co_return TokenRefusal{"invalid_token", "The token is not a JWT"};
+        FetchRequest request{introspection_url, "token=" + percent_encoded(token) + "&token_type_hint=access_token",
+                             {}};
+        if (!settings.client_id.empty()) {
+            const auto credentials = percent_encoded(settings.client_id) + ":" + percent_encoded(settings.client_secret);
+            request.authorization = "Basic " + base64_encode(as_bytes(credentials));
+        }
+        boost::json::value answer;
+        try {
+            answer = parse_json(co_await fetcher.fetch(request), "token introspection");
+        } catch (const FetchFailed& e) {
+            log().warn("token introspection: {}", e.what());
+            co_return VerifierUnavailable{"the authorization server cannot be reached"};
+        }
+        const auto& claims = answer.as_object();
+        const auto* active = claims.if_contains("active");
+        if (active == nullptr || !active->is_bool() || !active->get_bool()) {
+            co_return TokenRefusal{"invalid_token", "The token is not active"};
+        }
+        co_return accept_introspected(claims);
+    }
+
+    BearerVerdict accept_introspected(const boost::json::object& claims) const {
+        const auto now = Clock::now();
+        if (const auto* iss = claims.if_contains("iss");
+            iss != nullptr && !settings.issuer.empty() && (!iss->is_string() || iss->get_string() != settings.issuer)) {
+            return TokenRefusal{"invalid_token", "The token was issued by another authorization server"};
+        }
+        if (!audience_matches(claims.if_contains("aud"), settings.audiences)) {
+            return TokenRefusal{"invalid_token", "The token was issued for another resource"};
+        }
+        auto expires = now + kIntrospectionTtlWithoutExp;
+        if (const auto* exp = claims.if_contains("exp"); exp != nullptr && exp->is_number()) {
+            const auto at = Clock::time_point(std::chrono::seconds(exp->to_number<long long>()));
+            if (at <= now) return TokenRefusal{"invalid_token", "The token expired"};
+            expires = std::min(expires, at);
+        }
+        auto principal = std::make_shared<Principal>();
+        for (const auto* name : {"sub", "client_id", "username"}) {
+            const auto* v = claims.if_contains(name);
+            if (v != nullptr && v->is_string() && !v->get_string().empty()) {
+                principal->subject = v->get_string();
+                break;
+            }
+        }
+        if (principal->subject.empty()) return TokenRefusal{"invalid_token", "The token names no subject"};
+        principal->scopes = scopes_of(claims);
+        principal->claims = claims;
+        return AcceptedToken{std::move(principal), expires};
+    }
+
+    // Runs `work` on the verifier's thread; the caller resumes on its own executor.
+    template <class T, class Work>
+    asio::awaitable<T> on_own_thread(Work work) {
+        co_return co_await asio::co_spawn(io, std::move(work), asio::use_awaitable);
+    }
+
+    asio::awaitable<void> refresh_from_caller(bool rotation) {
+        auto self = shared_from_this();
+        co_await on_own_thread<void>([self, rotation]() -> asio::awaitable<void> { co_await self->refresh(rotation); });
+    }
+
+    asio::awaitable<BearerVerdict> verify_jwt(const CompactJws& jws) {
+        auto current = keys.load();
+        if (!current) {
+            co_await refresh_from_caller(false);
+            current = keys.load();
+            if (!current) co_return VerifierUnavailable{"the authorization server's keys are not loaded"};
+        } else if (Steady::now().time_since_epoch().count() >= keys_due.load()) {
+            start_background_refresh();  // the keys in hand serve meanwhile
+        }
+        TokenRules rules{settings.issuer, settings.audiences, settings.leeway};
+        auto verdict = validate_jwt(jws, *current, rules, Clock::now());
+        if (std::holds_alternative<UnknownKey>(verdict)) {
+            co_await refresh_from_caller(true);
+            verdict = validate_jwt(jws, *keys.load(), rules, Clock::now());
+        }
+        if (std::holds_alternative<UnknownKey>(verdict)) {
+            co_return TokenRefusal{"invalid_token", "The token was signed with a key the issuer does not publish"};
+        }
+        if (auto* refusal = std::get_if<TokenRefusal>(&verdict)) co_return *refusal;
+        co_return std::get<AcceptedToken>(verdict);
+    }
+
+    void start_background_refresh() {
+        if (background_refresh.exchange(true)) return;  // one at a time
+        auto self = shared_from_this();
+        asio::co_spawn(
+            io,
+            [self]() -> asio::awaitable<void> {
+                co_await self->refresh(false);
+                self->background_refresh.store(false);
+            },
+            asio::detached);
+    }
+};
+
+TokenVerifier::TokenVerifier(VerifierSettings settings) {
+    if (settings.issuer.empty() && settings.jwks_uri.empty() && settings.introspection_url.empty()) {
+        throw std::invalid_argument("token verification needs an issuer, a JWKS URI or an introspection URL");
+    }
+    for (const auto* url : {&settings.issuer, &settings.jwks_uri, &settings.introspection_url}) {
+        if (!url->empty() && !fetchable_url(*url)) throw std::invalid_argument("not an http(s) URL: " + *url);
+    }
+    if (settings.audiences.empty()) throw std::invalid_argument("token verification needs an audience");
+    impl_ = std::make_shared<Impl>(std::move(settings));
+}
+
+TokenVerifier::~TokenVerifier() {
+    if (!impl_->thread.joinable()) return;
+    impl_->io.stop();
+    impl_->thread.join();
+}
+
+void TokenVerifier::start() {
+    auto impl = impl_;
+    asio::co_spawn(impl->io, [impl]() -> asio::awaitable<void> { co_await impl->refresh(false); }, asio::detached);
+    impl->thread = std::thread([impl] {
+        try {
+            impl->io.run();
+        } catch (const std::exception& e) {
+            log().error("token verification thread failed: {}", e.what());
+        }
+    });
+}
+
+bool TokenVerifier::ready() const {
+    return impl_->keys.load() != nullptr || (impl_->discovered.load() && !impl_->jwt_enabled.load());
+}
+
+asio::awaitable<BearerVerdict> TokenVerifier::verify(std::string token) {
+    if (token.size() > max_token_bytes) co_return TokenRefusal{"invalid_token", "The token is too large"};
+    if (!is_b64token(token)) co_return TokenRefusal{"invalid_token", "The token is malformed"};
+    const auto digest = TokenCache::digest(token);
+    if (auto cached = impl_->cache.find(digest, Clock::now())) co_return *cached;
+
+    auto impl = impl_;
+    if (!impl->discovered.load()) {
+        co_await impl->refresh_from_caller(false);
+        if (!impl->discovered.load()) co_return VerifierUnavailable{"the authorization server cannot be reached"};
+    }
+    BearerVerdict verdict;
+    if (auto jws = impl->jwt_enabled.load() ? parse_compact_jws(token) : std::nullopt) {
+        verdict = co_await impl->verify_jwt(*jws);
+    } else {
+        verdict = co_await impl->on_own_thread<BearerVerdict>(
+            [impl, token = std::move(token)]() -> asio::awaitable<BearerVerdict> { co_return co_await impl->introspect(token); });
+    }
+    if (const auto* accepted = std::get_if<AcceptedToken>(&verdict)) impl->cache.add(digest, *accepted);
+    co_return verdict;
+}
+
+}  // namespace mcp::detail

@@ -1,0 +1,65 @@
+#pragma once
+// Bearer token validation for the HTTP transport: JWT access tokens checked against the issuer's
+// keys, opaque ones by introspection (RFC 7662). The network steps (discovery, JWKS, introspection)
+// run on a thread of the verifier's own; an I/O thread only waits for them as a coroutine, so a
+// slow or failing authorization server never blocks one. Accepted tokens are remembered until
+// they expire, by their SHA-256, never in clear.
+#include "auth/jwt_validator.hpp"
+
+#include <boost/asio/awaitable.hpp>
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace mcp::detail {
+
+struct VerifierSettings {
+    std::string issuer;             // discovered from, and required as iss
+    std::string jwks_uri;           // skips discovery when set
+    std::string introspection_url;  // opaque tokens go here when set (or discovered, with credentials)
+    std::string client_id;          // for introspection, HTTP Basic (RFC 7662 §2.1)
+    std::string client_secret;
+    std::vector<std::string> audiences;
+    std::chrono::seconds leeway{60};
+    std::string ca_file;
+    std::chrono::milliseconds fetch_timeout{5000};
+    // An unknown kid fetches the JWKS again at most this often.
+    std::chrono::milliseconds jwks_refetch_interval{10'000};
+    std::size_t cache_entries = 10'000;  // accepted tokens remembered
+};
+
+// The authorization server could not be asked (down, slow, answering nonsense): the request is
+// answered 503, not 401, and the client tries again.
+struct VerifierUnavailable {
+    std::string reason;
+};
+
+using BearerVerdict = std::variant<AcceptedToken, TokenRefusal, VerifierUnavailable>;
+
+class TokenVerifier {
+public:
+    static constexpr std::size_t max_token_bytes = 16 * 1024;
+
+    // Throws std::invalid_argument for unusable settings (no issuer, a bad URL, a bad CA file).
+    explicit TokenVerifier(VerifierSettings settings);
+    ~TokenVerifier();
+    TokenVerifier(const TokenVerifier&) = delete;
+    TokenVerifier& operator=(const TokenVerifier&) = delete;
+
+    // Starts discovery and the first JWKS fetch in the background.
+    void start();
+    // Checks a bearer token; awaited on the caller's executor.
+    boost::asio::awaitable<BearerVerdict> verify(std::string token);
+    // The keys are loaded (or only introspection is used): readiness.
+    bool ready() const;
+
+private:
+    struct Impl;
+    std::shared_ptr<Impl> impl_;
+};
+
+}  // namespace mcp::detail
