@@ -203,9 +203,16 @@ int main(int argc, char** argv) {
     auto notes = std::make_shared<Notes>();
     auto calls = std::make_shared<std::atomic<int>>(0);
     auto cancellations = std::make_shared<std::atomic<int>>(0);
+    // OAuth scopes, checked when the server runs with --auth-issuer (or --stdio-subject): reading
+    // needs notes:read, changing notes needs notes:write.
+    const std::vector<std::string> read{"notes:read"};
+    const std::vector<std::string> write{"notes:write"};
 
     // Never blocks, so it runs on the transport's thread rather than the handler pool.
-    server.tool({.name = "echo", .description = "Returns its text argument unchanged", .runs_inline = true},
+    server.tool({.name = "echo",
+                 .description = "Returns its text argument unchanged",
+                 .runs_inline = true,
+                 .required_scopes = read},
                 [calls](const EchoInput& in) {
                     ++*calls;
                     return in.text;
@@ -214,7 +221,8 @@ int main(int argc, char** argv) {
     server.tool({.name = "word_stats",
                  .description = "Counts words, characters and lines, and lists the most frequent words",
                  .title = "Word statistics",
-                 .annotations = {.read_only_hint = true, .idempotent_hint = true}},
+                 .annotations = {.read_only_hint = true, .idempotent_hint = true},
+                 .required_scopes = read},
                 [calls](const StatsInput& in) {
                     ++*calls;
                     return word_stats(in);
@@ -222,7 +230,8 @@ int main(int argc, char** argv) {
 
     server.tool({.name = "slow_count",
                  .description = "Counts slowly, reporting progress at each step; stops early when cancelled",
-                 .annotations = {.read_only_hint = true}},
+                 .annotations = {.read_only_hint = true},
+                 .required_scopes = read},
                 [calls, cancellations](const CountInput& in, mcp::ToolContext& ctx) {
                     ++*calls;
                     const auto step = std::chrono::milliseconds(in.step_ms.value_or(100));
@@ -238,16 +247,20 @@ int main(int argc, char** argv) {
                     return "Counted to " + std::to_string(in.to);
                 });
 
-    server.tool(
-        {.name = "color_swatch", .description = "Draws a square PNG swatch of a colour", .title = "Colour swatch"},
-        [calls](const SwatchInput& in) {
-            ++*calls;
-            const auto size = static_cast<std::uint32_t>(in.size.value_or(16));
-            const auto [r, g, b] = rgb(in.color);
-            return mcp::image(solid_png(size, size, r, g, b), "image/png");
-        });
+    server.tool({.name = "color_swatch",
+                 .description = "Draws a square PNG swatch of a colour",
+                 .title = "Colour swatch",
+                 .required_scopes = read},
+                [calls](const SwatchInput& in) {
+                    ++*calls;
+                    const auto size = static_cast<std::uint32_t>(in.size.value_or(16));
+                    const auto [r, g, b] = rgb(in.color);
+                    return mcp::image(solid_png(size, size, r, g, b), "image/png");
+                });
 
-    server.tool("add_note", "Creates or replaces a note; clients subscribed to it are told",
+    server.tool({.name = "add_note",
+                 .description = "Creates or replaces a note; clients subscribed to it are told",
+                 .required_scopes = write},
                 [&server, notes, calls](const NoteInput& in) {
                     ++*calls;
                     notes->put(in.slug, in.body);
@@ -258,7 +271,8 @@ int main(int argc, char** argv) {
     server.tool(
         {.name = "delete_note",
          .description = "Deletes a note after the user confirms",
-         .annotations = {.destructive_hint = true}},
+         .annotations = {.destructive_hint = true},
+         .required_scopes = write},
         [&server, notes, calls](const SlugInput& in, mcp::ToolContext& ctx) {
             ++*calls;
             if (!notes->get(in.slug)) throw mcp::ToolError("No note named " + in.slug);
@@ -275,7 +289,9 @@ int main(int argc, char** argv) {
         });
 
     server.tool(
-        "draft_note", "Drafts a note: the user names it and the client's model writes it",
+        {.name = "draft_note",
+         .description = "Drafts a note: the user names it and the client's model writes it",
+         .required_scopes = write},
         [&server, notes, calls](const DraftInput& in, mcp::ToolContext& ctx) {
             ++*calls;
             mcp::FormSchema form;
@@ -299,7 +315,8 @@ int main(int argc, char** argv) {
 
     server.tool({.name = "project_roots",
                  .description = "Lists the roots the client shares",
-                 .annotations = {.read_only_hint = true}},
+                 .annotations = {.read_only_hint = true},
+                 .required_scopes = read},
                 [calls](mcp::ToolContext& ctx) {
                     ++*calls;
                     std::string out;
@@ -308,7 +325,9 @@ int main(int argc, char** argv) {
                     return out.empty() ? std::string("The client shares no roots") : out;
                 });
 
-    server.tool("connect_account", "Asks the user to sign in to the notes cloud in their browser",
+    server.tool({.name = "connect_account",
+                 .description = "Asks the user to sign in to the notes cloud in their browser",
+                 .required_scopes = read},
                 [calls](mcp::ToolContext& ctx) {
                     ++*calls;
                     if (!ctx.client_supports("elicitation.url"))
@@ -317,23 +336,26 @@ int main(int argc, char** argv) {
                     return answer.accepted() ? std::string("Sign-in page opened") : std::string("Sign-in declined");
                 });
 
-    server.resource(
-        "demo://server/stats",
-        {.name = "stats", .description = "Calls served and cancellations observed", .mime_type = "application/json"},
-        [calls, cancellations, notes] {
-            boost::json::object o{{"tool_calls", calls->load()},
-                                  {"cancellations_observed", cancellations->load()},
-                                  {"notes", notes->slugs().size()}};
-            return boost::json::serialize(o);
-        });
+    server.resource("demo://server/stats",
+                    {.name = "stats",
+                     .description = "Calls served and cancellations observed",
+                     .mime_type = "application/json",
+                     .required_scopes = read},
+                    [calls, cancellations, notes] {
+                        boost::json::object o{{"tool_calls", calls->load()},
+                                              {"cancellations_observed", cancellations->load()},
+                                              {"notes", notes->slugs().size()}};
+                        return boost::json::serialize(o);
+                    });
 
-    server.resource_template("demo://notes/{slug}",
-                             {.name = "note", .description = "A note, as Markdown", .mime_type = "text/markdown"},
-                             [notes](std::string_view slug) {
-                                 auto body = notes->get(slug);
-                                 if (!body) throw mcp::ResourceNotFound("demo://notes/" + std::string(slug));
-                                 return *body;
-                             });
+    server.resource_template(
+        "demo://notes/{slug}",
+        {.name = "note", .description = "A note, as Markdown", .mime_type = "text/markdown", .required_scopes = read},
+        [notes](std::string_view slug) {
+            auto body = notes->get(slug);
+            if (!body) throw mcp::ResourceNotFound("demo://notes/" + std::string(slug));
+            return *body;
+        });
     server.complete_template_variable("demo://notes/{slug}", "slug", [notes](const mcp::CompletionRequest& r) {
         std::vector<std::string> out;
         for (auto& s : notes->slugs()) {
@@ -342,22 +364,24 @@ int main(int argc, char** argv) {
         return out;
     });
 
-    server.prompt("summarize", "Asks the model to summarize a text", [](const SummarizeInput& in) {
-        const auto style = in.style.value_or(Style::brief);
-        const char* how = style == Style::brief      ? "in two sentences"
-                          : style == Style::detailed ? "in detail"
-                                                     : "as bullet points";
-        return "Summarize the following text " + std::string(how) + ":\n\n" + in.text;
-    });
-
-    server.prompt({.name = "review_note", .description = "Asks the model to review one of the notes"},
-                  [notes](const ReviewInput& in) {
-                      auto body = notes->get(in.slug);
-                      if (!body) throw mcp::InvalidParams("No note named " + in.slug);
-                      return std::vector<mcp::PromptMessage>{
-                          mcp::user_message(mcp::text("Review this note for clarity and suggest improvements.")),
-                          mcp::user_message(mcp::embedded_text("demo://notes/" + in.slug, *body, "text/markdown"))};
+    server.prompt({.name = "summarize", .description = "Asks the model to summarize a text", .required_scopes = read},
+                  [](const SummarizeInput& in) {
+                      const auto style = in.style.value_or(Style::brief);
+                      const char* how = style == Style::brief      ? "in two sentences"
+                                        : style == Style::detailed ? "in detail"
+                                                                   : "as bullet points";
+                      return "Summarize the following text " + std::string(how) + ":\n\n" + in.text;
                   });
+
+    server.prompt(
+        {.name = "review_note", .description = "Asks the model to review one of the notes", .required_scopes = read},
+        [notes](const ReviewInput& in) {
+            auto body = notes->get(in.slug);
+            if (!body) throw mcp::InvalidParams("No note named " + in.slug);
+            return std::vector<mcp::PromptMessage>{
+                mcp::user_message(mcp::text("Review this note for clarity and suggest improvements.")),
+                mcp::user_message(mcp::embedded_text("demo://notes/" + in.slug, *body, "text/markdown"))};
+        });
     server.complete_prompt_argument("review_note", "slug", [notes](const mcp::CompletionRequest& r) {
         std::vector<std::string> out;
         for (auto& s : notes->slugs()) {

@@ -48,14 +48,16 @@ std::optional<Target> parse_target(const std::string& url) {
     }
     // An IPv6 literal keeps no brackets for the resolver.
     t.host = parsed->host_type() == boost::urls::host_type::ipv6 ? std::string(parsed->host_address())
-                                                                  : std::string(parsed->encoded_host());
+                                                                 : std::string(parsed->encoded_host());
     t.port = parsed->has_port() ? std::string(parsed->port()) : (t.tls ? "443" : "80");
     t.path = parsed->encoded_path().empty() ? "/" : std::string(parsed->encoded_path());
     if (parsed->has_query()) t.path += "?" + std::string(parsed->encoded_query());
     return t;
 }
 
-void fail(const std::string& what, const boost::system::error_code& ec) { throw FetchFailed(what + ": " + ec.message()); }
+void fail(const std::string& what, const boost::system::error_code& ec) {
+    throw FetchFailed(what + ": " + ec.message());
+}
 
 template <class Stream>
 asio::awaitable<FetchResponse> round_trip(Stream& stream, const http::request<http::string_body>& request) {
@@ -99,8 +101,8 @@ struct HttpFetcher::Impl {
     asio::awaitable<tcp::resolver::results_type> resolve(const Target& target) {
         tcp::resolver resolver(io);
         asio::steady_timer timer(io, timeout);
-        auto outcome = co_await (resolver.async_resolve(target.host, target.port, use_tuple) ||
-                                 timer.async_wait(use_tuple));
+        auto outcome =
+            co_await (resolver.async_resolve(target.host, target.port, use_tuple) || timer.async_wait(use_tuple));
         if (outcome.index() == 1) throw FetchFailed("resolving " + target.host + ": timed out");
         auto [ec, results] = std::get<0>(std::move(outcome));
         if (ec) fail("resolving " + target.host, ec);
@@ -118,8 +120,8 @@ asio::awaitable<FetchResponse> HttpFetcher::fetch(const FetchRequest& fetch) {
     if (!target) throw FetchFailed("not an http or https URL");
     const auto endpoints = co_await impl_->resolve(*target);
 
-    http::request<http::string_body> request{fetch.form_body.empty() ? http::verb::get : http::verb::post,
-                                             target->path, 11};
+    http::request<http::string_body> request{fetch.form_body.empty() ? http::verb::get : http::verb::post, target->path,
+                                             11};
     const bool default_port = target->port == (target->tls ? "443" : "80");
     const std::string host = target->host.find(':') != std::string::npos ? "[" + target->host + "]" : target->host;
     request.set(http::field::host, default_port ? host : host + ":" + target->port);

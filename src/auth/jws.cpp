@@ -87,8 +87,7 @@ std::optional<KeyType> key_type_for(std::string_view alg) {
     return a ? std::optional<KeyType>(a->key) : std::nullopt;
 }
 
-bool verify_signature(std::string_view alg, EVP_PKEY* key, std::string_view signing_input,
-                      std::string_view signature) {
+bool verify_signature(std::string_view alg, EVP_PKEY* key, std::string_view signing_input, std::string_view signature) {
     const auto* a = find_algorithm(alg);
     if (a == nullptr || key == nullptr) return false;
     std::string der;

@@ -15,7 +15,7 @@ namespace mcp::detail {
 
 struct CompactJws {
     boost::json::object header;
-    boost::json::object payload;  // the JWT claims
+    boost::json::object payload;     // the JWT claims
     std::string_view signing_input;  // header.payload, as received (a view into the token)
     std::string signature;           // decoded bytes
 };
@@ -29,7 +29,6 @@ std::optional<KeyType> key_type_for(std::string_view alg);
 
 // Whether `signature` over `signing_input` is valid under `key` for `alg`. The caller has
 // checked that key_type_for(alg) is the key's type. ECDSA signatures are the raw r||s of JWS.
-bool verify_signature(std::string_view alg, EVP_PKEY* key, std::string_view signing_input,
-                      std::string_view signature);
+bool verify_signature(std::string_view alg, EVP_PKEY* key, std::string_view signing_input, std::string_view signature);
 
 }  // namespace mcp::detail

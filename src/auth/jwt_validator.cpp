@@ -1,6 +1,5 @@
 #include "auth/jwt_validator.hpp"
 
-
 #include <boost/json/array.hpp>
 
 #include <algorithm>

@@ -116,17 +116,18 @@ struct TokenVerifier::Impl : std::enable_shared_from_this<Impl> {
     // The verifier's thread only.
     std::string jwks_uri;
     std::string introspection_url;
-    std::optional<Steady::time_point> last_attempt;
+    Steady::time_point last_attempt{};
     bool last_attempt_failed = false;
-    std::shared_ptr<asio::steady_timer> refreshing;  // set while a refresh runs: others wait on it
-    std::string last_error;
+    std::optional<Steady::time_point> last_rotation;  // the last fetch an unknown kid caused
+    std::shared_ptr<asio::steady_timer> refreshing;   // set while a refresh runs: others wait on it
 
     asio::awaitable<void> discover() {
         std::string failure;
         for (const auto& url : {metadata_url(settings.issuer, "oauth-authorization-server", false),
                                 metadata_url(settings.issuer, "openid-configuration", true)}) {
             try {
-                const auto metadata = parse_json(co_await fetcher.fetch({url, {}, {}}), url);
+                const FetchRequest request{url, {}, {}};  // named: GCC 12 frees a braced temporary in co_await twice
+                const auto metadata = parse_json(co_await fetcher.fetch(request), url);
                 // RFC 8414 §3.3: metadata for another issuer must not be used.
                 if (string_member(metadata, "issuer") != settings.issuer) {
                     throw FetchFailed(url + " describes another issuer");
@@ -145,7 +146,8 @@ struct TokenVerifier::Impl : std::enable_shared_from_this<Impl> {
     }
 
     asio::awaitable<void> fetch_keys() {
-        const auto response = co_await fetcher.fetch({jwks_uri, {}, {}});
+        const FetchRequest request{jwks_uri, {}, {}};  // named, as in discover()
+        const auto response = co_await fetcher.fetch(request);
         const auto document = parse_json(response, jwks_uri);
         std::vector<VerificationKey> parsed;
         try {
@@ -167,24 +169,19 @@ struct TokenVerifier::Impl : std::enable_shared_from_this<Impl> {
             co_return;
         }
         const auto now = Steady::now();
-        if (last_attempt) {
-            const auto wait = last_attempt_failed ? Steady::duration(kRetryAfterFailure)
-                              : rotation          ? Steady::duration(settings.jwks_refetch_interval)
-                                                  : Steady::duration::zero();
-            if (now - *last_attempt < wait) co_return;
-        }
+        if (last_attempt_failed && now - last_attempt < kRetryAfterFailure) co_return;
+        if (rotation && last_rotation && now - *last_rotation < settings.jwks_refetch_interval) co_return;
         refreshing = std::make_shared<asio::steady_timer>(io, Steady::time_point::max());
         last_attempt = now;
+        if (rotation) last_rotation = now;
         try {
             if (!discovered) co_await discover();
             jwt_enabled.store(!jwks_uri.empty());
             if (!jwks_uri.empty()) co_await fetch_keys();
             last_attempt_failed = false;
-            last_error.clear();
         } catch (const std::exception& e) {  // FetchFailed, or anything else: the waiters must be released
             last_attempt_failed = true;
-            last_error = e.what();
-            log().warn("token verification: {}", last_error);
+            log().warn("token verification: {}", e.what());
         }
         refreshing->cancel();
         refreshing.reset();
@@ -192,10 +189,11 @@ struct TokenVerifier::Impl : std::enable_shared_from_this<Impl> {
 
     asio::awaitable<BearerVerdict> introspect(std::string token) {
         if (introspection_url.empty()) co_return TokenRefusal{"invalid_token", "The token is not a JWT"};
-        FetchRequest request{introspection_url, "token=" + percent_encoded(token) + "&token_type_hint=access_token",
-                             {}};
+        FetchRequest request{
+            introspection_url, "token=" + percent_encoded(token) + "&token_type_hint=access_token", {}};
         if (!settings.client_id.empty()) {
-            const auto credentials = percent_encoded(settings.client_id) + ":" + percent_encoded(settings.client_secret);
+            const auto credentials =
+                percent_encoded(settings.client_id) + ":" + percent_encoded(settings.client_secret);
             request.authorization = "Basic " + base64_encode(as_bytes(credentials));
         }
         boost::json::value answer;
@@ -242,15 +240,16 @@ struct TokenVerifier::Impl : std::enable_shared_from_this<Impl> {
         return AcceptedToken{std::move(principal), expires};
     }
 
-    // Runs `work` on the verifier's thread; the caller resumes on its own executor.
-    template <class T, class Work>
-    asio::awaitable<T> on_own_thread(Work work) {
-        co_return co_await asio::co_spawn(io, std::move(work), asio::use_awaitable);
+    // refresh() on the verifier's thread; the caller resumes on its own executor. (Coroutines,
+    // not coroutine lambdas, are spawned: GCC 12 releases the captures of some of those twice.)
+    asio::awaitable<void> refresh_from_caller(bool rotation) {
+        const auto self = shared_from_this();  // the verifier outlives the wait
+        co_await asio::co_spawn(io, refresh(rotation), asio::use_awaitable);
     }
 
-    asio::awaitable<void> refresh_from_caller(bool rotation) {
-        auto self = shared_from_this();
-        co_await on_own_thread<void>([self, rotation]() -> asio::awaitable<void> { co_await self->refresh(rotation); });
+    static asio::awaitable<void> refresh_in_background(std::shared_ptr<Impl> self) {
+        co_await self->refresh(false);
+        self->background_refresh.store(false);
     }
 
     asio::awaitable<BearerVerdict> verify_jwt(const CompactJws& jws) {
@@ -277,14 +276,7 @@ struct TokenVerifier::Impl : std::enable_shared_from_this<Impl> {
 
     void start_background_refresh() {
         if (background_refresh.exchange(true)) return;  // one at a time
-        auto self = shared_from_this();
-        asio::co_spawn(
-            io,
-            [self]() -> asio::awaitable<void> {
-                co_await self->refresh(false);
-                self->background_refresh.store(false);
-            },
-            asio::detached);
+        asio::co_spawn(io, refresh_in_background(shared_from_this()), asio::detached);
     }
 };
 
@@ -307,12 +299,15 @@ TokenVerifier::~TokenVerifier() {
 
 void TokenVerifier::start() {
     auto impl = impl_;
-    asio::co_spawn(impl->io, [impl]() -> asio::awaitable<void> { co_await impl->refresh(false); }, asio::detached);
+    asio::co_spawn(impl->io, impl->refresh(false), asio::detached);  // the thread keeps impl alive
     impl->thread = std::thread([impl] {
-        try {
-            impl->io.run();
-        } catch (const std::exception& e) {
-            log().error("token verification thread failed: {}", e.what());
+        for (;;) {  // a handler that throws is a bug; verification goes on
+            try {
+                impl->io.run();
+                return;
+            } catch (const std::exception& e) {
+                log().error("token verification failed: {}", e.what());
+            }
         }
     });
 }
@@ -336,8 +331,7 @@ asio::awaitable<BearerVerdict> TokenVerifier::verify(std::string token) {
     if (auto jws = impl->jwt_enabled.load() ? parse_compact_jws(token) : std::nullopt) {
         verdict = co_await impl->verify_jwt(*jws);
     } else {
-        verdict = co_await impl->on_own_thread<BearerVerdict>(
-            [impl, token = std::move(token)]() -> asio::awaitable<BearerVerdict> { co_return co_await impl->introspect(token); });
+        verdict = co_await asio::co_spawn(impl->io, impl->introspect(std::move(token)), asio::use_awaitable);
     }
     if (const auto* accepted = std::get_if<AcceptedToken>(&verdict)) impl->cache.add(digest, *accepted);
     co_return verdict;

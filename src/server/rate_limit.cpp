@@ -59,7 +59,8 @@ private:
 }  // namespace
 
 Interceptor rate_limit(double per_second, double burst) {
-    if (!(per_second > 0) || !(burst >= 1)) throw std::invalid_argument("a rate limit needs a rate > 0 and a burst >= 1");
+    if (!(per_second > 0) || !(burst >= 1))
+        throw std::invalid_argument("a rate limit needs a rate > 0 and a burst >= 1");
     auto buckets = std::make_shared<Buckets>(per_second, burst);
     return [buckets](const Invocation& call, const Proceed& next) {
         const auto& principal = call.exchange.principal();

@@ -391,10 +391,11 @@ export function tryConnect(port, timeoutMs = 3000) {
 // mcp-cpp-demo serving Streamable HTTP on 127.0.0.1:<free port>. start() resolves once the
 // server said it is serving; close() (call it from an after hook) leaves no process behind.
 export class HttpDemo {
-    static async start(args = [], { env = {}, attempts = 3 } = {}) {
+    // `port`: a port chosen beforehand (the test needed the URL first); tried once.
+    static async start(args = [], { env = {}, attempts = 3, port } = {}) {
         let lastError;
-        for (let i = 0; i < attempts; ++i) {
-            const demo = new HttpDemo(await freePort(), args, env);
+        for (let i = 0; i < (port ? 1 : attempts); ++i) {
+            const demo = new HttpDemo(port ?? (await freePort()), args, env);
             try {
                 await demo.#ready();
                 return demo;

@@ -29,9 +29,9 @@ long long epoch(Clock::time_point t) {
 }
 
 boost::json::object claims(Clock::time_point now = Clock::now()) {
-    return {{"iss", kIssuer},       {"aud", kResource},
-            {"sub", "alice"},       {"scope", "notes:read notes:write"},
-            {"iat", epoch(now)},    {"exp", epoch(now + std::chrono::minutes(5))}};
+    return {{"iss", kIssuer},    {"aud", kResource},
+            {"sub", "alice"},    {"scope", "notes:read notes:write"},
+            {"iat", epoch(now)}, {"exp", epoch(now + std::chrono::minutes(5))}};
 }
 
 TokenRules rules() { return {std::string(kIssuer), {std::string(kResource)}, std::chrono::seconds(30)}; }
@@ -42,7 +42,8 @@ std::vector<VerificationKey> keys_of(std::initializer_list<boost::json::object> 
     return parse_jwks(boost::json::object{{"keys", std::move(keys)}});
 }
 
-TokenVerdict check(std::string_view token, const std::vector<VerificationKey>& keys, Clock::time_point now = Clock::now()) {
+TokenVerdict check(std::string_view token, const std::vector<VerificationKey>& keys,
+                   Clock::time_point now = Clock::now()) {
     auto jws = parse_compact_jws(token);
     if (!jws) return TokenRefusal{"invalid_token", "unparsable"};
     return validate_jwt(*jws, keys, rules(), now);
@@ -127,7 +128,10 @@ TEST(Jwt, ChecksIssuerAudienceAndTime) {
     const auto now = Clock::now();
     auto with = [&](std::string_view name, boost::json::value v) {
         auto c = claims(now);
-        if (v.is_null()) c.erase(name); else c[name] = std::move(v);
+        if (v.is_null())
+            c.erase(name);
+        else
+            c[name] = std::move(v);
         return key.sign("ES256", {{"kid", "k1"}}, c);
     };
     EXPECT_EQ(refusal_of(check(with("iss", "https://evil.example.com"), keys)),
@@ -151,8 +155,9 @@ TEST(Jwt, RefusesTheWrongTypeAndUnknownExtensions) {
     const auto keys = keys_of({key.jwk("k1")});
     EXPECT_EQ(refusal_of(check(key.sign("ES256", {{"kid", "k1"}, {"typ", "dpop+jwt"}}, claims()), keys)),
               "The token is not an access token (typ)");
-    EXPECT_EQ(refusal_of(check(key.sign("ES256", {{"kid", "k1"}, {"crit", boost::json::array{"exp"}}}, claims()), keys)),
-              "The token uses JWS extensions this server does not know");
+    EXPECT_EQ(
+        refusal_of(check(key.sign("ES256", {{"kid", "k1"}, {"crit", boost::json::array{"exp"}}}, claims()), keys)),
+        "The token uses JWS extensions this server does not know");
 }
 
 TEST(Jwt, MalformedTokensDoNotParse) {
@@ -177,8 +182,15 @@ TEST(Jwks, SkipsKeysThatCannotVerify) {
     off_curve["y"] = off_curve["x"];  // almost surely not a point of P-256
     auto bad_base64 = rsa.jwk("b64");
     bad_base64["n"] = "!!!";
-    const auto keys = keys_of({rsa.jwk("good"), small.jwk("small"), enc, ops, with_private, off_curve, bad_base64,
-                               {{"kty", "oct"}, {"k", "c2VjcmV0"}}, {{"kty", "EC"}, {"crv", "P-521"}}});
+    const auto keys = keys_of({rsa.jwk("good"),
+                               small.jwk("small"),
+                               enc,
+                               ops,
+                               with_private,
+                               off_curve,
+                               bad_base64,
+                               {{"kty", "oct"}, {"k", "c2VjcmV0"}},
+                               {{"kty", "EC"}, {"crv", "P-521"}}});
     ASSERT_EQ(keys.size(), 1u);
     EXPECT_EQ(keys.front().kid, "good");
     EXPECT_THROW(parse_jwks(boost::json::object{{"keys", "none"}}), std::invalid_argument);
@@ -194,7 +206,9 @@ TEST(Jwt, ScopesComeFromScopeOrScp) {
 TEST(TokenCache, RemembersUntilExpiryAndStaysBounded) {
     TokenCache cache(2);
     const auto now = Clock::now();
-    auto accepted = [&](std::chrono::seconds ttl) { return AcceptedToken{std::make_shared<mcp::Principal>(), now + ttl}; };
+    auto accepted = [&](std::chrono::seconds ttl) {
+        return AcceptedToken{std::make_shared<mcp::Principal>(), now + ttl};
+    };
     cache.add(TokenCache::digest("a"), accepted(std::chrono::seconds(60)));
     cache.add(TokenCache::digest("b"), accepted(std::chrono::seconds(-1)));
     EXPECT_TRUE(cache.find(TokenCache::digest("a"), now));

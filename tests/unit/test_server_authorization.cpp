@@ -76,7 +76,8 @@ TEST_F(Authorization, AnonymousRequestsAreNotScopeChecked) {
 
 TEST_F(Authorization, TheStatelessEraIsCheckedToo) {
     conn = std::make_unique<mcp::LocalConnection>(server, principal("alice", {"notes:read"}));
-    const auto reply = call("tools/call", {{"name", "add_note"}, {"arguments", boost::json::object()}, {"_meta", stateless_meta()}});
+    const auto reply =
+        call("tools/call", {{"name", "add_note"}, {"arguments", boost::json::object()}, {"_meta", stateless_meta()}});
     ASSERT_TRUE(reply.as_object().contains("error")) << boost::json::serialize(reply);
     EXPECT_EQ(reply.at("error").at("code"), mcp::error_code::forbidden);
 }
@@ -148,7 +149,7 @@ TEST_F(Intercepted, InterceptorsRunInOrderAroundTheMethodAndSeeTheRequest) {
     const auto r = call_tool("guarded", {});
     EXPECT_EQ(first_text(r), "inner");
     EXPECT_EQ(r.at("wrapped"), true);
-    const std::vector<std::string> expected{"outer initialize ", "inner scopes=0 subject=alice", "outer done",
+    const std::vector<std::string> expected{"outer initialize ",        "inner scopes=0 subject=alice", "outer done",
                                             "outer tools/call guarded", "inner scopes=1 subject=alice", "outer done"};
     EXPECT_EQ(seen, expected);
 }
@@ -164,7 +165,7 @@ TEST_F(Intercepted, ARefusalBecomesTheErrorOfTheCall) {
 
 TEST_F(Intercepted, TheRateLimitRefusesBeyondItsBurst) {
     server.intercept(mcp::rate_limit(0.001, 2));  // two now, the next in 1000 s
-    connect_and_initialize();                      // initialize is one
+    connect_and_initialize();                     // initialize is one
     EXPECT_EQ(first_text(call_tool("plain", {})), "inner");
     const auto reply = call("tools/call", {{"name", "plain"}, {"arguments", boost::json::object()}});
     ASSERT_TRUE(reply.as_object().contains("error")) << boost::json::serialize(reply);

@@ -42,10 +42,12 @@ public:
     // 401: `refusal` null or with an empty error when no token came; RFC 6750 §3.
     std::string unauthorized_challenge(const TokenRefusal& refusal) const;
     // 403: the token lacks scopes; `needed` are the call's, joined with --auth-scopes.
-    std::string insufficient_scope_challenge(const std::vector<std::string>& needed, std::string_view description) const;
+    std::string insufficient_scope_challenge(const std::vector<std::string>& needed,
+                                             std::string_view description) const;
 
 private:
-    std::string challenge(std::string_view error, std::string_view description, const std::vector<std::string>& scopes) const;
+    std::string challenge(std::string_view error, std::string_view description,
+                          const std::vector<std::string>& scopes) const;
 
     std::string resource_;
     std::string metadata_url_;

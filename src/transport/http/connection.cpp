@@ -51,8 +51,8 @@ namespace {
 // Registers the connection with the context for its whole life, so shutdown can close it.
 class Registration {
 public:
-    Registration(HttpContext& ctx, const std::shared_ptr<beast::tcp_stream>& stream) : ctx_(ctx) {
-        std::weak_ptr<beast::tcp_stream> weak = stream;
+    Registration(HttpContext& ctx, const std::shared_ptr<HttpStream>& stream) : ctx_(ctx) {
+        std::weak_ptr<HttpStream> weak = stream;
         auto executor = stream->get_executor();
         std::lock_guard lock(ctx_.open_mutex);
         it_ = ctx_.open.emplace(ctx_.open.end());
@@ -80,13 +80,13 @@ private:
 
 // An error response, then the connection closes: the rest of the request is not read, and where
 // the next one would start is unknown.
-struct Refusal {
+struct ReadRefusal {
     unsigned status;
     int code;
     std::string message;
 };
 
-asio::awaitable<void> refuse_and_close(beast::tcp_stream& stream, unsigned version, const Refusal& refusal,
+asio::awaitable<void> refuse_and_close(HttpStream& stream, unsigned version, const ReadRefusal& refusal,
                                        HttpContext& ctx) {
     Request request;
     request.version(version);
@@ -97,14 +97,14 @@ asio::awaitable<void> refuse_and_close(beast::tcp_stream& stream, unsigned versi
 // What a read error calls for: 413 for a body over the limit, 400 for what the parser refuses as
 // not HTTP/1.1 (bad syntax, conflicting lengths, a head, trailer or chunk line too long for the
 // read buffer); nothing for a client that went away or timed out.
-std::optional<Refusal> refusal_for(const boost::system::error_code& ec, std::size_t max_body) {
+std::optional<ReadRefusal> refusal_for(const boost::system::error_code& ec, std::size_t max_body) {
     if (ec == http::error::body_limit) {
-        return Refusal{413, error_code::invalid_request,
-                       "Message too large: the limit is " + std::to_string(max_body) + " bytes"};
+        return ReadRefusal{413, error_code::invalid_request,
+                           "Message too large: the limit is " + std::to_string(max_body) + " bytes"};
     }
     if (ec.category() == beast::http::make_error_code(http::error::bad_version).category() &&
         ec != http::error::end_of_stream && ec != http::error::partial_message) {
-        return Refusal{400, error_code::invalid_request, "Bad Request: malformed HTTP (" + ec.message() + ")"};
+        return ReadRefusal{400, error_code::invalid_request, "Bad Request: malformed HTTP (" + ec.message() + ")"};
     }
     return std::nullopt;
 }
@@ -133,9 +133,19 @@ struct ConnectionCount {
 asio::awaitable<void> serve_connection(asio::ip::tcp::socket socket, HttpContext& ctx) {
     ConnectionCount count(ctx);  // incremented by the acceptor
     // Shared so that a shutdown posted from elsewhere can tell whether the connection still exists.
-    auto owner = std::make_shared<beast::tcp_stream>(std::move(socket));
-    beast::tcp_stream& stream = *owner;
+    auto owner = ctx.tls ? std::make_shared<HttpStream>(std::move(socket), ctx.tls->current())
+                         : std::make_shared<HttpStream>(std::move(socket));
+    HttpStream& stream = *owner;
     Registration registration(ctx, owner);
+    if (stream.is_tls()) {
+        // The handshake is part of the head: it must be done in the same time.
+        stream.expires_after(ctx.options.header_timeout);
+        auto [ec] = co_await stream.tls().async_handshake(asio::ssl::stream_base::server, use_tuple);
+        if (ec) {
+            log().debug("TLS handshake failed: {}", ec.message());
+            co_return;
+        }
+    }
     // Bounded: a head, a trailer or a chunk-size line must fit, whole, in the buffer. Without a
     // bound, a chunk extension that never ends would be buffered without limit, and a trailer
     // field of 64 KiB would make Beast throw outside this coroutine.
@@ -173,7 +183,7 @@ asio::awaitable<void> serve_connection(asio::ip::tcp::socket socket, HttpContext
             // A body for another path would only be read to be refused: refuse it unread.
             if (!targets_endpoint(std::string_view(parser.get().target().data(), parser.get().target().size()), ctx)) {
                 // Named: GCC 12 frees a braced temporary inside a co_await expression twice.
-                const Refusal not_found{404, kServerError, "Not Found"};
+                const ReadRefusal not_found{404, kServerError, "Not Found"};
                 co_await refuse_and_close(stream, parser.get().version(), not_found, ctx);
                 break;
             }
@@ -203,6 +213,10 @@ asio::awaitable<void> serve_connection(asio::ip::tcp::socket socket, HttpContext
         }
         if (!keep_alive || !request.keep_alive()) break;
         first = false;
+    }
+    if (stream.is_tls() && stream.socket().is_open()) {
+        stream.expires_after(std::chrono::seconds(1));  // close_notify, without waiting long for the client's
+        co_await stream.tls().async_shutdown(use_tuple);
     }
     boost::system::error_code ignored;
     stream.socket().shutdown(asio::ip::tcp::socket::shutdown_send, ignored);

@@ -1,6 +1,7 @@
 // The MCP endpoint: POST, GET and DELETE under the rules of both eras (2025-11-25 sessions and
 // 2026-07-28 stateless requests), decided per request.
 #include "transport/http/bearer_auth.hpp"
+#include "transport/http/cors.hpp"
 #include "transport/http/guards.hpp"
 #include "transport/http/http_context.hpp"
 #include "transport/http/response_stream.hpp"
@@ -123,9 +124,9 @@ public:
     std::optional<boost::json::value> response;
 };
 
-asio::awaitable<bool> post_stateless(boost::beast::tcp_stream& stream, const Request& request,
-                                     boost::json::value document, const RequestHeaders& headers, bool is_request,
-                                     const Caller& caller, HttpContext& ctx) {
+asio::awaitable<bool> post_stateless(HttpStream& stream, const Request& request, boost::json::value document,
+                                     const RequestHeaders& headers, bool is_request, const Caller& caller,
+                                     HttpContext& ctx) {
     auto outbox = std::make_shared<Outbox>(co_await asio::this_coro::executor, ctx.options.max_pending_bytes);
     std::stop_source cancel;
     dispatch(ctx, std::move(document),
@@ -135,8 +136,8 @@ asio::awaitable<bool> post_stateless(boost::beast::tcp_stream& stream, const Req
     co_return co_await deliver(stream, request, outbox, is_request ? &cancel : nullptr, {}, ctx);
 }
 
-asio::awaitable<bool> post_initialize(boost::beast::tcp_stream& stream, const Request& request,
-                                      boost::json::value document, const Caller& caller, HttpContext& ctx) {
+asio::awaitable<bool> post_initialize(HttpStream& stream, const Request& request, boost::json::value document,
+                                      const Caller& caller, HttpContext& ctx) {
     const boost::json::value id = document.at("id");  // initialize is a request
     if (ctx.sessions.full()) {
         co_return co_await write_error(stream, request, 503, kServerError, "Too many sessions, try again later", ctx,
@@ -160,7 +161,7 @@ asio::awaitable<bool> post_initialize(boost::beast::tcp_stream& stream, const Re
                                       header_list("Mcp-Session-Id", session->id()), ctx);
 }
 
-asio::awaitable<bool> post(boost::beast::tcp_stream& stream, Request& request, const Caller& caller, HttpContext& ctx) {
+asio::awaitable<bool> post(HttpStream& stream, Request& request, const Caller& caller, HttpContext& ctx) {
     if (!is_json_content_type(header(request, "Content-Type"))) {
         co_return co_await write_error(stream, request, 415, kServerError,
                                        "Unsupported Media Type: the body must be application/json", ctx);
@@ -233,8 +234,7 @@ asio::awaitable<bool> post(boost::beast::tcp_stream& stream, Request& request, c
     co_return co_await deliver(stream, request, outbox, nullptr, {}, ctx);
 }
 
-asio::awaitable<bool> get(boost::beast::tcp_stream& stream, const Request& request, const Caller& caller,
-                          HttpContext& ctx) {
+asio::awaitable<bool> get(HttpStream& stream, const Request& request, const Caller& caller, HttpContext& ctx) {
     const auto version = header(request, "MCP-Protocol-Version");
     const auto session_id = header(request, "Mcp-Session-Id");
     if (stateless_version_header(version) || (session_id.empty() && version.empty())) {
@@ -290,8 +290,7 @@ asio::awaitable<bool> get(boost::beast::tcp_stream& stream, const Request& reque
     co_return co_await deliver(stream, request, outbox, nullptr, {}, ctx);
 }
 
-asio::awaitable<bool> remove(boost::beast::tcp_stream& stream, const Request& request, const Caller& caller,
-                             HttpContext& ctx) {
+asio::awaitable<bool> remove(HttpStream& stream, const Request& request, const Caller& caller, HttpContext& ctx) {
     const auto version = header(request, "MCP-Protocol-Version");
     const auto session_id = header(request, "Mcp-Session-Id");
     if (stateless_version_header(version) || (session_id.empty() && version.empty())) {
@@ -314,7 +313,7 @@ bool targets_endpoint(std::string_view target, const HttpContext& ctx) {
     return target.substr(0, target.find('?')) == ctx.options.endpoint;
 }
 
-asio::awaitable<bool> handle_request(boost::beast::tcp_stream& stream, Request& request, HttpContext& ctx) {
+asio::awaitable<bool> handle_request(HttpStream& stream, Request& request, HttpContext& ctx) {
     const std::string_view target(request.target().data(), request.target().size());
     if (ctx.bearer && ctx.bearer->is_metadata_path(target.substr(0, target.find('?')))) {
         if (request.method() != http::verb::get) {
@@ -336,10 +335,15 @@ asio::awaitable<bool> handle_request(boost::beast::tcp_stream& stream, Request& 
         co_return co_await write_error(stream, request, 400, kServerError,
                                        "Bad Request: more than one Host or Origin header", ctx);
     }
+    const bool cors = cors_allowed(request, ctx.options);
     if (!host_allowed(host, ctx.options.allowed_hosts) ||
-        !origin_allowed(header(request, "Origin"), ctx.options.allowed_hosts)) {
+        (!cors && !origin_allowed(header(request, "Origin"), ctx.options.allowed_hosts))) {
         co_return co_await write_error(stream, request, 403, kServerError, "Forbidden: Host or Origin not allowed",
                                        ctx);
+    }
+    // A preflight carries no credentials: it is answered before the token check.
+    if (request.method() == http::verb::options && cors) {
+        co_return co_await write_response(stream, request, 204, {}, {}, cors_preflight_headers(request), ctx);
     }
     Caller caller;
     caller.trace = {std::string(header(request, "traceparent")), std::string(header(request, "tracestate"))};
@@ -360,9 +364,10 @@ asio::awaitable<bool> handle_request(boost::beast::tcp_stream& stream, Request& 
         caller.principal = std::get<AcceptedToken>(verdict).principal;
         if (!ctx.bearer->grants_required_scopes(*caller.principal)) {
             const std::string description = "The token lacks a scope every request needs";
+            const std::vector<std::string> no_more;  // named: GCC 12 frees a braced temporary in co_await twice
             co_return co_await write_error(
                 stream, request, 403, error_code::forbidden, "Forbidden: " + description, ctx,
-                header_list("WWW-Authenticate", ctx.bearer->insufficient_scope_challenge({}, description)));
+                header_list("WWW-Authenticate", ctx.bearer->insufficient_scope_challenge(no_more, description)));
         }
     } else if (const auto& authenticate = ctx.server.authenticator()) {
         std::optional<Unauthorized> refused;  // no co_await inside a catch block

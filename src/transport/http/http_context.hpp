@@ -2,6 +2,8 @@
 // What every connection of one HTTP server shares.
 #include "sessions/session_service.hpp"
 #include "transport/http/bearer_auth.hpp"
+#include "transport/http/http_stream.hpp"
+#include "transport/http/tls_context.hpp"
 
 #include <mcp/server/server.hpp>
 #include <mcp/transport/http.hpp>
@@ -36,6 +38,8 @@ struct HttpContext {
     SessionService& sessions;
     // Set when the endpoint checks bearer tokens (HttpOptions::auth).
     std::unique_ptr<BearerAuth> bearer;
+    // Set when the server speaks HTTPS (HttpOptions::tls_cert_file).
+    std::unique_ptr<TlsContexts> tls;
     // With a shared store, the request steps that wait for it run here rather than on the I/O
     // threads, which keep serving 2026 requests and SSE while Redis is slow or away.
     std::unique_ptr<boost::asio::thread_pool> store_threads;
@@ -61,6 +65,6 @@ boost::asio::awaitable<void> serve_connection(boost::asio::ip::tcp::socket socke
 bool targets_endpoint(std::string_view target, const HttpContext& ctx);
 
 // One request on the MCP endpoint; returns whether the connection may be kept alive.
-boost::asio::awaitable<bool> handle_request(boost::beast::tcp_stream& stream, Request& request, HttpContext& ctx);
+boost::asio::awaitable<bool> handle_request(HttpStream& stream, Request& request, HttpContext& ctx);
 
 }  // namespace mcp::detail

@@ -17,6 +17,7 @@
 #include <boost/asio/use_awaitable.hpp>
 
 #include <csignal>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <thread>
@@ -165,6 +166,7 @@ int serve_http(Server& server, const HttpOptions& options) {
     }
     // Before the contexts: connections still pending when they are destroyed unregister from it.
     detail::HttpContext ctx(server, options);
+    if (!options.tls_cert_file.empty()) ctx.tls = std::make_unique<detail::TlsContexts>(options);
     IoContexts io(options.io_threads);
     auto& ioc = io.main();
     server.key_ring();  // generate (and report) a key now rather than on the first stream
@@ -192,6 +194,15 @@ int serve_http(Server& server, const HttpOptions& options) {
     }
 
     std::signal(SIGPIPE, SIG_IGN);
+    // SIGHUP: new connections get the certificate and key as the files now hold them.
+    asio::signal_set hangup(ioc, SIGHUP);
+    std::function<void(boost::system::error_code, int)> on_hangup = [&](boost::system::error_code error, int) {
+        if (error) return;
+        if (ctx.tls) ctx.tls->reload();
+        hangup.async_wait(on_hangup);
+    };
+    hangup.async_wait(on_hangup);
+
     asio::signal_set signals(ioc, SIGINT, SIGTERM);
     signals.async_wait([&](boost::system::error_code error, int signal) {
         if (error) return;
@@ -199,6 +210,7 @@ int serve_http(Server& server, const HttpOptions& options) {
         ctx.stopping.store(true);
         boost::system::error_code ignored;
         acceptor.close(ignored);
+        hangup.cancel();
         server.begin_shutdown();                  // no new calls; listen streams end
         ctx.sessions.close_standalone_streams();  // GET streams end; POST streams finish with their calls
         ctx.close_connections(true);

@@ -1,5 +1,7 @@
 #include "transport/http/response_writer.hpp"
 
+#include "transport/http/cors.hpp"
+
 #include "transport/http/sse.hpp"
 #include "util/log.hpp"
 
@@ -30,7 +32,7 @@ namespace {
 
 // Completes when the client closed the connection. Bytes of a pipelined next request make a
 // close undetectable until they are read, so then it just waits to be cancelled.
-asio::awaitable<void> peer_gone(boost::beast::tcp_stream& stream) {
+asio::awaitable<void> peer_gone(HttpStream& stream) {
     auto& socket = stream.socket();
     co_await socket.async_wait(asio::ip::tcp::socket::wait_read, use_tuple);
     boost::system::error_code ec;
@@ -77,10 +79,11 @@ std::string format_response_head(unsigned status, const Request& request, std::s
     return head;
 }
 
-asio::awaitable<bool> write_response(boost::beast::tcp_stream& stream, const Request& request, unsigned status,
-                                     std::string body, std::string_view content_type, const HeaderList& headers,
-                                     const HttpContext& ctx) {
-    const std::string head = format_response_head(status, request, content_type, body.size(), headers);
+asio::awaitable<bool> write_response(HttpStream& stream, const Request& request, unsigned status, std::string body,
+                                     std::string_view content_type, const HeaderList& headers, const HttpContext& ctx) {
+    HeaderList all = headers;
+    for (auto& h : cors_headers(request, ctx.options)) all.push_back(std::move(h));
+    const std::string head = format_response_head(status, request, content_type, body.size(), all);
     const std::array<asio::const_buffer, 2> buffers{asio::buffer(head), asio::buffer(body)};
     stream.expires_after(ctx.options.write_timeout);
     auto [ec, n] = co_await asio::async_write(stream, buffers, use_tuple);
@@ -88,7 +91,7 @@ asio::awaitable<bool> write_response(boost::beast::tcp_stream& stream, const Req
     co_return !ec;
 }
 
-asio::awaitable<bool> write_error(boost::beast::tcp_stream& stream, const Request& request, unsigned status, int code,
+asio::awaitable<bool> write_error(HttpStream& stream, const Request& request, unsigned status, int code,
                                   std::string_view message, const HttpContext& ctx, const HeaderList& headers,
                                   const boost::json::value& id) {
     log().debug("{} {}: {} {}", std::string_view(request.method_string().data(), request.method_string().size()),
@@ -97,9 +100,8 @@ asio::awaitable<bool> write_error(boost::beast::tcp_stream& stream, const Reques
     co_return co_await write_response(stream, request, status, std::move(body), "application/json", headers, ctx);
 }
 
-asio::awaitable<bool> deliver(boost::beast::tcp_stream& stream, const Request& request,
-                              const std::shared_ptr<Outbox>& outbox, std::stop_source* cancel,
-                              const HeaderList& headers, const HttpContext& ctx) {
+asio::awaitable<bool> deliver(HttpStream& stream, const Request& request, const std::shared_ptr<Outbox>& outbox,
+                              std::stop_source* cancel, const HeaderList& headers, const HttpContext& ctx) {
     while (!outbox->head()) {
         auto which = co_await (outbox->wait() || peer_gone(stream));
         if (which.index() == 1) {
@@ -125,6 +127,7 @@ asio::awaitable<bool> deliver(boost::beast::tcp_stream& stream, const Request& r
     }
 
     http::response<http::empty_body> res{http::status::ok, request.version()};
+    for (auto& h : cors_headers(request, ctx.options)) all.push_back(std::move(h));
     common_headers(res, request, all);
     res.set(http::field::content_type, "text/event-stream");
     res.set(http::field::cache_control, "no-cache");

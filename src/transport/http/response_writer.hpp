@@ -24,7 +24,7 @@ std::string format_response_head(unsigned status, const Request& request, std::s
                                  std::size_t length, const HeaderList& headers);
 
 // A complete response. Returns false when the write failed.
-boost::asio::awaitable<bool> write_response(boost::beast::tcp_stream& stream, const Request& request, unsigned status,
+boost::asio::awaitable<bool> write_response(HttpStream& stream, const Request& request, unsigned status,
                                             std::string body, std::string_view content_type, const HeaderList& headers,
                                             const HttpContext& ctx);
 
@@ -33,15 +33,14 @@ inline constexpr int kServerError = -32000;
 
 // A JSON-RPC error for failures before the core sees the message: it answers `id`, the
 // request's when it could be read, else null.
-boost::asio::awaitable<bool> write_error(boost::beast::tcp_stream& stream, const Request& request, unsigned status,
-                                         int code, std::string_view message, const HttpContext& ctx,
+boost::asio::awaitable<bool> write_error(HttpStream& stream, const Request& request, unsigned status, int code,
+                                         std::string_view message, const HttpContext& ctx,
                                          const HeaderList& headers = {}, const boost::json::value& id = nullptr);
 
 // Writes what `outbox` produces. If the client leaves first, the outbox is detached and `cancel`
 // (2026-07-28: closing the stream cancels the request) is tripped. Returns whether the
 // connection can serve another request.
-boost::asio::awaitable<bool> deliver(boost::beast::tcp_stream& stream, const Request& request,
-                                     const std::shared_ptr<Outbox>& outbox, std::stop_source* cancel,
-                                     const HeaderList& headers, const HttpContext& ctx);
+boost::asio::awaitable<bool> deliver(HttpStream& stream, const Request& request, const std::shared_ptr<Outbox>& outbox,
+                                     std::stop_source* cancel, const HeaderList& headers, const HttpContext& ctx);
 
 }  // namespace mcp::detail

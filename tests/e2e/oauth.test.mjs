@@ -1,0 +1,296 @@
+// End-to-end: mcp-cpp-demo as an OAuth 2.1 resource server in front of a real authorization
+// server (oidc-provider, authorization_server.mjs). The official SDK clients' own OAuth support
+// (v1 auth() and v2's) start with no token, follow the 401 to the protected resource metadata,
+// discover the authorization server, register, authorize with PKCE, call a tool, are refused a
+// notes:write tool with 403 insufficient_scope, step up and succeed. Raw requests check the
+// metadata, the challenges, hostile tokens, introspection, session binding, key rotation and an
+// authorization server that is down.
+//   MCP_CPP_DEMO=build/examples/demo/mcp-cpp-demo node --test tests/e2e/oauth.test.mjs
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { UnauthorizedError as UnauthorizedV1 } from '@modelcontextprotocol/sdk/client/auth.js';
+import {
+    Client as ClientV2,
+    StreamableHTTPClientTransport as TransportV2,
+    UnauthorizedError as UnauthorizedV2,
+} from '@modelcontextprotocol/client';
+
+import { AuthorizationServer, INTROSPECTION_CLIENT, TestOAuthClient } from './authorization_server.mjs';
+import { freePort, HttpDemo, modernHeaders, modernRequest, sleep, waitUntil } from './helpers.mjs';
+
+const TEST = { timeout: 60_000 };
+
+const initialize = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
+
+function post(url, token, body = initialize, headers = {}) {
+    return fetch(url, {
+        method: 'POST',
+        headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+            ...headers,
+        },
+        body: JSON.stringify(body),
+    });
+}
+
+// The WWW-Authenticate parameters of a response, as a map.
+function challenge(response) {
+    const header = response.headers.get('www-authenticate') ?? '';
+    assert.match(header, /^Bearer /, `a Bearer challenge, got "${header}"`);
+    return Object.fromEntries([...header.matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]));
+}
+
+function callTool(id, name, args = {}) {
+    return { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } };
+}
+
+async function session(url, token) {
+    const response = await post(url, token);
+    assert.equal(response.status, 200, await response.text());
+    const id = response.headers.get('mcp-session-id');
+    await post(url, token, { jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': id });
+    return id;
+}
+
+describe('mcp-cpp-demo as an OAuth resource server', () => {
+    let as;
+    let demo;
+    // Heads up to 48 KiB: room for a token over the verifier's 16 KiB limit.
+    const demoArgs = () => [
+        '--auth-issuer', as.issuer, '--auth-scopes', 'notes:read', '--auth-resource-name', 'Notes',
+        '--max-header-bytes', '48KiB',
+    ];
+
+    before(async () => {
+        as = await AuthorizationServer.start();
+        demo = await HttpDemo.start(demoArgs());
+    });
+    after(async () => {
+        await demo?.close();
+        await as?.close();
+    });
+
+    test('serves its protected resource metadata at both well-known locations', TEST, async () => {
+        for (const path of ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource']) {
+            const response = await fetch(`http://127.0.0.1:${demo.port}${path}`);
+            assert.equal(response.status, 200, path);
+            const metadata = await response.json();
+            assert.equal(metadata.resource, demo.url);
+            assert.deepEqual(metadata.authorization_servers, [as.issuer]);
+            assert.deepEqual(metadata.scopes_supported, ['notes:read', 'notes:write']);
+            assert.deepEqual(metadata.bearer_methods_supported, ['header']);
+            assert.equal(metadata.resource_name, 'Notes');
+        }
+    });
+
+    test('answers a request without a token 401 with a challenge naming the metadata and the scope', TEST, async () => {
+        const response = await post(demo.url);
+        assert.equal(response.status, 401);
+        const params = challenge(response);
+        assert.equal(params.resource_metadata, `http://127.0.0.1:${demo.port}/.well-known/oauth-protected-resource/mcp`);
+        assert.equal(params.scope, 'notes:read');
+        assert.equal(params.error, undefined, 'no error when no token was presented (RFC 6750 §3.1)');
+    });
+
+    test('refuses hostile tokens with 401 invalid_token', TEST, async () => {
+        const now = Math.floor(Date.now() / 1000);
+        const good = await as.forge({ aud: demo.url });
+        const [h, p, s] = good.split('.');
+        const flipped = `${h}.${p}.${s[0] === 'A' ? 'B' : 'A'}${s.slice(1)}`;
+        const publicJwk = JSON.stringify({ ...as.signing.jwk, d: undefined });
+        const { createHmac } = await import('node:crypto');
+        const hsHeader = Buffer.from(JSON.stringify({ alg: 'HS256', kid: as.signing.jwk.kid })).toString('base64url');
+        const hs = `${hsHeader}.${p}.${createHmac('sha256', publicJwk).update(`${hsHeader}.${p}`).digest('base64url')}`;
+        const none = `${Buffer.from(JSON.stringify({ alg: 'none' })).toString('base64url')}.${p}.`;
+        const otherAs = await AuthorizationServer.start();
+        const cases = {
+            expired: await as.forge({ aud: demo.url, iat: now - 7200, exp: now - 3600 }),
+            'not yet valid': await as.forge({ aud: demo.url, nbf: now + 3600 }),
+            'wrong issuer': await as.forge({ aud: demo.url, iss: 'https://evil.example.com' }),
+            'wrong audience': await as.forge({ aud: 'https://other.example.com/mcp' }),
+            "another resource's token": await as.serviceToken(`http://127.0.0.1:${demo.port}/other`, 'notes:read'),
+            'signed by another server': await otherAs.forge({ aud: demo.url, iss: as.issuer }, { kid: 'nowhere' }),
+            'alg none': none,
+            'HS256 with the public key': hs,
+            'a flipped signature byte': flipped,
+            oversized: `${h}.${'A'.repeat(17 * 1024)}.${s}`,
+            malformed: 'not.a.jwt',
+            'bad characters': 'abc def',
+        };
+        await otherAs.close();
+        for (const [what, token] of Object.entries(cases)) {
+            const response = await post(demo.url, token);
+            assert.equal(response.status, 401, `${what}: ${await response.text()}`);
+            const params = challenge(response);
+            assert.equal(params.error, 'invalid_token', what);
+            assert.ok(params.error_description, `${what}: an error_description`);
+            assert.ok(!response.headers.get('www-authenticate').includes(token.slice(0, 40)), `${what}: the token is not echoed`);
+        }
+        assert.equal((await post(demo.url, good)).status, 200, 'the untampered token is accepted');
+        assert.ok(!demo.stderr.includes(good.split('.')[2]), 'tokens never reach the log');
+    });
+
+    test('checks the scopes a tool declares, in both eras, and lists only what the token may use', TEST, async () => {
+        const reader = await as.serviceToken(demo.url, 'notes:read');
+        const id = await session(demo.url, reader);
+        const headers = { 'mcp-session-id': id };
+        const list = await (await post(demo.url, reader, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, headers)).json();
+        const names = list.result.tools.map((t) => t.name);
+        assert.ok(names.includes('word_stats') && !names.includes('add_note'), names.join(','));
+
+        const ok = await post(demo.url, reader, callTool(3, 'word_stats', { text: 'a b' }), headers);
+        assert.equal(ok.status, 200);
+        const refused = await post(demo.url, reader, callTool(4, 'add_note', { slug: 's', body: 'b' }), headers);
+        assert.equal(refused.status, 403, 'the 2025 POST carrying the call');
+        const params = challenge(refused);
+        assert.equal(params.error, 'insufficient_scope');
+        assert.equal(params.scope, 'notes:read notes:write');
+        assert.equal((await refused.json()).error.code, -32003);
+
+        const modern = modernRequest(5, 'tools/call', { name: 'add_note', arguments: { slug: 's', body: 'b' } });
+        const stateless = await fetch(demo.url, {
+            method: 'POST',
+            headers: { ...modernHeaders(modern), authorization: `Bearer ${reader}` },
+            body: JSON.stringify(modern),
+        });
+        assert.equal(stateless.status, 403, 'the 2026 request');
+        assert.equal(challenge(stateless).error, 'insufficient_scope');
+
+        const writer = await as.serviceToken(demo.url, 'notes:read notes:write');
+        const allowed = await post(demo.url, writer, callTool(6, 'add_note', { slug: 's', body: 'b' }), {
+            'mcp-session-id': await session(demo.url, writer),
+        });
+        assert.equal(allowed.status, 200);
+    });
+
+    test('refuses a token without the scopes every request needs with 403', TEST, async () => {
+        const response = await post(demo.url, await as.serviceToken(demo.url, 'notes:write'));
+        assert.equal(response.status, 403);
+        assert.equal(challenge(response).error, 'insufficient_scope');
+    });
+
+    test("gives another principal's token 404 on a session", TEST, async () => {
+        const alice = await as.forge({ aud: demo.url, sub: 'alice' });
+        const bob = await as.forge({ aud: demo.url, sub: 'bob' });
+        const id = await session(demo.url, alice);
+        const hijack = await post(demo.url, bob, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, { 'mcp-session-id': id });
+        assert.equal(hijack.status, 404);
+        const own = await post(demo.url, alice, { jsonrpc: '2.0', id: 3, method: 'tools/list' }, { 'mcp-session-id': id });
+        assert.equal(own.status, 200);
+    });
+
+    test('official SDK v1 client: 401, discovery, registration, PKCE, 403, step-up (2025-11-25)', TEST, async () => {
+        const oauth = new TestOAuthClient();
+        const client = new ClientV1({ name: 'e2e-v1', version: '1.0.0' });
+        await assert.rejects(client.connect(new TransportV1(new URL(demo.url), { authProvider: oauth })), UnauthorizedV1);
+        assert.equal(oauth.requestedScopes, 'notes:read');
+        const first = new TransportV1(new URL(demo.url), { authProvider: oauth });
+        await first.finishAuth(oauth.codes.at(-1).code);
+        await client.connect(first);
+        const stats = await client.callTool({ name: 'word_stats', arguments: { text: 'one two two' } });
+        assert.equal(stats.structuredContent.words, 3);
+        await assert.rejects(client.callTool({ name: 'add_note', arguments: { slug: 'v1', body: 'x' } }), UnauthorizedV1);
+        assert.equal(oauth.requestedScopes, 'notes:read notes:write');
+        await first.finishAuth(oauth.codes.at(-1).code);
+        const added = await client.callTool({ name: 'add_note', arguments: { slug: 'v1', body: 'x' } });
+        assert.equal(added.isError, undefined);
+        await client.close();
+    });
+
+    test('official SDK v2 client: the same flow on the 2026-07-28 wire', TEST, async () => {
+        const oauth = new TestOAuthClient();
+        const client = new ClientV2({ name: 'e2e-v2', version: '1.0.0' });
+        const connect = () => new TransportV2(new URL(demo.url), { authProvider: oauth });
+        await assert.rejects(client.connect(connect()), UnauthorizedV2);
+        const transport = connect();
+        await transport.finishAuth(oauth.codes.at(-1).code, oauth.codes.at(-1).iss);
+        await client.connect(transport);
+        const stats = await client.callTool({ name: 'word_stats', arguments: { text: 'one two' } });
+        assert.equal(stats.structuredContent.words, 2);
+        await assert.rejects(client.callTool({ name: 'add_note', arguments: { slug: 'v2', body: 'x' } }), UnauthorizedV2);
+        assert.match(oauth.requestedScopes, /notes:write/);
+        await transport.finishAuth(oauth.codes.at(-1).code, oauth.codes.at(-1).iss);
+        const added = await client.callTool({ name: 'add_note', arguments: { slug: 'v2', body: 'x' } });
+        assert.equal(added.isError, undefined);
+        await client.close();
+    });
+});
+
+describe('a key rotation at the authorization server', () => {
+    // Its own server: an unknown kid fetches the keys again at most every 10 s, and the hostile
+    // tokens above use one.
+    test('is followed: a token signed with the new key is accepted', TEST, async () => {
+        const as = await AuthorizationServer.start();
+        const demo = await HttpDemo.start(['--auth-issuer', as.issuer]);
+        try {
+            assert.equal((await post(demo.url, await as.serviceToken(demo.url, 'notes:read'))).status, 200);
+            await as.rotate();
+            const token = await as.serviceToken(demo.url, 'notes:read');
+            assert.equal(JSON.parse(Buffer.from(token.split('.')[0], 'base64url')).kid, 'k2');
+            assert.equal((await post(demo.url, token)).status, 200);
+        } finally {
+            await demo.close();
+            await as.close();
+        }
+    });
+});
+
+describe('opaque tokens, by introspection', () => {
+    let as;
+    let demo;
+    before(async () => {
+        const port = await freePort();
+        as = await AuthorizationServer.start({ opaqueResources: [`http://127.0.0.1:${port}/mcp`] });
+        const dir = mkdtempSync(join(tmpdir(), 'mcp-oauth-'));
+        const credentials = join(dir, 'client');
+        writeFileSync(credentials, `${INTROSPECTION_CLIENT.id}:${INTROSPECTION_CLIENT.secret}\n`);
+        demo = await HttpDemo.start(['--auth-issuer', as.issuer, '--auth-client-credentials-file', credentials], {
+            port,
+        });
+    });
+    after(async () => {
+        await demo?.close();
+        await as?.close();
+    });
+
+    test('accepts an active token and refuses an unknown one', TEST, async () => {
+        const token = await as.serviceToken(demo.url, 'notes:read');
+        assert.equal(token.split('.').length, 1, 'an opaque token');
+        assert.equal((await post(demo.url, token)).status, 200);
+        const unknown = await post(demo.url, 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
+        assert.equal(unknown.status, 401);
+        assert.equal(challenge(unknown).error, 'invalid_token');
+    });
+});
+
+describe('an authorization server that is down', () => {
+    test('gives 503 with Retry-After, then recovers once it is back', TEST, async () => {
+        const port = await freePort();
+        const demo = await HttpDemo.start(['--auth-issuer', `http://127.0.0.1:${port}`]);
+        let as;
+        try {
+            const down = await post(demo.url, 'e30.e30.e30');
+            assert.equal(down.status, 503);
+            assert.ok(down.headers.get('retry-after'));
+            as = await AuthorizationServer.start({ port });
+            const token = await as.forge({ aud: demo.url });
+            await waitUntil(async () => (await post(demo.url, token)).status === 200, 15_000, 'the server to recover');
+        } finally {
+            await demo.close();
+            await as?.close();
+        }
+    });
+});
