@@ -34,5 +34,5 @@ if [[ "${MCP_SKIP_SANITIZERS:-0}" != 1 ]]; then
   # The asan presets (CMakePresets.json) hold the build settings and the sanitizers' options.
   stage "sanitizer build" bash -c "cmake --preset asan -DMCP_WERROR=ON -DMCP_NODE_TESTS=ON >/dev/null && \
       cmake --build --preset asan -j $(nproc) --target ${sanitized_targets[*]}"
-  stage "sanitizer tests" ctest --preset asan -R '^(e2e\.(http|stdio|cluster|client_requests)|conformance|Redis|Resp)'
+  stage "sanitizer tests" ctest --preset asan -R '^(e2e\.(http|stdio|cluster|client_requests|oauth|cors)|conformance|Redis|Resp|Jwt|Jwks)'
 fi

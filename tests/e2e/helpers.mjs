@@ -391,11 +391,12 @@ export function tryConnect(port, timeoutMs = 3000) {
 // mcp-cpp-demo serving Streamable HTTP on 127.0.0.1:<free port>. start() resolves once the
 // server said it is serving; close() (call it from an after hook) leaves no process behind.
 export class HttpDemo {
-    // `port`: a port chosen beforehand (the test needed the URL first); tried once.
-    static async start(args = [], { env = {}, attempts = 3, port } = {}) {
+    // `port`: a port chosen beforehand (the test needed the URL first); tried once. `scheme`:
+    // https when args make the demo serve TLS.
+    static async start(args = [], { env = {}, attempts = 3, port, scheme = 'http' } = {}) {
         let lastError;
         for (let i = 0; i < (port ? 1 : attempts); ++i) {
-            const demo = new HttpDemo(port ?? (await freePort()), args, env);
+            const demo = new HttpDemo(port ?? (await freePort()), args, env, scheme);
             try {
                 await demo.#ready();
                 return demo;
@@ -409,9 +410,9 @@ export class HttpDemo {
         throw lastError;
     }
 
-    constructor(port, args, env) {
+    constructor(port, args, env, scheme = 'http') {
         this.port = port;
-        this.url = `http://127.0.0.1:${port}/mcp`;
+        this.url = `${scheme}://127.0.0.1:${port}/mcp`;
         this.args = ['--http', `127.0.0.1:${port}`, ...args];
         this.child = spawn(demoBinary(), this.args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
         this.stderr = '';

@@ -12,17 +12,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { UnauthorizedError as UnauthorizedV1 } from '@modelcontextprotocol/sdk/client/auth.js';
-import {
-    Client as ClientV2,
-    StreamableHTTPClientTransport as TransportV2,
-    UnauthorizedError as UnauthorizedV2,
-} from '@modelcontextprotocol/client';
-
-import { AuthorizationServer, INTROSPECTION_CLIENT, TestOAuthClient } from './authorization_server.mjs';
-import { freePort, HttpDemo, modernHeaders, modernRequest, sleep, waitUntil } from './helpers.mjs';
+import { AuthorizationServer, INTROSPECTION_CLIENT } from './authorization_server.mjs';
+import { sdkV1Flow, sdkV2Flow } from './oauth_flows.mjs';
+import { RedisServer, startNodes } from './cluster.mjs';
+import { freePort, HttpDemo, modernHeaders, modernRequest, waitUntil } from './helpers.mjs';
 
 const TEST = { timeout: 60_000 };
 
@@ -192,40 +185,35 @@ describe('mcp-cpp-demo as an OAuth resource server', () => {
         assert.equal(own.status, 200);
     });
 
-    test('official SDK v1 client: 401, discovery, registration, PKCE, 403, step-up (2025-11-25)', TEST, async () => {
-        const oauth = new TestOAuthClient();
-        const client = new ClientV1({ name: 'e2e-v1', version: '1.0.0' });
-        await assert.rejects(client.connect(new TransportV1(new URL(demo.url), { authProvider: oauth })), UnauthorizedV1);
-        assert.equal(oauth.requestedScopes, 'notes:read');
-        const first = new TransportV1(new URL(demo.url), { authProvider: oauth });
-        await first.finishAuth(oauth.codes.at(-1).code);
-        await client.connect(first);
-        const stats = await client.callTool({ name: 'word_stats', arguments: { text: 'one two two' } });
-        assert.equal(stats.structuredContent.words, 3);
-        await assert.rejects(client.callTool({ name: 'add_note', arguments: { slug: 'v1', body: 'x' } }), UnauthorizedV1);
-        assert.equal(oauth.requestedScopes, 'notes:read notes:write');
-        await first.finishAuth(oauth.codes.at(-1).code);
-        const added = await client.callTool({ name: 'add_note', arguments: { slug: 'v1', body: 'x' } });
-        assert.equal(added.isError, undefined);
-        await client.close();
+    test('official SDK v1 client: 401, discovery, registration, PKCE, 403, step-up (2025-11-25)', TEST, () =>
+        sdkV1Flow(demo.url));
+    test('official SDK v2 client: the same flow on the 2026-07-28 wire', TEST, () => sdkV2Flow(demo.url));
+});
+
+describe('two nodes with Redis', () => {
+    const PUBLIC = 'http://mcp.example.test/mcp';  // the balancer's URL: one resource, every node
+    let as;
+    let redis;
+    let cluster;
+    before(async () => {
+        as = await AuthorizationServer.start();
+        redis = await RedisServer.start();
+        cluster = await startNodes(2, { store: redis.url, args: ['--auth-issuer', as.issuer, '--public-url', PUBLIC] });
+    });
+    after(async () => {
+        await cluster?.close();
+        await redis?.close();
+        await as?.close();
     });
 
-    test('official SDK v2 client: the same flow on the 2026-07-28 wire', TEST, async () => {
-        const oauth = new TestOAuthClient();
-        const client = new ClientV2({ name: 'e2e-v2', version: '1.0.0' });
-        const connect = () => new TransportV2(new URL(demo.url), { authProvider: oauth });
-        await assert.rejects(client.connect(connect()), UnauthorizedV2);
-        const transport = connect();
-        await transport.finishAuth(oauth.codes.at(-1).code, oauth.codes.at(-1).iss);
-        await client.connect(transport);
-        const stats = await client.callTool({ name: 'word_stats', arguments: { text: 'one two' } });
-        assert.equal(stats.structuredContent.words, 2);
-        await assert.rejects(client.callTool({ name: 'add_note', arguments: { slug: 'v2', body: 'x' } }), UnauthorizedV2);
-        assert.match(oauth.requestedScopes, /notes:write/);
-        await transport.finishAuth(oauth.codes.at(-1).code, oauth.codes.at(-1).iss);
-        const added = await client.callTool({ name: 'add_note', arguments: { slug: 'v2', body: 'x' } });
-        assert.equal(added.isError, undefined);
-        await client.close();
+    test("a session is its principal's on every node", TEST, async () => {
+        const [a, b] = cluster.nodes;
+        const alice = await as.forge({ aud: PUBLIC, sub: 'alice' });
+        const bob = await as.forge({ aud: PUBLIC, sub: 'bob' });
+        const id = await session(a.url, alice);
+        const list = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
+        assert.equal((await post(b.url, bob, list, { 'mcp-session-id': id })).status, 404, 'another token on node B');
+        assert.equal((await post(b.url, alice, list, { 'mcp-session-id': id })).status, 200, 'the same token on node B');
     });
 });
 

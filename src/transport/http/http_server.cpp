@@ -141,9 +141,8 @@ asio::awaitable<void> drain(IoContexts& io, detail::HttpContext& ctx) {
     io.stop();
 }
 
-// The endpoint's URL as clients reach it: configured, or the listening address's.
-std::string public_url(const HttpOptions& options, unsigned short port) {
-    if (!options.public_url.empty()) return options.public_url;
+// The endpoint's URL at the listening socket.
+std::string listening_url(const HttpOptions& options, unsigned short port) {
     const bool v6 = options.host.find(':') != std::string::npos;
     const std::string host = v6 ? "[" + options.host + "]" : options.host;
     return (options.tls_cert_file.empty() ? "http://" : "https://") + host + ":" + std::to_string(port) +
@@ -182,8 +181,11 @@ int serve_http(Server& server, const HttpOptions& options) {
         throw std::runtime_error("cannot listen on " + options.host + ":" + std::to_string(options.port) + ": " +
                                  ec.message());
     }
-    const auto url = public_url(options, acceptor.local_endpoint().port());
-    detail::log().info("{} {} serving MCP on {}", server.info().name, server.info().version, url);
+    const auto listening = listening_url(options, acceptor.local_endpoint().port());
+    detail::log().info("{} {} serving MCP on {}", server.info().name, server.info().version, listening);
+    // The endpoint's URL as clients reach it: configured (behind a proxy), or the socket's.
+    const auto url = options.public_url.empty() ? listening : options.public_url;
+    if (!options.public_url.empty()) detail::log().info("public URL {}", url);
     if (options.auth.enabled()) {
         if (server.authenticator()) {
             throw std::invalid_argument("an authenticator and OAuth token checks (--auth-*) are exclusive");
