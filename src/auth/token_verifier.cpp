@@ -172,7 +172,6 @@ struct TokenVerifier::Impl : std::enable_shared_from_this<Impl> {
         if (last_attempt_failed && now - last_attempt < kRetryAfterFailure) co_return;
         if (rotation && last_rotation && now - *last_rotation < settings.jwks_refetch_interval) co_return;
         refreshing = std::make_shared<asio::steady_timer>(io, Steady::time_point::max());
-        last_attempt = now;
         if (rotation) last_rotation = now;
         try {
             if (!discovered) co_await discover();
@@ -183,6 +182,7 @@ struct TokenVerifier::Impl : std::enable_shared_from_this<Impl> {
             last_attempt_failed = true;
             log().warn("token verification: {}", e.what());
         }
+        last_attempt = Steady::now();  // a failure's quiet period starts when it is known
         refreshing->cancel();
         refreshing.reset();
     }

@@ -9,6 +9,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -282,3 +283,55 @@ describe('an authorization server that is down', () => {
         }
     });
 });
+
+describe('a hostile authorization server', () => {
+    // Serves the metadata of `issuer` and whatever `jwks` answers for the keys.
+    async function fakeIssuer(jwks, { metadataIssuer } = {}) {
+        const port = await freePort();
+        const issuer = `http://127.0.0.1:${port}`;
+        const server = createServer((req, res) => {
+            if (req.url === '/.well-known/oauth-authorization-server') {
+                res.setHeader('content-type', 'application/json');
+                res.end(JSON.stringify({ issuer: metadataIssuer ?? issuer, jwks_uri: `${issuer}/jwks` }));
+            } else if (req.url === '/jwks') {
+                jwks(res);
+            } else {
+                res.statusCode = 404;
+                res.end();
+            }
+        });
+        await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+        return { issuer, close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); }) };
+    }
+
+    const cases = {
+        'metadata for another issuer': [(res) => res.end('{"keys":[]}'), { metadataIssuer: 'https://evil.example.com' }],
+        'keys that are not JSON': [(res) => res.end('<html>')],
+        'keys larger than 1 MiB': [(res) => res.end(JSON.stringify({ keys: [], pad: 'x'.repeat(2 * 1024 * 1024) }))],
+        'keys that never come': [() => {}],
+        'an error status': [(res) => { res.statusCode = 500; res.end(); }],
+    };
+    for (const [what, [jwks, options]] of Object.entries(cases)) {
+        test(`is answered 503, not 401, without holding up the I/O thread: ${what}`, TEST, async () => {
+            const fake = await fakeIssuer(jwks, options);
+            const demo = await HttpDemo.start(['--auth-issuer', fake.issuer]);
+            try {
+                let settled = false;
+                const pending = post(demo.url, 'e30.e30.e30').finally(() => {
+                    settled = true;
+                });
+                // While the check waits for the authorization server, the I/O thread serves others.
+                const metadata = await fetch(`http://127.0.0.1:${demo.port}/.well-known/oauth-protected-resource`);
+                assert.equal(metadata.status, 200);
+                if (what === 'keys that never come') assert.equal(settled, false, 'the check was still waiting');
+                const response = await pending;
+                assert.equal(response.status, 503, await response.text());
+                assert.equal(demo.exitInfo, undefined);
+            } finally {
+                await demo.close();
+                await fake.close();
+            }
+        });
+    }
+});
+
