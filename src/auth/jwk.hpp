@@ -2,13 +2,12 @@
 // Public keys from a JSON Web Key Set (RFC 7517), as OpenSSL keys ready to verify signatures,
 // each with the one JWS algorithm family it may be used with (RFC 7518 §3, RFC 8037).
 #include <boost/json/value.hpp>
+#include <openssl/types.h>  // EVP_PKEY, without the whole EVP API
 
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
-
-typedef struct evp_pkey_st EVP_PKEY;
 
 namespace mcp::detail {
 

@@ -21,6 +21,6 @@ struct StdioOptions {
 // Serves until the input ends: then it stops waiting on anything that needs the client, lets the
 // calls in flight finish, writes their responses and returns 0. SIGPIPE is ignored from then on,
 // so a vanished reader is an error on write, not a killed process.
-int serve_stdio(Server& server, StdioOptions options = {});
+int serve_stdio(Server& server, const StdioOptions& options = {});
 
 }  // namespace mcp

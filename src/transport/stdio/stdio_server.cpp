@@ -34,7 +34,7 @@ private:
 
 }  // namespace
 
-int serve_stdio(Server& server, StdioOptions options) {
+int serve_stdio(Server& server, const StdioOptions& options) {
     std::signal(SIGPIPE, SIG_IGN);
     auto writer = std::make_shared<detail::LineWriter>(options.output_fd);
     auto sink = std::make_shared<StdoutSink>(writer);
