@@ -1,8 +1,8 @@
 #pragma once
 // Public keys from a JSON Web Key Set (RFC 7517), as OpenSSL keys ready to verify signatures,
 // each with the one JWS algorithm family it may be used with (RFC 7518 §3, RFC 8037).
-#include <boost/json/value.hpp>
 #include <openssl/types.h>  // EVP_PKEY, without the whole EVP API
+#include <boost/json/value.hpp>
 
 #include <memory>
 #include <string>
