@@ -1,6 +1,7 @@
 #include "run/options.hpp"
 
 #include "util/duration.hpp"
+#include "util/handler_pool.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -342,8 +343,11 @@ void finish_options(RunOptions& options) {
         throw std::invalid_argument("--tls-client-ca needs --tls-cert");
     }
     const ExecutionOptions& execution = options.server.execution;
-    if (execution.max_threads < execution.core_threads) {
-        throw std::invalid_argument("--max-handler-threads must be at least --handler-threads");
+    if (execution.max_threads < core_threads_of(execution)) {
+        throw std::invalid_argument("--max-handler-threads (" + std::to_string(execution.max_threads) +
+                                    ") must be at least the handler threads kept ready (" +
+                                    std::to_string(core_threads_of(execution)) +
+                                    ", --handler-threads; 0 means one per CPU, at least 2)");
     }
 }
 

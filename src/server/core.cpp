@@ -36,6 +36,11 @@ HandlerPool& ServerCore::pool() {
     return *pool_;
 }
 
+DeadlineQueue& ServerCore::deadlines() {
+    std::call_once(deadlines_once_, [this] { deadlines_ = std::make_unique<DeadlineQueue>(); });
+    return *deadlines_;
+}
+
 const KeyRing& ServerCore::keys() {
     std::call_once(keys_once_, [this] {
         if (options.keys) return;

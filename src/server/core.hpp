@@ -13,6 +13,7 @@
 #include "server/cluster_link.hpp"
 #include "server/listen_registry.hpp"
 #include "sessions/session_service.hpp"
+#include "util/deadline_queue.hpp"
 #include "util/handler_pool.hpp"
 
 #include <atomic>
@@ -43,6 +44,8 @@ struct ServerCore {
     SessionService& sessions();
     // Started by the first call, so options can still change before serving begins.
     HandlerPool& pool();
+    // Deadlines of requests parked calls sent to 2025 clients; started on first use.
+    DeadlineQueue& deadlines();
     bool started() const { return pool_started_.load(); }
     // Serving has begun (a call, or a session opened): options are fixed from here on.
     bool serving() const { return started() || sessions_made_.load() != nullptr; }
@@ -59,6 +62,8 @@ private:
     std::once_flag pool_once_;
     std::atomic<bool> pool_started_{false};
     std::unique_ptr<HandlerPool> pool_;
+    std::once_flag deadlines_once_;
+    std::unique_ptr<DeadlineQueue> deadlines_;
     std::once_flag sessions_once_;
     std::unique_ptr<SessionService> sessions_;
     // Set once sessions_ exists: list changes before serving began have no session to reach.

@@ -25,6 +25,20 @@ using Clock = std::chrono::steady_clock;
 
 thread_local HandlerPool* t_current_pool = nullptr;
 
+// At most one line per period, for conditions that persist (callers hold the pool's mutex).
+class RateLimitedLog {
+public:
+    bool due() {
+        const auto now = Clock::now();
+        if (now < next_) return false;
+        next_ = now + std::chrono::seconds(10);
+        return true;
+    }
+
+private:
+    Clock::time_point next_{};
+};
+
 }  // namespace
 
 // Accounting, all under `mu`:
@@ -47,8 +61,11 @@ struct HandlerPool::Impl {
     };
 
     Impl(HandlerPool* pool, ExecutionOptions opts) : owner(pool), options(opts) {
-        if (options.core_threads == 0) options.core_threads = std::max(2u, std::thread::hardware_concurrency());
-        options.max_threads = std::max(options.max_threads, options.core_threads);
+        options.core_threads = core_threads_of(options);
+        if (options.max_threads < options.core_threads) {
+            throw std::invalid_argument("handler pool: max_threads (" + std::to_string(options.max_threads) +
+                                        ") is below its core threads (" + std::to_string(options.core_threads) + ")");
+        }
         options.stack_size = std::max<std::size_t>(options.stack_size, PTHREAD_STACK_MIN);
         // The supervisor re-checks at this period while it cannot act; never 0, or it would spin.
         recheck = std::max(options.grow_after, std::chrono::milliseconds(1));
@@ -103,7 +120,7 @@ struct HandlerPool::Impl {
         --threads;
         --starting;
         if (threads == 0) done_cv.notify_all();
-        log().error("handler pool: cannot start a thread: {}", std::strerror(rc));
+        if (spawn_failure_log.due()) log().error("handler pool: cannot start a thread: {}", std::strerror(rc));
         return false;
     }
 
@@ -193,15 +210,19 @@ struct HandlerPool::Impl {
                 continue;
             }
             if (starting == 0 && idle.empty() && uncovered_locked() && can_grow_locked() && spawn(lock)) continue;
+            if (threads >= options.max_threads && !stopping && at_bound_log.due()) {
+                log().warn("handler pool: all {} threads are busy; {} calls wait (--max-handler-threads)", threads,
+                           queue.size());
+            }
             // An idle or starting worker is about to take the task, the pool is at its bound, or a
             // thread could not be created: look again later.
             supervisor_cv.wait_for(lock, recheck);
         }
     }
 
-    bool try_submit(std::function<void()>& fn) {
+    bool try_submit(std::function<void()>& fn, Admission admission) {
         std::unique_lock lock(mu);
-        if (stopping || queue.size() >= options.queue_capacity) {
+        if (stopping || (admission == Admission::bounded && queue.size() >= options.queue_capacity)) {
             ++rejected;
             if (!stopping && !full_logged) {
                 full_logged = true;
@@ -295,17 +316,25 @@ struct HandlerPool::Impl {
     bool supervisor_parked = false;
     bool stopping = false;
     bool full_logged = false;  // one warning per run of refusals, not one per refused call
+    RateLimitedLog at_bound_log;
+    RateLimitedLog spawn_failure_log;
     bool reaper_claimed = false;
     bool reaped = false;
     std::optional<pthread_t> exited;  // the last worker to exit, not yet joined
     std::thread supervisor;
 };
 
+std::size_t core_threads_of(const ExecutionOptions& options) {
+    return options.core_threads != 0 ? options.core_threads : std::max(2u, std::thread::hardware_concurrency());
+}
+
 HandlerPool::HandlerPool(ExecutionOptions options) : impl_(std::make_unique<Impl>(this, options)) { impl_->start(); }
 
 HandlerPool::~HandlerPool() { shutdown(); }
 
-bool HandlerPool::try_submit(std::function<void()> task) { return impl_->try_submit(task); }
+bool HandlerPool::try_submit(std::function<void()> task, Admission admission) {
+    return impl_->try_submit(task, admission);
+}
 
 HandlerPoolStats HandlerPool::stats() const { return impl_->stats(); }
 

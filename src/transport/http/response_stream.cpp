@@ -63,7 +63,7 @@ void ResponseStream::complete(std::optional<boost::json::value> response) {
     if (streaming_) {
         if (response) deliver(*response);
         if (sse_)
-            sse_->finish();
+            session_->finish(*sse_);
         else
             outbox_->finish();
         return;
@@ -107,7 +107,7 @@ void ResponseStream::complete_with_status(unsigned status, HeaderList headers, b
     if (streaming_) {
         deliver(response);
         if (sse_)
-            sse_->finish();
+            session_->finish(*sse_);
         else
             outbox_->finish();
         return;
