@@ -3,7 +3,9 @@
 #include "server/call.hpp"
 #include "server/core.hpp"
 #include "server/dispatch.hpp"
+#include "server/scope_guard.hpp"
 #include "sessions/session_state.hpp"
+#include "util/log.hpp"
 
 namespace mcp::detail {
 
@@ -75,13 +77,14 @@ void timed_out(const std::shared_ptr<CallState>& call, const Round& round) {
     resume_call(call);
 }
 
-void dropped(const std::shared_ptr<CallState>& call, const Round& round) {
+void dropped(const std::shared_ptr<CallState>& call, const Round& round, const char* why) {
     std::vector<std::string> ids;
     {
         std::lock_guard lock(round->mutex);
         if (round->settled) return;
         ids = settle_locked(*round);
     }
+    log().debug("{} {}: parked call dropped: {}", call->message.method, target_of(*call), why);
     cancel_deadlines(call->core, *round);
     round->on_cancel.reset();
     round->on_close.reset();
@@ -96,7 +99,7 @@ void ParkedRound::Drop::operator()() const {
     if (!c) return;
     // Not on this thread: it is whichever cancels or closes (a session with thousands of parked
     // calls closes them in one go), and the drop destroys this very callback.
-    c->core.deadlines().post([c, r = round->shared_from_this()] { dropped(c, r); });
+    c->core.deadlines().post([c, r = round->shared_from_this(), why = why] { dropped(c, r, why); });
 }
 
 void park(const std::shared_ptr<CallState>& call) {
@@ -126,8 +129,9 @@ void park(const std::shared_ptr<CallState>& call) {
     if (!call->snapshot) call->snapshot = core.context_registry->capture();
 
     // Either may run at once, on this thread, when the call was cancelled or the client left already.
-    round->on_cancel.emplace(call->stop.get_token(), ParkedRound::Drop{call, round.get()});
-    round->on_close.emplace(SessionState::of(session).closed_token(), ParkedRound::Drop{call, round.get()});
+    round->on_cancel.emplace(call->stop.get_token(), ParkedRound::Drop{call, round.get(), "the request was cancelled"});
+    round->on_close.emplace(SessionState::of(session).closed_token(),
+                            ParkedRound::Drop{call, round.get(), "the client is gone"});
     const auto sent_at = Clock::now();
     for (std::size_t i = 0; i < requests.size(); ++i) {
         call->sink->send(jsonrpc::make_request(boost::json::value(round->sent[i].id), requests[i].method,

@@ -30,6 +30,7 @@ struct ParkedRound : std::enable_shared_from_this<ParkedRound> {
     struct Drop {
         std::weak_ptr<CallState> call;
         ParkedRound* round;  // owns this callback
+        const char* why;     // for the log
         void operator()() const;
     };
 
