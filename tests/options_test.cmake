@@ -78,7 +78,10 @@ endforeach()
 # MCP_* names are derived from the long flag (--max-sessions: MCP_MAX_SESSIONS). --help lists
 # exactly these; --stdio has none, MCP_CONFIG and MCP_SECRET are read by hand.
 set(derived
-  HTTP ENDPOINT ALLOWED_HOSTS IO_THREADS
+  HTTP ENDPOINT ALLOWED_HOSTS IO_THREADS PUBLIC_URL STDIO_SUBJECT STDIO_SCOPES
+  TLS_CERT TLS_KEY TLS_CLIENT_CA CORS_ORIGINS
+  AUTH_ISSUER AUTH_AUDIENCE AUTH_JWKS_URI AUTH_INTROSPECTION_URL AUTH_CLIENT_CREDENTIALS_FILE AUTH_SCOPES AUTH_CA_FILE
+  AUTH_LEEWAY AUTH_LIST_UNAUTHORIZED AUTH_RESOURCE_NAME AUTH_RESOURCE_DOCUMENTATION RATE_LIMIT
   MAX_CONNECTIONS MAX_HEADER_BYTES HEADER_TIMEOUT BODY_TIMEOUT IDLE_TIMEOUT WRITE_TIMEOUT MAX_STREAMS_PER_SESSION SHUTDOWN_GRACE
   MAX_SESSIONS SESSION_TIMEOUT
   ELICITATION_TIMEOUT SAMPLING_TIMEOUT ROOTS_TIMEOUT REQUEST_STATE_TTL
@@ -96,7 +99,8 @@ list(SORT expected)
 if(NOT rc EQUAL 0 OR NOT listed STREQUAL expected)
   message(FATAL_ERROR "--help should list MCP_ variables ${expected}, lists ${listed}")
 endif()
-foreach(heading "Transport" "HTTP limits and timeouts" "Sessions \\(2025-era HTTP\\)" "Requests to the client"
+foreach(heading "Transport" "HTTP limits and timeouts" "HTTPS and browsers"
+                "Authorization \\(OAuth 2.1 resource server, HTTP\\)" "Sessions \\(2025-era HTTP\\)" "Requests to the client"
                 "Store and keys" "Caching" "Logging" "Limits" "Handler pool")
   if(NOT help MATCHES "\n${heading}:\n  --")
     message(FATAL_ERROR "--help has no group headed '${heading}:'")
