@@ -469,6 +469,11 @@ describe('an authorization server that is down', () => {
             const down = await post(demo.url, 'e30.e30.e30');
             assert.equal(down.status, 503);
             assert.ok(down.headers.get('retry-after'));
+            for (let i = 0; i < 10; i++) assert.equal((await post(demo.url, 'e30.e30.e30')).status, 503);
+            // A warning per attempt to reach it (at most one a second), not one per request.
+            assert.ok(!demo.stderr.includes('bearer token not checked'), demo.stderr);
+            const attempts = demo.stderr.match(/token verification:/g)?.length ?? 0;
+            assert.ok(attempts >= 1 && attempts < 11, `${attempts} warnings for 11 requests:\n${demo.stderr}`);
             as = await AuthorizationServer.start({ port });
             const token = await as.forge({ aud: demo.url });
             await waitUntil(async () => (await post(demo.url, token)).status === 200, 15_000, 'the server to recover');
