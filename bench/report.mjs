@@ -30,6 +30,7 @@ const httpsPoints = ofSuite(allPoints, 'https');
 const interceptorSamples = ofSuite(allSamples, 'interceptors');
 const interceptorPoints = ofSuite(allPoints, 'interceptors');
 const instructions = jsonl('instructions.jsonl');
+const schemeInstructions = (scheme) => instructions.find((r) => r.scheme === scheme)?.instructions_per_call ?? null;
 const tlsSession = existsSync(`${workDir}/tls.session`) ? readFileSync(`${workDir}/tls.session`, 'utf8').trim() : '';
 const targets = jsonl('targets.jsonl');
 const events = jsonl('events.jsonl');
@@ -183,6 +184,7 @@ const growthRows = aggregate(growthSamples, growthPoints, ['target', 'tools', 't
 
 // https: each connection count over plain HTTP and over TLS, and their ratio.
 const httpsRows = aggregate(httpsSamples, httpsPoints, ['target', 'scheme', 'wire', 'conns']);
+const httpsInstructions = { http: schemeInstructions('http'), https: schemeInstructions('https') };
 const httpsPairs = [...new Set(httpsRows.map((r) => r.conns))].sort((a, b) => a - b).map((conns) => {
     const plain = httpsRows.find((r) => r.conns === conns && r.scheme === 'http');
     const tls = httpsRows.find((r) => r.conns === conns && r.scheme === 'https');
@@ -387,7 +389,7 @@ if (growthRows.length) {
     p();
 }
 
-if (httpsPairs.length) {
+if (httpsPairs.length || httpsInstructions.http != null || httpsInstructions.https != null) {
     p('## HTTPS (mcp-cpp)');
     p();
     p('mcp-cpp-demo serving TLS itself (`--tls-cert`/`--tls-key`, an ECDSA P-256 certificate made for the run' +
@@ -405,6 +407,14 @@ if (httpsPairs.length) {
             `${pct(med(plain?.load_core_busy))} / ${pct(med(tls?.load_core_busy))} | ${others(plain)}; ${others(tls)} | ` +
             `${[plain, tls].reduce((a, r) => a + (r ? r.failures + r.socket_errors : 0), 0)} |`);
     }
+    p();
+    const { http: ih, https: is } = httpsInstructions;
+    p(`Server instructions per call, counted by callgrind (user space only: the kernel's TCP path is not in them): ` +
+        `${ih == null ? '–' : int(ih)} over HTTP, ${is == null ? '–' : int(is)} over HTTPS` +
+        `${ih != null && is != null ? ` (${times(is / ih)}, +${int(is - ih)})` : ''}. One client sends ${meta.callgrind_http_calls ?? '?'} ` +
+        'tools/call one after the other on one kept-alive connection to a fresh server, then twice as many; the difference ' +
+        'is divided by the first count, so startup, the handshake and shutdown cancel out (bench/drivers/sequential.mjs). ' +
+        'Unlike the throughputs, these do not depend on what else the machine does.');
     p();
 }
 if (interceptorKinds.length) {
@@ -477,8 +487,9 @@ writeFileSync(
             stdio: suitesRun.includes('stdio') ? stdioRows : null,
             memory: suitesRun.includes('memory') ? memoryRows : null,
             growth: suitesRun.includes('growth') ? growthRows : null,
-            https: suitesRun.includes('https') ? { tls: tlsSession, rows: httpsRows } : null,
-            interceptors: suitesRun.includes('interceptors') ? { rows: interceptorRows, instructions } : null,
+            https: suitesRun.includes('https') ? { tls: tlsSession, rows: httpsRows, instructions: httpsInstructions } : null,
+            interceptors: suitesRun.includes('interceptors')
+                ? { rows: interceptorRows, instructions: instructions.filter((r) => r.interceptors) } : null,
         },
         samples: allSamples, points: allPoints, stdio_records: stdio,
     }, null, 1) + '\n'

@@ -24,7 +24,8 @@
 #   growth   mcp-cpp with 10, 1000 and 10 000 registered tools: tools/call and a full paginated
 #            tools/list; tools/call with 100 B, 10 KiB and 1 MiB of text
 #   https    mcp-cpp-demo serving TLS itself (--tls-cert/--tls-key) and plain HTTP, the 2026 wire
-#            at the same points: what TLS costs a call
+#            at the same points (wrk), and the server's instructions per call (callgrind): what TLS
+#            costs a call
 #   interceptors  the growth server's echo with no interceptor, one that only passes the call on,
 #            and --rate-limit (never reached): calls/s (wrk) and instructions per call (callgrind)
 #
@@ -101,8 +102,8 @@ MEMORY_N=1000 MEMORY_SETTLE_MS=1000      # memory: sessions or parked calls; wai
 ((quick)) && MEMORY_SETTLE_MS=300
 GROWTH_TOOLS=(10 1000 10000) GROWTH_BYTES=(100 10240 1048576) GROWTH_CONNS=32 GROWTH_DURATION=$DURATION
 ((quick)) && GROWTH_DURATION=1
-CALLGRIND_CALLS=20000 # interceptors: instructions per call from runs of N and 2N calls
-((quick)) && CALLGRIND_CALLS=300
+CALLGRIND_CALLS=20000 CALLGRIND_HTTP_CALLS=2000 # instructions per call from runs of N and 2N calls
+((quick)) && CALLGRIND_CALLS=300 CALLGRIND_HTTP_CALLS=300
 DISTURBED=false
 for n in "${CONNS[@]}" "$DURATION" "$REPS" "$WARMUP"; do
     [[ $n =~ ^[0-9]+$ ]] && ((n > 0)) || die "connections, durations and repetitions are positive integers"
@@ -657,9 +658,40 @@ suite_growth() {
     stop_pid "$SPID"
 }
 
+# The server's instructions per call over SCHEME (http or https), counted by callgrind: mcp-cpp-demo
+# answering tools/call of echo one after the other on one kept-alive connection
+# (bench/drivers/sequential.mjs, every reply checked), N calls and then 2N in a fresh server; the
+# difference divided by N, so that startup, the handshake and shutdown cancel out. Prints it.
+server_instructions_per_call() { # SCHEME
+    local scheme=$1 i port pid total=() file
+    local -a args
+    command -v valgrind >/dev/null || return 1
+    for i in 1 2; do
+        port=$(free_port)
+        args=(--http "127.0.0.1:$port" --io-threads 1 --log-level off)
+        [[ $scheme == https ]] && args+=(--tls-cert "$WORK/tls.pem" --tls-key "$WORK/tls.key")
+        file=$WORK/callgrind.$scheme.$i.out
+        valgrind --tool=callgrind --callgrind-out-file="$file" "$DEMO_RUN" "${args[@]}" \
+            >"$WORK/logs/callgrind.$scheme.$i.txt" 2>&1 &
+        pid=$!
+        if ! SCHEME=$scheme wait_listening "$port" "$pid" ||
+            ! timeout -k 5 900 node "$BENCH/drivers/sequential.mjs" --url "$scheme://127.0.0.1:$port$URL_PATH" \
+                --calls $((CALLGRIND_HTTP_CALLS * i)) >>"$WORK/logs/callgrind.$scheme.$i.txt" 2>&1; then
+            stop_pid "$pid"
+            return 1
+        fi
+        kill -TERM "$pid"
+        wait "$pid" || true # callgrind writes its counts as the server exits
+        total+=("$(awk '/^(summary|totals):/ { print $2; exit }' "$file")")
+    done
+    [[ -n ${total[0]} && -n ${total[1]} ]] || return 1
+    echo $(((total[1] - total[0]) / CALLGRIND_HTTP_CALLS))
+}
+
 # https: the 2026 wire served by mcp-cpp-demo over TLS (an ECDSA P-256 certificate of this run;
 # wrk keeps its connections, so the figure is the cost of TLS records, not of handshakes), and the
-# same binary over plain HTTP at the same points, one after the other.
+# same binary over plain HTTP at the same points, one after the other; then the server's
+# instructions per call over each.
 suite_https() {
     selected mcp-cpp || return 0
     local scheme conns EXTRA LOG_TAG SCHEME
@@ -688,6 +720,16 @@ suite_https() {
             break
         done
         stop_pid "$SPID"
+    done
+    local instructions
+    for scheme in http https; do
+        if instructions=$(server_instructions_per_call "$scheme"); then
+            jq -nc --arg scheme "$scheme" --argjson calls "$CALLGRIND_HTTP_CALLS" --argjson per_call "$instructions" \
+                '{scheme:$scheme, calls:$calls, instructions_per_call:$per_call}' >>"$WORK/instructions.jsonl"
+            echo "  https suite, over $scheme: $instructions server instructions per call (callgrind)"
+        else
+            event mcp-cpp https "no instruction count over $scheme (see $WORK/logs/callgrind.$scheme.*.txt)"
+        fi
     done
 }
 
@@ -767,7 +809,7 @@ write_meta() {
         --arg reply "$(cat "$WORK/reply.2026.json" 2>/dev/null || true)" \
         --argjson suites "$(printf '%s\n' "${SUITES[@]}" | jq -R . | jq -sc .)" --argjson stdio_window "$STDIO_WINDOW" \
         --argjson memory_n "$MEMORY_N" --argjson memory_settle_ms "$MEMORY_SETTLE_MS" --argjson growth_conns "$GROWTH_CONNS" \
-        --argjson callgrind_calls "$CALLGRIND_CALLS" --arg valgrind "$(valgrind --version 2>/dev/null || true)" \
+        --argjson callgrind_calls "$CALLGRIND_CALLS" --argjson callgrind_http_calls "$CALLGRIND_HTTP_CALLS" --arg valgrind "$(valgrind --version 2>/dev/null || true)" \
         --argjson growth_duration "$GROWTH_DURATION" --argjson growth_tools "$(printf '%s\n' "${GROWTH_TOOLS[@]}" | jq -sc .)" --argjson growth_bytes "$(printf '%s\n' "${GROWTH_BYTES[@]}" | jq -sc .)" \
         '{date:$date, host:$host, cpu:$cpu, kernel:$kernel, cpus_online:$online, affinity:$affinity,
           server_cpu:$server_cpu, load_cpu:$load_cpu, quick:($quick==1), duration_s:$duration, reps:$reps,
@@ -775,7 +817,7 @@ write_meta() {
           loadavg_start:$loadavg, demo_built_by_run:($built==1), demo_binary_time:$binary_time,
           suites:$suites, stdio_window:$stdio_window, memory_n:$memory_n, memory_settle_ms:$memory_settle_ms,
           growth:{tools:$growth_tools, text_bytes:$growth_bytes, conns:$growth_conns, duration_s:$growth_duration},
-          callgrind_calls:$callgrind_calls,
+          callgrind_calls:$callgrind_calls, callgrind_http_calls:$callgrind_http_calls,
           versions:{wrk:$wrk, nginx:$nginx, node:$node, valgrind:$valgrind, mcp_cpp:$commit, mcp_cpp_uncommitted_files:$dirty,
                     "@modelcontextprotocol/server":"2.4.0", "@modelcontextprotocol/sdk":"1.32.2"}}' >"$WORK/meta.json"
 }
