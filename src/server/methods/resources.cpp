@@ -50,6 +50,8 @@ boost::json::value subscribe(ServerCore& core, CallState& call) {
     }
     std::string uri(bind_params<ResourceParams>(call.params()).uri);
     check_subscribed_uri(uri);
+    // Updates would tell the principal about a resource it may not read.
+    check_scopes(call.exchange->principal().get(), resource_scopes(core, uri));
     core.sessions().record(*call.session,
                            {SessionChange::Kind::subscribe, {}, std::move(uri)});  // acknowledged only once stored
     return boost::json::object();
