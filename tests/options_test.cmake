@@ -85,6 +85,7 @@ set(derived
   STORE SECRET_FILE
   CACHE_TTL READ_CACHE_TTL CACHE_SCOPE
   LOG_LEVEL LOG_FORMAT CLIENT_LOG_LEVEL
+  METRICS DRAIN_DELAY AUDIT_LOG
   PAGE_SIZE MAX_MESSAGE_BYTES MAX_JSON_DEPTH MAX_LISTEN_STREAMS MAX_SUBSCRIPTIONS
   HANDLER_THREADS MAX_HANDLER_THREADS HANDLER_QUEUE HANDLER_GROW_AFTER HANDLER_IDLE_TIMEOUT HANDLER_STACK_SIZE)
 execute_process(COMMAND "${BINARY}" --help OUTPUT_VARIABLE help RESULT_VARIABLE rc)
@@ -97,7 +98,7 @@ if(NOT rc EQUAL 0 OR NOT listed STREQUAL expected)
   message(FATAL_ERROR "--help should list MCP_ variables ${expected}, lists ${listed}")
 endif()
 foreach(heading "Transport" "HTTP limits and timeouts" "Sessions \\(2025-era HTTP\\)" "Requests to the client"
-                "Store and keys" "Caching" "Logging" "Limits" "Handler pool")
+                "Store and keys" "Caching" "Logging" "Operations" "Limits" "Handler pool")
   if(NOT help MATCHES "\n${heading}:\n  --")
     message(FATAL_ERROR "--help has no group headed '${heading}:'")
   endif()

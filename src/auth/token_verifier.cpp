@@ -4,6 +4,7 @@
 #include "auth/token_cache.hpp"
 #include "util/base64.hpp"
 #include "util/log.hpp"
+#include "util/metrics.hpp"
 #include "util/percent_encoding.hpp"
 
 #include <boost/asio/as_tuple.hpp>
@@ -29,6 +30,16 @@ using Clock = std::chrono::system_clock;
 using Steady = std::chrono::steady_clock;
 
 namespace {
+
+// The authorization server's key set fetched (at start, when it expires, on an unknown kid).
+void count_jwks_fetch(std::string_view outcome) {
+    static auto& family = metrics::registry().family("mcp_auth_jwks_fetches_total",
+                                                     "Fetches of the authorization server's JWKS, by outcome",
+                                                     metrics::Type::counter, {"outcome"});
+    static auto& ok = family.counter({"ok"});
+    static auto& failed = family.counter({"failed"});
+    if (metrics::enabled()) (outcome == "ok" ? ok : failed).add();
+}
 
 constexpr std::chrono::seconds kDefaultKeysMaxAge{3600};
 constexpr std::chrono::seconds kMinKeysMaxAge{60};
@@ -176,7 +187,15 @@ struct TokenVerifier::Impl : std::enable_shared_from_this<Impl> {
         try {
             if (!discovered) co_await discover();
             jwt_enabled.store(!jwks_uri.empty());
-            if (!jwks_uri.empty()) co_await fetch_keys();
+            if (!jwks_uri.empty()) {
+                try {
+                    co_await fetch_keys();
+                    count_jwks_fetch("ok");
+                } catch (...) {
+                    count_jwks_fetch("failed");
+                    throw;
+                }
+            }
             last_attempt_failed = false;
         } catch (const std::exception& e) {  // FetchFailed, or anything else: the waiters must be released
             last_attempt_failed = true;
