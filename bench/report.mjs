@@ -39,6 +39,7 @@ const memory = jsonl('memory.jsonl');
 
 const TARGET_LABEL = {
     'mcp-cpp': 'mcp-cpp',
+    'mcp-cpp-metrics': 'mcp-cpp, --metrics scraped every 1 s',
     floor: 'nginx floor',
     'v2-stateless': 'TS server 2.4.0 (createMcpHandler)',
     'v2-session': 'TS server 2.4.0 (sessions)',
@@ -257,6 +258,22 @@ if (ratios.length && peerKeys.length) {
     p(`| mcp-cpp wire | conns | ${peerKeys.map((k) => { const [t, w] = k.split('|'); return `${TARGET_LABEL[t]}, ${WIRE_LABEL[w]}`; }).join(' | ')} |`);
     p(`|---|---:|${peerKeys.map(() => '---:').join('|')}|`);
     for (const r of ratios) p(`| ${WIRE_LABEL[r.wire]} | ${r.conns} | ${peerKeys.map((k) => times(r.vs[k])).join(' | ')} |`);
+    p();
+}
+// The same server with and without --metrics (and a scraper every second): what metrics cost.
+const metricsCost = rows
+    .filter((r) => r.target === 'mcp-cpp-metrics')
+    .map((on) => ({ on, off: find('mcp-cpp', on.wire, on.conns) }))
+    .filter((m) => m.off);
+if (metricsCost.length) {
+    p('## Cost of metrics (--metrics, scraped every second)');
+    p();
+    p('| wire | conns | calls/s off | calls/s on | on ÷ off | server CPU µs/call off | on |');
+    p('|---|---:|---:|---:|---:|---:|---:|');
+    for (const { on, off } of metricsCost) {
+        p(`| ${WIRE_LABEL[on.wire]} | ${on.conns} | ${range(off.calls_per_s, int)} | ${range(on.calls_per_s, int)} | ` +
+            `${pct(ratio(on, off))} | ${fix(med(off.server_cpu_us_per_call), 1)} | ${fix(med(on.server_cpu_us_per_call), 1)} |`);
+    }
     p();
 }
 const hook = meta.conns

@@ -33,8 +33,8 @@
 #   --quick                 as above
 #   --suites LIST           comma-separated subset of: http,stdio,memory,growth,https,interceptors
 #                           (default: all)
-#   --targets LIST          comma-separated subset of: mcp-cpp,floor,v2-stateless,v2-session,
-#                           v1-stateless,v1-session,v2-stdio,v1-stdio,cat (default: all); each
+#   --targets LIST          comma-separated subset of: mcp-cpp,mcp-cpp-metrics,floor,v2-stateless,
+#                           v2-session,v1-stateless,v1-session,v2-stdio,v1-stdio,cat (default: all); each
 #                           suite runs those of its targets that are listed
 #   --conns "1 32 256"      connection counts (http) --duration S   seconds per measured run
 #   --reps N                repetitions per point    --warmup S     seconds of warm-up per point
@@ -50,6 +50,8 @@
 #                 --log-level off, wires 2026, 2025-session, 2025-churn; stdio: the same binary on
 #                 stdin/stdout; https: the same with --tls-cert/--tls-key, and without; growth,
 #                 interceptors: build/bench/mcp-cpp-bench-growth (bench/server/growth_server.cpp)
+#   mcp-cpp-metrics  http: the same, with --metrics on a second port that curl scrapes every second
+#                 (as Prometheus would), wires 2026 and 2025-session: the cost of metrics
 #   floor         nginx, one worker, fixed replies byte-identical to mcp-cpp's (bench/nginx/nginx.conf)
 #                 wires 2026 (checked) alternating with 2026-nocheck (no response() hook: its cost),
 #                 2025-session and 2025-churn (the same scripts as for the servers: what wrk can drive)
@@ -130,7 +132,7 @@ pick_from SUITES ALL_SUITES suite "$suites_opt"
 suite_on() { [[ " ${SUITES[*]} " == *" $1 "* ]]; }
 
 # Each suite's targets, in order; --targets picks among all of them.
-HTTP_TARGETS=(mcp-cpp floor v2-stateless v2-session v1-stateless v1-session)
+HTTP_TARGETS=(mcp-cpp mcp-cpp-metrics floor v2-stateless v2-session v1-stateless v1-session)
 STDIO_TARGETS=(mcp-cpp v2-stdio v1-stdio cat)
 MEMORY_TARGETS=(mcp-cpp v2-session v1-session)
 GROWTH_TARGETS=(mcp-cpp)
@@ -152,6 +154,7 @@ SUITES=("${runnable[@]}")
 wires_of() {
     case $1 in
         mcp-cpp) echo "2026 2025-session 2025-churn" ;;
+        mcp-cpp-metrics) echo "2026 2025-session" ;;
         floor) echo "2026+2026-nocheck 2025-session 2025-churn" ;; # a+b: a and b alternate run by run
         v2-stateless) echo "2026 2025-stateless" ;;
         v2-session) echo "2025-session 2025-churn" ;;
@@ -350,6 +353,22 @@ start_target() { # start_target TARGET [TOOLS, for growth] -> SPID, PORT
     case $target in
         mcp-cpp)
             taskset -c "$SERVER_CPU" "$DEMO_RUN" --http "127.0.0.1:$PORT" --io-threads 1 --log-level off "${TARGET_ARGS[@]}" >"$log" 2>&1 &
+            ;;
+        mcp-cpp-metrics) # and a scraper, as Prometheus with a 1 s interval, for the server's life
+            local mport
+            mport=$(free_port)
+            taskset -c "$SERVER_CPU" "$DEMO_RUN" --http "127.0.0.1:$PORT" --io-threads 1 --log-level off \
+                --metrics "127.0.0.1:$mport" >"$log" 2>&1 &
+            local server=$!
+            (while kill -0 "$server" 2>/dev/null; do
+                curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$mport/metrics"
+                sleep 1
+            done) &
+            STARTED+=("$!")
+            SPID=$server
+            STARTED+=("$SPID")
+            wait_listening "$PORT" "$SPID"
+            return
             ;;
         growth) # mcp-cpp with TOOLS registered tools (bench/server/growth_server.cpp)
             taskset -c "$SERVER_CPU" "$GROWTH_RUN" "$2" --http "127.0.0.1:$PORT" --io-threads 1 --log-level off "${TARGET_ARGS[@]}" >"$log" 2>&1 &

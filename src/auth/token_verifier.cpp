@@ -5,6 +5,7 @@
 #include "auth/token_cache.hpp"
 #include "util/base64.hpp"
 #include "util/log.hpp"
+#include "util/metrics.hpp"
 #include "util/percent_encoding.hpp"
 
 #include <boost/asio/as_tuple.hpp>
@@ -31,6 +32,15 @@ using Steady = std::chrono::steady_clock;
 
 namespace {
 
+// The authorization server's key set fetched (at start, when it expires, on an unknown kid).
+void count_jwks_fetch(std::string_view outcome) {
+    static auto& family = metrics::registry().family("mcp_auth_jwks_fetches_total",
+                                                     "Fetches of the authorization server's JWKS, by outcome",
+                                                     metrics::Type::counter, {"outcome"});
+    static auto& ok = family.counter({"ok"});
+    static auto& failed = family.counter({"failed"});
+    if (metrics::enabled()) (outcome == "ok" ? ok : failed).add();
+}
 // After a failed fetch, requests are answered 503 for this long before the next attempt: a down
 // authorization server is not asked once per request.
 constexpr std::chrono::seconds kRetryAfterFailure{1};
@@ -184,7 +194,15 @@ struct TokenVerifier::Impl : std::enable_shared_from_this<Impl> {
         try {
             if (!discovered) co_await discover();
             jwt_enabled.store(!jwks_uri.empty());
-            if (!jwks_uri.empty()) co_await fetch_keys();
+            if (!jwks_uri.empty()) {
+                try {
+                    co_await fetch_keys();
+                    count_jwks_fetch("ok");
+                } catch (...) {
+                    count_jwks_fetch("failed");
+                    throw;
+                }
+            }
             last_attempt_failed = false;
         } catch (const std::exception& e) {  // FetchFailed, or anything else: the waiters must be released
             last_attempt_failed = true;

@@ -1,7 +1,9 @@
 #include "server/client_requests/rounds.hpp"
 
 #include "server/call.hpp"
+#include "server/call_metrics.hpp"
 #include "server/core.hpp"
+#include "server/trace_context.hpp"
 #include "sessions/session_state.hpp"
 
 #include <mcp/protocol/errors.hpp>
@@ -69,6 +71,7 @@ std::vector<InputAnswer> ask_in_session(CallState& call, std::vector<WireRequest
         std::size_t index;
         std::string id;
         std::chrono::steady_clock::time_point deadline;
+        std::optional<metrics::GaugeScope> parked;  // counted while the answer is awaited
     };
     std::vector<Waiting> waiting;
     for (std::size_t i = 0; i < requests.size(); ++i) {
@@ -82,7 +85,11 @@ std::vector<InputAnswer> ask_in_session(CallState& call, std::vector<WireRequest
         }
         if (session->closed()) throw ClientGone("the client is gone");
         const auto timeout = timeout_of(core, r.kind);
-        Waiting w{i, new_request_id(core, *session), std::chrono::steady_clock::now() + timeout};
+        Waiting w{i, new_request_id(core, *session), std::chrono::steady_clock::now() + timeout, {}};
+        if (metrics::enabled())
+            w.parked.emplace(&parked_requests(r.kind == InputKind::sampling ? "sampling"
+                                              : r.kind == InputKind::roots  ? "roots"
+                                                                            : "elicitation"));
         core.sessions().mailbox().open(w.id, timeout + std::chrono::minutes(1));
         call.sink->send(jsonrpc::make_request(boost::json::value(w.id), r.method, r.params));
         waiting.push_back(std::move(w));
@@ -151,7 +158,10 @@ std::vector<InputAnswer> ask_stateless(CallState& call, std::vector<WireRequest>
 std::vector<InputAnswer> ask(CallState& call, const std::vector<InputRequest>& requests) {
     std::vector<WireRequest> wire;
     wire.reserve(requests.size());
-    for (const auto& r : requests) wire.push_back(to_wire(r, call.input.keys));
+    for (const auto& r : requests) {
+        wire.push_back(to_wire(r, call.input.keys));
+        pass_on(call.trace, wire.back().params);  // the client's trace goes on through this request
+    }
     if (call.exchange->era() == Era::stateless) return ask_stateless(call, std::move(wire));
     return ask_in_session(call, std::move(wire));
 }

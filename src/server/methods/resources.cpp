@@ -28,10 +28,15 @@ std::vector<std::string> resource_scopes(const ServerCore& core, std::string_vie
 boost::json::value read_resource(ServerCore& core, CallState& call) {
     const std::string uri(bind_params<ResourceParams>(call.params()).uri);
     Context ctx(call);
-    if (auto entry = core.catalog.resources.find(uri)) return entry->def.invoke(uri, ctx);
-
+    if (auto entry = core.catalog.resources.find(uri)) {
+        call.entity = entry->metrics;
+        return entry->def.invoke(uri, ctx);
+    }
     for (const auto& entry : core.catalog.templates.in_order()) {
-        if (auto vars = entry->matcher.match(uri)) return entry->def.invoke(uri, *vars, ctx);
+        if (auto vars = entry->matcher.match(uri)) {
+            call.entity = entry->metrics;
+            return entry->def.invoke(uri, *vars, ctx);
+        }
     }
     throw ResourceNotFound(uri);
 }
