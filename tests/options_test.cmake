@@ -78,16 +78,18 @@ endforeach()
 # MCP_* names are derived from the long flag (--max-sessions: MCP_MAX_SESSIONS). --help lists
 # exactly these; --stdio has none, MCP_CONFIG and MCP_SECRET are read by hand.
 set(derived
-  HTTP ENDPOINT ALLOWED_HOSTS IO_THREADS PUBLIC_URL STDIO_SUBJECT STDIO_SCOPES
-  TLS_CERT TLS_KEY TLS_CLIENT_CA CORS_ORIGINS
+  HTTP ENDPOINT ALLOWED_HOSTS IO_THREADS
+  STDIO_SUBJECT STDIO_SCOPES
+  PUBLIC_URL TLS_CERT TLS_KEY TLS_CLIENT_CA CORS_ORIGINS
   AUTH_ISSUER AUTH_AUDIENCE AUTH_JWKS_URI AUTH_INTROSPECTION_URL AUTH_CLIENT_CREDENTIALS_FILE AUTH_SCOPES AUTH_CA_FILE
-  AUTH_LEEWAY AUTH_LIST_UNAUTHORIZED AUTH_RESOURCE_NAME AUTH_RESOURCE_DOCUMENTATION RATE_LIMIT
+  AUTH_LEEWAY AUTH_RESOURCE_NAME AUTH_RESOURCE_DOCUMENTATION AUTH_LIST_UNAUTHORIZED RATE_LIMIT
   MAX_CONNECTIONS MAX_HEADER_BYTES HEADER_TIMEOUT BODY_TIMEOUT IDLE_TIMEOUT WRITE_TIMEOUT MAX_STREAMS_PER_SESSION SHUTDOWN_GRACE
   MAX_SESSIONS SESSION_TIMEOUT
   ELICITATION_TIMEOUT SAMPLING_TIMEOUT ROOTS_TIMEOUT REQUEST_STATE_TTL
   STORE SECRET_FILE
   CACHE_TTL READ_CACHE_TTL CACHE_SCOPE
   LOG_LEVEL LOG_FORMAT CLIENT_LOG_LEVEL
+  METRICS DRAIN_DELAY AUDIT_LOG
   PAGE_SIZE MAX_MESSAGE_BYTES MAX_JSON_DEPTH MAX_LISTEN_STREAMS MAX_SUBSCRIPTIONS
   HANDLER_THREADS MAX_HANDLER_THREADS HANDLER_QUEUE HANDLER_GROW_AFTER HANDLER_IDLE_TIMEOUT HANDLER_STACK_SIZE)
 execute_process(COMMAND "${BINARY}" --help OUTPUT_VARIABLE help RESULT_VARIABLE rc)
@@ -99,9 +101,9 @@ list(SORT expected)
 if(NOT rc EQUAL 0 OR NOT listed STREQUAL expected)
   message(FATAL_ERROR "--help should list MCP_ variables ${expected}, lists ${listed}")
 endif()
-foreach(heading "Transport" "HTTP limits and timeouts" "HTTPS and browsers"
-                "Authorization \\(OAuth 2.1 resource server, HTTP\\)" "Sessions \\(2025-era HTTP\\)" "Requests to the client"
-                "Store and keys" "Caching" "Logging" "Limits" "Handler pool")
+foreach(heading "Transport" "HTTP limits and timeouts" "Sessions \\(2025-era HTTP\\)" "Requests to the client"
+                "Store and keys" "Caching" "Logging" "Operations" "Limits" "Handler pool" "stdio" "HTTPS and browsers"
+                "Authorization \\(OAuth 2.1 resource server, HTTP\\)")
   if(NOT help MATCHES "\n${heading}:\n  --")
     message(FATAL_ERROR "--help has no group headed '${heading}:'")
   endif()
@@ -124,7 +126,12 @@ foreach(case
     "MAX_LISTEN_STREAMS=0|--max-listen-streams" "MAX_SUBSCRIPTIONS=0|--max-subscriptions"
     "HANDLER_THREADS=5000|--handler-threads" "MAX_HANDLER_THREADS=0|--max-handler-threads"
     "HANDLER_QUEUE=0|--handler-queue" "HANDLER_GROW_AFTER=5x|--handler-grow-after"
-    "HANDLER_IDLE_TIMEOUT=5x|--handler-idle-timeout" "HANDLER_STACK_SIZE=1KiB|--handler-stack-size")
+    "HANDLER_IDLE_TIMEOUT=5x|--handler-idle-timeout" "HANDLER_STACK_SIZE=1KiB|--handler-stack-size"
+    "PUBLIC_URL=ftp://example.com/mcp|--public-url" "TLS_CERT=${WORK_DIR}/missing.pem|--tls-cert"
+    "TLS_KEY=${WORK_DIR}/missing.pem|--tls-key" "TLS_CLIENT_CA=${WORK_DIR}/missing.pem|--tls-client-ca"
+    "AUTH_CLIENT_CREDENTIALS_FILE=${WORK_DIR}/missing|--auth-client-credentials-file"
+    "AUTH_CA_FILE=${WORK_DIR}/missing.pem|--auth-ca-file" "AUTH_LEEWAY=5x|--auth-leeway"
+    "AUTH_LIST_UNAUTHORIZED=maybe|--auth-list-unauthorized" "RATE_LIMIT=fast|--rate-limit")
   string(REPLACE "|" ";" parts "${case}")
   list(GET parts 0 setting)
   list(GET parts 1 flag)

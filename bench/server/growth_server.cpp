@@ -1,6 +1,6 @@
 // mcp-cpp-bench-growth: the demo's echo tool among N registered tools of the same shape, for the
 // growth suite of bench/run.sh (tools/call and a full paginated tools/list against the registry's
-// size).
+// size) and its interceptors suite (what interceptors cost, and what none costs).
 //   mcp-cpp-bench-growth TOOLS [the options of mcp::run: --http HOST:PORT, --page-size N, ...]
 #include <mcp/mcp.hpp>
 
@@ -35,6 +35,11 @@ int main(int argc, char** argv) {
             [](const EchoInput& in) { return in.text; });
     };
     add("echo");
+    // MCP_BENCH_INTERCEPTORS=N: N interceptors that only pass the call on, the least one can cost.
+    const char* interceptors = std::getenv("MCP_BENCH_INTERCEPTORS");
+    for (long i = interceptors != nullptr ? std::strtol(interceptors, nullptr, 10) : 0; i > 0; --i) {
+        server.intercept([](const mcp::Invocation&, const mcp::Proceed& next) { return next(); });
+    }
     char name[32];
     for (long i = 1; i < tools; ++i) {
         std::snprintf(name, sizeof name, "echo_%05ld", i);

@@ -230,6 +230,28 @@ void add_logging(CLI::App& app, RunOptions& options) {
         ->default_str(std::string(to_string(client_level)));
 }
 
+void add_operations(CLI::App& app, RunOptions& options) {
+    auto& group = *app.add_option_group("Operations");
+    HttpOptions& http = options.http;
+    group
+        .add_option_function<std::string>(
+            "--metrics",
+            [&http](const std::string& address) {
+                HttpOptions probe;
+                parse_listen_address(address, probe);
+                http.metrics_host = probe.host;
+                http.metrics_port = probe.port;
+            },
+            "Serve Prometheus /metrics, /healthz and /readyz on HOST:PORT (HTTP only; off by default)")
+        ->check(kListenAddress);
+    add_duration(group, "--drain-delay", http.drain_delay,
+                 "On SIGTERM, /readyz fails at once and the endpoint serves this long before it stops accepting");
+    group.add_option("--audit-log", options.server.audit.path,
+                     "Write one JSON line per tool call, prompt get and resource read to FILE, or stderr");
+    group.add_flag("--audit-arguments", options.server.audit.arguments,
+                   "Put the call's arguments in the audit log too");
+}
+
 void add_limits(CLI::App& app, ServerOptions& server) {
     auto& group = *app.add_option_group("Limits");
     group.add_option("--page-size", server.page_size, "Items per page of tools/list, prompts/list, resources/list")
@@ -317,6 +339,7 @@ void add_options(CLI::App& app, RunOptions& options) {
     add_store_and_keys(app, options);
     add_caching(app, options.server.cache);
     add_logging(app, options);
+    add_operations(app, options);
     add_limits(app, options.server);
     add_handler_pool(app, options.server.execution);
     derive_env_names(app);
@@ -341,6 +364,9 @@ void finish_options(RunOptions& options) {
     }
     if (!options.http.tls_client_ca_file.empty() && options.http.tls_cert_file.empty()) {
         throw std::invalid_argument("--tls-client-ca needs --tls-cert");
+    }
+    if (options.http.metrics_port != 0 && !options.serve_http) {
+        throw std::invalid_argument("--metrics needs --http");
     }
     const ExecutionOptions& execution = options.server.execution;
     if (execution.max_threads < core_threads_of(execution)) {

@@ -8,10 +8,12 @@
 #include "server/client_requests/parking.hpp"
 #include "server/client_requests/rounds.hpp"
 #include "sessions/in_flight.hpp"
+#include "util/metrics.hpp"
 
 #include <boost/json/value.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -22,6 +24,7 @@ namespace mcp::detail {
 
 struct ServerCore;
 struct Method;
+class EntityMetrics;
 
 // A call is in flight for its session (InFlightCall: notifications/cancelled reaches it there).
 struct CallState : InFlightCall {
@@ -59,6 +62,12 @@ struct CallState : InFlightCall {
 
     std::mutex progress_mutex;
     std::optional<double> last_progress;
+
+    // For metrics, logs and the audit log (docs/adr/0016-operating-it.md).
+    std::chrono::steady_clock::time_point received = std::chrono::steady_clock::now();
+    TraceContext trace;                     // the caller's trace and this request's span, if any
+    const EntityMetrics* entity = nullptr;  // the registered tool, prompt or resource it called
+    std::optional<metrics::GaugeScope> in_flight;
 
     // The params object, or an empty one.
     const boost::json::object& params() const;

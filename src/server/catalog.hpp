@@ -22,27 +22,34 @@
 
 namespace mcp::detail {
 
+class EntityMetrics;
+
+// Each entry has its metrics series, resolved at registration (server/call_metrics.hpp).
 struct ToolEntry {
     ToolDefinition def;
     json::SchemaValidator validator;
     std::vector<HeaderParam> header_params;  // x-mcp-header annotations
     boost::json::value wire;                 // the tools/list item
+    const EntityMetrics* metrics = nullptr;
 };
 
 struct PromptEntry {
     PromptDefinition def;
     boost::json::value wire;
+    const EntityMetrics* metrics = nullptr;
 };
 
 struct ResourceEntry {
     ResourceDefinition def;
     boost::json::value wire;
+    const EntityMetrics* metrics = nullptr;
 };
 
 struct TemplateEntry {
     TemplateDefinition def;
     UriTemplate matcher;
     boost::json::value wire;
+    const EntityMetrics* metrics = nullptr;
 };
 
 class Completers {

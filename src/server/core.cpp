@@ -13,7 +13,12 @@ ServerCore::ServerCore(Implementation i, ServerOptions o)
     : info(std::move(i)),
       server_info(boost::json::object{{"name", info.name}, {"version", info.version}}),
       options(std::move(o)),
-      cluster(options.store, [this](std::string_view uri) { listens.resource_updated(uri); }) {}
+      cluster(options.store, [this](std::string_view uri) { listens.resource_updated(uri); }) {
+    gauges.push_back(
+        metrics::registry()
+            .family("mcp_listen_streams", "Open 2026-07-28 subscriptions/listen streams", metrics::Type::gauge)
+            .callback({}, [this] { return static_cast<double>(listens.size()); }));
+}
 
 SessionService& ServerCore::sessions() {
     std::call_once(sessions_once_, [this] {
@@ -31,6 +36,17 @@ SessionService& ServerCore::sessions() {
 HandlerPool& ServerCore::pool() {
     std::call_once(pool_once_, [this] {
         pool_ = std::make_unique<HandlerPool>(options.execution);
+        auto& threads = metrics::registry().family(
+            "mcp_handler_threads", "Handler pool threads, running a call or idle", metrics::Type::gauge, {"state"});
+        gauges.push_back(threads.callback({"busy"}, [this] {
+            const auto s = pool_->stats();
+            return static_cast<double>(s.threads - s.idle);
+        }));
+        gauges.push_back(threads.callback({"idle"}, [this] { return static_cast<double>(pool_->stats().idle); }));
+        gauges.push_back(
+            metrics::registry()
+                .family("mcp_handler_queue_length", "Calls waiting for a handler thread", metrics::Type::gauge)
+                .callback({}, [this] { return static_cast<double>(pool_->stats().queued); }));
         pool_started_.store(true);
     });
     return *pool_;

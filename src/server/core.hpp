@@ -8,6 +8,7 @@
 #include <mcp/server/options.hpp>
 #include <mcp/server/request_context.hpp>
 
+#include "server/audit_log.hpp"
 #include "server/call_tracker.hpp"
 #include "server/catalog.hpp"
 #include "server/cluster_link.hpp"
@@ -15,6 +16,7 @@
 #include "sessions/session_service.hpp"
 #include "util/deadline_queue.hpp"
 #include "util/handler_pool.hpp"
+#include "util/metrics.hpp"
 
 #include <atomic>
 #include <memory>
@@ -39,6 +41,7 @@ struct ServerCore {
     CallTracker calls;
     ListenRegistry listens;
     std::atomic<bool> shutting_down{false};
+    std::unique_ptr<AuditLog> audit;  // ServerOptions::audit; set by Server::configure
 
     // 2025-era sessions, made on first use from the backend and options.sessions.
     SessionService& sessions();
@@ -73,6 +76,9 @@ public:
     // Declared last so that it goes first: no signal from another node runs into a half-destroyed
     // core.
     ClusterLink cluster;
+    // Read when scraped (listen streams, the handler pool): declared after what they read, so
+    // they go before it.
+    std::vector<metrics::CallbackHandle> gauges;
 };
 
 }  // namespace mcp::detail

@@ -65,4 +65,6 @@ std::vector<std::shared_ptr<Listen>> ListenRegistry::take_all() {
     return std::exchange(listens_, {});
 }
 
+std::size_t ListenRegistry::size() { return open_listens().size(); }
+
 }  // namespace mcp::detail

@@ -42,6 +42,8 @@ public:
     void resource_updated(std::string_view uri);
     // Every stream still registered (server shutdown).
     std::vector<std::shared_ptr<Listen>> take_all();
+    // Streams open now.
+    std::size_t size();
 
 private:
     // The open streams; ended ones are dropped (and destroyed after the lock is released).

@@ -2,6 +2,7 @@
 // checked, its list item built once in wire form, the catalog changed and the clients told.
 #include <mcp/server/server.hpp>
 
+#include "server/call_metrics.hpp"
 #include "server/core.hpp"
 
 #include <boost/json/array.hpp>
@@ -86,8 +87,9 @@ void Server::add_tool(detail::ToolDefinition def) {
     put_icons(wire, def.spec.icons);
     put_meta(wire, def.spec.meta);
 
-    auto entry = std::make_shared<detail::ToolEntry>(
-        detail::ToolEntry{std::move(def), std::move(*validator), std::move(header_params), std::move(wire)});
+    auto entry = std::make_shared<detail::ToolEntry>(detail::ToolEntry{std::move(def), std::move(*validator),
+                                                                       std::move(header_params), std::move(wire),
+                                                                       detail::entity_metrics("tool", name)});
     core_->catalog.tools.add(name, std::move(entry), "tool");
     core_->list_changed("tools");
 }
@@ -120,8 +122,10 @@ void Server::add_prompt(detail::PromptDefinition def) {
     put_icons(wire, def.spec.icons);
     put_meta(wire, def.spec.meta);
 
-    core_->catalog.prompts.add(
-        name, std::make_shared<detail::PromptEntry>(detail::PromptEntry{std::move(def), std::move(wire)}), "prompt");
+    core_->catalog.prompts.add(name,
+                               std::make_shared<detail::PromptEntry>(detail::PromptEntry{
+                                   std::move(def), std::move(wire), detail::entity_metrics("prompt", name)}),
+                               "prompt");
     core_->list_changed("prompts");
 }
 
@@ -136,9 +140,10 @@ void Server::add_resource(detail::ResourceDefinition def) {
     if (def.spec.name.empty()) def.spec.name = detail::default_resource_name(def.uri);
     auto wire = detail::resource_wire("uri", def.uri, def.spec);
     const std::string uri = def.uri;
-    core_->catalog.resources.add(
-        uri, std::make_shared<detail::ResourceEntry>(detail::ResourceEntry{std::move(def), std::move(wire)}),
-        "resource");
+    core_->catalog.resources.add(uri,
+                                 std::make_shared<detail::ResourceEntry>(detail::ResourceEntry{
+                                     std::move(def), std::move(wire), detail::entity_metrics("resource", uri)}),
+                                 "resource");
     core_->list_changed("resources");
 }
 
@@ -146,8 +151,9 @@ void Server::add_template(detail::TemplateDefinition def) {
     if (def.spec.name.empty()) def.spec.name = detail::default_resource_name(def.uri_template);
     auto wire = detail::resource_wire("uriTemplate", def.uri_template, def.spec);
     UriTemplate matcher(def.uri_template);
+    const auto* metrics = detail::entity_metrics("resource", def.uri_template);
     auto entry = std::make_shared<detail::TemplateEntry>(
-        detail::TemplateEntry{std::move(def), std::move(matcher), std::move(wire)});
+        detail::TemplateEntry{std::move(def), std::move(matcher), std::move(wire), metrics});
     core_->catalog.templates.add(std::move(entry));
     core_->list_changed("resources");
 }

@@ -1,5 +1,6 @@
 #include "sessions/session_service.hpp"
 
+#include "sessions/session_metrics.hpp"
 #include "sessions/session_state.hpp"
 #include "util/log.hpp"
 #include "util/random.hpp"
@@ -54,6 +55,9 @@ SessionService::SessionService(std::shared_ptr<Backend> backend, Settings settin
       records_(backend_->make_session_records(settings_.idle_timeout)),
       journal_(backend_->make_journal(journal_limits(settings_))) {
     if (cluster_ != nullptr) join_cluster();
+    open_gauge_ = metrics::registry()
+                      .family("mcp_sessions_open", "2025-era HTTP sessions this node holds", metrics::Type::gauge)
+                      .callback({}, [this] { return static_cast<double>(size()); });
 }
 
 SessionService::~SessionService() {
@@ -97,6 +101,21 @@ void SessionService::join_cluster() {
         }
         for (const auto& session : all) session->catch_up_all();
     }));
+}
+
+SessionMetrics& session_metrics() {
+    using metrics::Type;
+    auto& r = metrics::registry();
+    static SessionMetrics m{
+        r.family("mcp_sessions_created_total", "2025-era HTTP sessions created by initialize", Type::counter)
+            .counter({}),
+        r.family("mcp_sessions_expired_total",
+                 "2025-era HTTP sessions this node ended for being idle past --session-timeout (with a shared "
+                 "store: found gone from it)",
+                 Type::counter)
+            .counter({}),
+        r.family("mcp_sse_resumptions_total", "SSE streams resumed with Last-Event-ID", Type::counter).counter({})};
+    return m;
 }
 
 std::shared_ptr<Session> SessionService::open(std::shared_ptr<MessageSink> channel, std::string id) {
@@ -147,6 +166,10 @@ bool SessionService::admit(const std::shared_ptr<ResumableSession>& session) {
         }
     }
     for (const auto& gone : expired) end(*gone, true);
+    if (metrics::enabled()) {
+        session_metrics().expired.add(expired.size());
+        if (admitted) session_metrics().created.add();
+    }
     return admitted;
 }
 
@@ -175,6 +198,7 @@ std::shared_ptr<ResumableSession> SessionService::lookup_memory(std::string_view
         stored_.erase(it);
     }
     end(*expired, true);
+    if (metrics::enabled()) session_metrics().expired.add();
     return nullptr;
 }
 
@@ -257,6 +281,7 @@ void SessionService::expire() {
             expired = take_expired();
         }
         for (const auto& session : expired) end(*session, true);
+        if (metrics::enabled()) session_metrics().expired.add(expired.size());
         return;
     }
     std::vector<std::string> ids;
@@ -266,7 +291,7 @@ void SessionService::expire() {
     }
     const auto exist = records_->exist(ids);
     for (std::size_t i = 0; i < ids.size(); ++i) {
-        if (!exist[i]) end_local(ids[i], true);
+        if (!exist[i] && end_local(ids[i], true) && metrics::enabled()) session_metrics().expired.add();
     }
 }
 

@@ -9,6 +9,7 @@
 // delivers answers. With a shared store every call may throw StoreUnavailable.
 #include "sessions/resumable_session.hpp"
 #include "store/backend.hpp"
+#include "util/metrics.hpp"
 
 #include <boost/json/value.hpp>
 
@@ -61,6 +62,8 @@ public:
     std::size_t size();
     // Whether the store is shared by several nodes (its calls wait on the network).
     bool shared() const { return records_ != nullptr; }
+    // Whether the store answers now (readiness).
+    bool store_reachable() const { return backend_->reachable(); }
 
     // ---- For the core.
     // initialize succeeded: what the client declared and who it is; the session now hears of changes.
@@ -123,6 +126,7 @@ private:
     std::unordered_map<std::string, std::weak_ptr<Session>> local_;
     static constexpr std::size_t kFirstSweep = 1024;
     std::size_t sweep_at_ = kFirstSweep;
+    metrics::CallbackHandle open_gauge_;  // last: it reads stored_, so it goes first
 };
 
 }  // namespace mcp::detail

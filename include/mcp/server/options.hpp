@@ -37,6 +37,13 @@ struct SessionOptions {
     std::size_t journal_bytes_per_stream = 4 * 1024 * 1024;
 };
 
+// The audit log: one JSON line per tools/call, prompts/get and resources/read, with who asked,
+// what it named, the outcome and the duration.
+struct AuditOptions {
+    std::string path;        // empty: off; "stderr"; or a file, appended to
+    bool arguments = false;  // the call's arguments too (tokens are never among them)
+};
+
 struct ServerOptions {
     std::string instructions;     // sent in the initialize and server/discover results
     std::size_t page_size = 100;  // items per tools/prompts/resources list page
@@ -59,6 +66,7 @@ struct ServerOptions {
     // Seals every opaque token (SSE event ids, request state). Nodes behind one load balancer
     // need the same ring; without one the server generates a key and says so in its log.
     std::optional<KeyRing> keys;
+    AuditOptions audit;
 };
 
 }  // namespace mcp

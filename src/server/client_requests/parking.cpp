@@ -1,6 +1,7 @@
 #include "server/client_requests/parking.hpp"
 
 #include "server/call.hpp"
+#include "server/call_metrics.hpp"
 #include "server/core.hpp"
 #include "server/dispatch.hpp"
 #include "server/scope_guard.hpp"
@@ -35,8 +36,9 @@ void withdraw(CallState& call, const std::vector<std::string>& ids, std::string_
 std::vector<std::string> settle_locked(ParkedRound& round) {
     round.settled = true;
     std::vector<std::string> ids;
-    for (const auto& sent : round.sent) {
+    for (auto& sent : round.sent) {
         if (!sent.answered) ids.push_back(sent.id);
+        sent.parked.reset();
     }
     return ids;
 }
@@ -48,6 +50,7 @@ void answered(const std::shared_ptr<CallState>& call, const Round& round, std::s
         if (round->settled) return;
         auto& sent = round->sent[index];
         sent.answered = true;
+        sent.parked.reset();
         call->input.replies.insert_or_assign(sent.key, std::move(message));
         if (--round->unanswered > 0) return;
         round->settled = true;
@@ -113,6 +116,7 @@ void park(const std::shared_ptr<CallState>& call) {
         std::lock_guard lock(round->mutex);  // an early answer waits until the round is whole
         for (std::size_t i = 0; i < requests.size(); ++i) {
             round->sent.push_back({requests[i].key, new_request_id(core, session)});
+            if (metrics::enabled()) round->sent[i].parked.emplace(&parked_requests(kind_name(requests[i].kind)));
             try {
                 core.sessions().mailbox().expect(
                     round->sent[i].id, timeout_of(core, requests[i].kind) + std::chrono::minutes(1),

@@ -6,6 +6,7 @@
 // is in, or one request times out, the handler runs again from the top with what came back. When
 // the client cancels the call or goes away, the call ends with no response and runs no more.
 #include "util/deadline_queue.hpp"
+#include "util/metrics.hpp"
 
 #include <memory>
 #include <mutex>
@@ -25,6 +26,7 @@ struct ParkedRound : std::enable_shared_from_this<ParkedRound> {
         std::string id;   // the JSON-RPC id it went out with, and its mailbox key
         DeadlineQueue::Ticket deadline = 0;
         bool answered = false;
+        std::optional<metrics::GaugeScope> parked;  // counted until answered or given up
     };
     // Asks the core to drop the call, from a stop callback (cancellation, or the session closing).
     struct Drop {

@@ -1,7 +1,9 @@
 #include "server/client_requests/rounds.hpp"
 
 #include "server/call.hpp"
+#include "server/call_metrics.hpp"
 #include "server/core.hpp"
+#include "server/trace_context.hpp"
 #include "sessions/session_state.hpp"
 #include "store/mailbox.hpp"
 #include "util/random.hpp"
@@ -53,6 +55,7 @@ std::vector<InputAnswer> ask_blocking(CallState& call, std::vector<WireRequest> 
         std::string id;
         std::chrono::steady_clock::time_point deadline;
         std::unique_ptr<MailboxWait> answer;
+        std::optional<metrics::GaugeScope> parked;  // counted while the answer is awaited
     };
     std::vector<Waiting> waiting;
     for (std::size_t i = 0; i < requests.size(); ++i) {
@@ -69,7 +72,8 @@ std::vector<InputAnswer> ask_blocking(CallState& call, std::vector<WireRequest> 
         auto id = new_request_id(core, *session);
         auto answer = std::make_unique<MailboxWait>(core.sessions().mailbox(), id, timeout + std::chrono::minutes(1));
         call.sink->send(jsonrpc::make_request(boost::json::value(id), r.method, r.params));
-        waiting.push_back(Waiting{i, std::move(id), std::chrono::steady_clock::now() + timeout, std::move(answer)});
+        waiting.push_back(Waiting{i, std::move(id), std::chrono::steady_clock::now() + timeout, std::move(answer), {}});
+        if (metrics::enabled()) waiting.back().parked.emplace(&parked_requests(kind_name(r.kind)));
     }
 
     // The wait ends early when the call is cancelled or the client goes away.
@@ -163,7 +167,10 @@ std::vector<InputAnswer> ask_stateless(CallState& call, std::vector<WireRequest>
 std::vector<InputAnswer> ask(CallState& call, const std::vector<InputRequest>& requests) {
     std::vector<WireRequest> wire;
     wire.reserve(requests.size());
-    for (const auto& r : requests) wire.push_back(to_wire(r, call.input.keys));
+    for (const auto& r : requests) {
+        wire.push_back(to_wire(r, call.input.keys));
+        pass_on(call.trace, wire.back().params);  // the client's trace goes on through this request
+    }
     if (call.exchange->era() == Era::stateless) return ask_stateless(call, std::move(wire));
     if (!call.session) throw ClientGone("there is no session to ask the client through");
     if (call.replayable) return ask_replaying(call, std::move(wire));

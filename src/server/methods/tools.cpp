@@ -60,6 +60,7 @@ boost::json::value call_tool(ServerCore& core, CallState& call) {
     const auto name = params.name;
     auto entry = core.catalog.tools.find(name);
     if (!entry) throw InvalidParams("Unknown tool: " + std::string(name));
+    call.entity = entry->metrics;
 
     static const boost::json::object no_arguments;
     const boost::json::object* arguments = params.arguments != nullptr ? params.arguments : &no_arguments;
@@ -101,7 +102,7 @@ boost::json::value call_tool(ServerCore& core, CallState& call) {
     } catch (const json::BindError& e) {
         return error_result(std::string("Invalid arguments: ") + e.what());
     } catch (const std::exception& e) {
-        log().debug("tool {} failed: {}", name, e.what());
+        log().debug("tool {} failed: {}", name, printable(e.what()));
         return error_result(e.what());
     } catch (...) {
         return error_result("The tool failed with an unknown exception");

@@ -1,5 +1,6 @@
 #include "store/redis/redis_client.hpp"
 
+#include "store/store_metrics.hpp"
 #include "util/log.hpp"
 #include "util/percent_encoding.hpp"
 
@@ -234,12 +235,15 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
 
     asio::awaitable<void> run_commands() {
         auto backoff = std::chrono::milliseconds(50);
+        bool connected_before = false;
         asio::steady_timer timer(ioc);
         bool reported = false;
         while (!stopping.load()) {
             socket = std::make_unique<tcp::socket>(ioc);
             if (co_await connect(*socket)) {
                 backoff = std::chrono::milliseconds(50);
+                if (connected_before && metrics::enabled()) store_metrics().reconnects.add();
+                connected_before = true;
                 if (reported) log().info("Redis at {}:{} is back", url.host, url.port);
                 reported = false;
                 set_up(true);
@@ -351,6 +355,7 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
             return;
         }
         if (kind != "pmessage" || reply.elements.size() != 4) return;
+        if (metrics::enabled()) store_metrics().wakeups.add();
         const auto& pattern = reply.elements[1].text;
         std::vector<Callback> targets;
         {
@@ -384,7 +389,12 @@ RedisClient::~RedisClient() {
 
 std::vector<RespValue> RedisClient::pipeline(const std::vector<std::vector<std::string>>& commands) {
     if (commands.empty()) return {};
-    if (!impl_->up.load()) throw StoreUnavailable("Redis is unreachable");
+    const bool counting = metrics::enabled();
+    if (!impl_->up.load()) {
+        if (counting) store_metrics().errors.add();
+        throw StoreUnavailable("Redis is unreachable");
+    }
+    const auto started = std::chrono::steady_clock::now();
     auto request = std::make_shared<Request>();
     request->expected = commands.size();
     auto future = request->done.get_future();
@@ -400,9 +410,18 @@ std::vector<RespValue> RedisClient::pipeline(const std::vector<std::vector<std::
         impl->write_more();
     });
     if (future.wait_for(impl_->options.command_timeout) != std::future_status::ready) {
+        if (counting) store_metrics().errors.add();
         throw StoreUnavailable("Redis did not answer in time");
     }
-    return future.get();
+    if (!counting) return future.get();
+    try {
+        auto replies = future.get();
+        store_metrics().command_seconds.observe(std::chrono::steady_clock::now() - started);
+        return replies;
+    } catch (const StoreUnavailable&) {
+        store_metrics().errors.add();
+        throw;
+    }
 }
 
 RespValue RedisClient::command(std::vector<std::string> args) {
