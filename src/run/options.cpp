@@ -187,6 +187,10 @@ void add_client_requests(CLI::App& app, ClientRequestOptions& requests) {
                  "How long a 2025-era handler waits for a sampling answer");
     add_duration(group, "--roots-timeout", requests.roots_timeout, "How long a 2025-era handler waits for roots/list");
     add_duration(group, "--request-state-ttl", requests.request_state_ttl, "How long a 2026 requestState stays valid");
+    group
+        .add_option("--max-parked-calls", requests.max_parked_calls,
+                    "2025-era calls of replayable handlers waiting for their clients at once; more get 503")
+        ->check(CLI::Range(std::size_t{1}, std::size_t{100'000'000}));
 }
 
 void add_store_and_keys(CLI::App& app, RunOptions& options) {

@@ -41,6 +41,7 @@ struct ServerCore {
     CallTracker calls;
     ListenRegistry listens;
     std::atomic<bool> shutting_down{false};
+    std::atomic<std::size_t> parked_calls{0};  // bounded by options.client_requests.max_parked_calls
     std::unique_ptr<AuditLog> audit;  // ServerOptions::audit; set by Server::configure
 
     // 2025-era sessions, made on first use from the backend and options.sessions.
@@ -65,12 +66,13 @@ private:
     std::once_flag pool_once_;
     std::atomic<bool> pool_started_{false};
     std::unique_ptr<HandlerPool> pool_;
-    std::once_flag deadlines_once_;
-    std::unique_ptr<DeadlineQueue> deadlines_;
     std::once_flag sessions_once_;
     std::unique_ptr<SessionService> sessions_;
     // Set once sessions_ exists: list changes before serving began have no session to reach.
     std::atomic<SessionService*> sessions_made_{nullptr};
+    // After the session service, so that it stops first: what it runs uses the service.
+    std::once_flag deadlines_once_;
+    std::unique_ptr<DeadlineQueue> deadlines_;
 
 public:
     // Declared last so that it goes first: no signal from another node runs into a half-destroyed

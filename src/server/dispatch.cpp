@@ -387,6 +387,11 @@ bool run_call(const Method& method, const std::shared_ptr<CallState>& call) {
                 unavailable = true;
                 response.emplace(jsonrpc::make_error(call->message.id, error_code::internal_error,
                                                      std::string("Store unavailable: ") + e.what()));
+            } catch (const ParkingFull&) {
+                unavailable = true;
+                response.emplace(jsonrpc::make_error(
+                    call->message.id, error_code::internal_error,
+                    "Server overloaded: too many calls wait for their clients' answers, try again later"));
             }
         }
     } catch (const CapabilityMissing& e) {

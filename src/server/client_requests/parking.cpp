@@ -35,6 +35,7 @@ void withdraw(CallState& call, const std::vector<std::string>& ids, std::string_
 // Settles the round (mutex held) and returns the ids of the requests it was still waiting for.
 std::vector<std::string> settle_locked(ParkedRound& round) {
     round.settled = true;
+    round.place.reset();
     std::vector<std::string> ids;
     for (auto& sent : round.sent) {
         if (!sent.answered) ids.push_back(sent.id);
@@ -54,6 +55,7 @@ void answered(const std::shared_ptr<CallState>& call, const Round& round, std::s
         call->input.replies.insert_or_assign(sent.key, std::move(message));
         if (--round->unanswered > 0) return;
         round->settled = true;
+        round->place.reset();
     }
     cancel_deadlines(call->core, *round);
     round->on_cancel.reset();
@@ -108,7 +110,12 @@ void ParkedRound::Drop::operator()() const {
 void park(const std::shared_ptr<CallState>& call) {
     auto& core = call->core;
     auto& session = *call->session;
+    if (core.parked_calls.fetch_add(1) >= core.options.client_requests.max_parked_calls) {
+        core.parked_calls.fetch_sub(1);
+        throw ParkingFull{};
+    }
     auto round = std::make_shared<ParkedRound>();
+    round->place.emplace(core.parked_calls);
     std::vector<WireRequest> requests = std::move(call->input.pending);
     call->input.pending.clear();
 

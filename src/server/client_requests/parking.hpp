@@ -8,6 +8,7 @@
 #include "util/deadline_queue.hpp"
 #include "util/metrics.hpp"
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -36,16 +37,29 @@ struct ParkedRound : std::enable_shared_from_this<ParkedRound> {
         void operator()() const;
     };
 
+    // Holds one of the node's places for parked calls until the round settles.
+    struct Place {
+        std::atomic<std::size_t>* count;
+        explicit Place(std::atomic<std::size_t>& c) : count(&c) {}
+        Place(const Place&) = delete;
+        Place& operator=(const Place&) = delete;
+        ~Place() { count->fetch_sub(1); }
+    };
+
     std::mutex mutex;
     bool settled = false;
+    std::optional<Place> place;
     std::vector<Sent> sent;
     std::size_t unanswered = 0;
     std::optional<std::stop_callback<Drop>> on_cancel;
     std::optional<std::stop_callback<Drop>> on_close;
 };
 
-// Sends the requests the handler left pending and parks the call. Throws StoreUnavailable when a
-// shared mailbox cannot be reached (nothing is left expected then).
+// The node has as many parked calls as --max-parked-calls allows.
+struct ParkingFull {};
+
+// Sends the requests the handler left pending and parks the call. Throws ParkingFull, or
+// StoreUnavailable when a shared mailbox cannot be reached (nothing is left expected then).
 void park(const std::shared_ptr<CallState>& call);
 
 }  // namespace mcp::detail
