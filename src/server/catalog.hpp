@@ -25,8 +25,9 @@ namespace mcp::detail {
 struct ToolEntry {
     ToolDefinition def;
     json::SchemaValidator validator;
-    std::vector<HeaderParam> header_params;  // x-mcp-header annotations
-    boost::json::value wire;                 // the tools/list item
+    std::optional<json::SchemaValidator> output_validator;  // when the tool declares an outputSchema
+    std::vector<HeaderParam> header_params;                 // x-mcp-header annotations
+    boost::json::value wire;                                // the tools/list item
 };
 
 struct PromptEntry {

@@ -68,12 +68,20 @@ void Server::add_tool(detail::ToolDefinition def) {
         throw std::invalid_argument("tool " + name + ": inputSchema must have \"type\": \"object\"");
     }
     std::optional<json::SchemaValidator> validator;
+    std::optional<json::SchemaValidator> output_validator;
     std::vector<detail::HeaderParam> header_params;
     try {
         validator.emplace(def.input_schema);
         header_params = detail::header_params_of(def.input_schema);
     } catch (const std::invalid_argument& e) {
         throw std::invalid_argument("tool " + name + ": " + e.what());
+    }
+    if (def.output_schema) {
+        try {
+            output_validator.emplace(*def.output_schema);
+        } catch (const std::invalid_argument& e) {
+            throw std::invalid_argument("tool " + name + ": outputSchema: " + e.what());
+        }
     }
 
     boost::json::object wire;
@@ -86,8 +94,8 @@ void Server::add_tool(detail::ToolDefinition def) {
     put_icons(wire, def.spec.icons);
     put_meta(wire, def.spec.meta);
 
-    auto entry = std::make_shared<detail::ToolEntry>(
-        detail::ToolEntry{std::move(def), std::move(*validator), std::move(header_params), std::move(wire)});
+    auto entry = std::make_shared<detail::ToolEntry>(detail::ToolEntry{
+        std::move(def), std::move(*validator), std::move(output_validator), std::move(header_params), std::move(wire)});
     core_->catalog.tools.add(name, std::move(entry), "tool");
     core_->list_changed("tools");
 }
