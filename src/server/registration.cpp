@@ -214,7 +214,10 @@ void Server::add_method(detail::MethodDefinition def, std::string_view extension
     if (!detail::valid_method_name(name)) {
         throw std::invalid_argument("method name \"" + name + "\" must be 1 to 128 printable ASCII characters");
     }
-    if (extension.empty() ? detail::protocol_method_name(name) : detail::find_method_info(name) != nullptr) {
+    const auto slash = name.find('/');
+    const bool vendor_form = slash != std::string::npos && slash > 0 && slash + 1 < name.size();
+    if (extension.empty() ? !vendor_form || detail::protocol_method_name(name)
+                          : detail::find_method_info(name) != nullptr) {
         throw std::invalid_argument("method " + name + " collides with the protocol's names: an application's " +
                                     "own method is \"vendor/name\" outside the protocol's areas");
     }

@@ -186,7 +186,10 @@ TEST_F(Extensions, NamesOfTheProtocolAreRefused) {
                              "logging/setLevel",
                              "acme/has space",
                              "acme/tab\t",
-                             "acme/\x7f"}) {
+                             "acme/\x7f",
+                             "echo",
+                             "/echo",
+                             "acme/"}) {
         EXPECT_THROW(server.method(name, noop), std::invalid_argument) << name;
     }
     EXPECT_THROW(server.method(std::string(129, 'a'), noop), std::invalid_argument);

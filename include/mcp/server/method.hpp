@@ -28,8 +28,9 @@ enum class MethodEras : std::uint8_t { both, sessions, stateless };
 enum class MethodCache : std::uint8_t { none, list, read };
 
 struct MethodSpec {
-    // An application's own method (Server::method): "vendor/name", printable ASCII without spaces,
-    // at most 128 characters, outside the protocol's names and areas ("tools/...", "rpc.", …).
+    // An application's own method (Server::method): "vendor/name" (a '/' with text on both sides),
+    // printable ASCII without spaces, at most 128 characters, outside the protocol's names and
+    // areas ("tools/...", "rpc.", …).
     // A method of an extension (Extension::method) may take any name the server does not serve yet.
     std::string name;
     // A hand-written params schema, enforced instead of the generated one.
