@@ -381,7 +381,9 @@ if (growthRows.length) {
         `stateless wire; ${meta.warmup_s} s warm-up, then ${meta.reps} × ${meta.growth.duration_s} s per point. tools/call of ` +
         `\`echo\` at ${meta.growth.conns} connections (bench/wrk/wire2026.lua, the text repeated to size); peak RSS: VmHWM over ` +
         'the point. Columns as in the HTTP table. Handler: `inline` as the demo declares `echo` (`runs_inline`), ' +
-        '`pool` the same tool on the handler pool, as a handler that may block runs.');
+        '`pool` the same tool on the handler pool, as a handler that may block runs; `structured` the tool returning ' +
+        'structuredContent against a declared outputSchema, which is validated on every call (`structured, unvalidated`: ' +
+        'the same with --output-validation off, so the difference is what the check costs).');
     p();
     p('| registered tools | handler | text | calls/s | MB/s of text | p50 ms | p99 ms | CPU µs/call | peak RSS MB | server core | wrk core | others on the cores | failed |');
     p('|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|');

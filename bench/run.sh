@@ -675,6 +675,23 @@ suite_growth() {
         event mcp-cpp growth "the pooled server did not start (see $WORK/logs/growth-$tools.server.log)"
     fi
     stop_pid "$SPID"
+    # Structured output checked against the tool's outputSchema on every call, then unchecked
+    # (--output-validation off): the difference is the validation's cost.
+    local validation label
+    for validation in on off; do
+        label=structured
+        [[ $validation == off ]] && label="structured, unvalidated"
+        echo "bench: == growth, $tools tools, $label"
+        if MCP_BENCH_STRUCTURED=1 MCP_OUTPUT_VALIDATION=$validation start_target growth "$tools"; then
+            BENCH_TOOLS=$tools BENCH_TEXT_BYTES=${GROWTH_BYTES[0]}
+            EXTRA="{\"suite\":\"growth\",\"tools\":$tools,\"text_bytes\":${GROWTH_BYTES[0]},\"handler\":\"$label\"}" LOG_TAG=.t$tools.output-$validation
+            measure_point mcp-cpp tools-call "$GROWTH_CONNS" 1 || true
+            kill -0 "$SPID" 2>/dev/null || event mcp-cpp growth "the structured server died (see $WORK/logs/growth-$tools.server.log)"
+        else
+            event mcp-cpp growth "the structured server did not start (see $WORK/logs/growth-$tools.server.log)"
+        fi
+        stop_pid "$SPID"
+    done
 }
 
 # The server's instructions per call over SCHEME (http or https), counted by callgrind: mcp-cpp-demo

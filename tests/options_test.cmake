@@ -90,7 +90,7 @@ set(derived
   CACHE_TTL READ_CACHE_TTL CACHE_SCOPE
   LOG_LEVEL LOG_FORMAT CLIENT_LOG_LEVEL
   METRICS DRAIN_DELAY AUDIT_LOG
-  PAGE_SIZE MAX_MESSAGE_BYTES MAX_JSON_DEPTH MAX_LISTEN_STREAMS MAX_SUBSCRIPTIONS
+  PAGE_SIZE MAX_MESSAGE_BYTES MAX_JSON_DEPTH OUTPUT_VALIDATION MAX_LISTEN_STREAMS MAX_SUBSCRIPTIONS
   HANDLER_THREADS MAX_HANDLER_THREADS HANDLER_QUEUE HANDLER_GROW_AFTER HANDLER_IDLE_TIMEOUT HANDLER_STACK_SIZE)
 execute_process(COMMAND "${BINARY}" --help OUTPUT_VARIABLE help RESULT_VARIABLE rc)
 string(REGEX MATCHALL "\\(Env:MCP_[A-Z_]+\\)" listed "${help}")
@@ -123,6 +123,7 @@ foreach(case
     "CACHE_TTL=5x|--cache-ttl" "READ_CACHE_TTL=5x|--read-cache-ttl" "CACHE_SCOPE=shared|--cache-scope"
     "LOG_LEVEL=loud|--log-level" "LOG_FORMAT=xml|--log-format" "CLIENT_LOG_LEVEL=loud|--client-log-level"
     "PAGE_SIZE=0|--page-size" "MAX_MESSAGE_BYTES=lots|--max-message-bytes" "MAX_JSON_DEPTH=1|--max-json-depth"
+    "OUTPUT_VALIDATION=maybe|--output-validation"
     "MAX_LISTEN_STREAMS=0|--max-listen-streams" "MAX_SUBSCRIPTIONS=0|--max-subscriptions"
     "HANDLER_THREADS=5000|--handler-threads" "MAX_HANDLER_THREADS=0|--max-handler-threads"
     "HANDLER_QUEUE=0|--handler-queue" "HANDLER_GROW_AFTER=5x|--handler-grow-after"

@@ -267,6 +267,12 @@ void add_limits(CLI::App& app, ServerOptions& server) {
         ->check(CLI::Range(std::size_t{64}, std::size_t{1} << 32));
     group.add_option("--max-json-depth", server.limits.max_depth, "Deepest nesting of arrays and objects accepted")
         ->check(CLI::Range(2, 10000));
+    group
+        .add_option_function<std::string>(
+            "--output-validation", [&server](const std::string& mode) { server.validate_tool_output = mode == "on"; },
+            "Check tools' structured results against their outputSchema: on, or off to save the check's cost")
+        ->check(CLI::IsMember({"on", "off"}))
+        ->default_str(server.validate_tool_output ? "on" : "off");
     group.add_option("--max-listen-streams", server.max_listen_streams, "Open subscriptions/listen streams in total")
         ->check(CLI::Range(1, 1000000));
     group

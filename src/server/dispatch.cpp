@@ -143,16 +143,21 @@ boost::json::value input_required(const CallState& call) {
                                {"requestState", seal_request_state(call.core.keys(), state)}};
 }
 
-// A request for a method served in `era`, or nullptr.
-const Method* requested(std::string_view name, Era era) {
+// A request for a method served in `era`, or nullptr: the protocol's, else one an application or
+// an extension registered.
+const Method* requested(const ServerCore& core, std::string_view name, Era era) {
     const Method* method = find_method(name);
+    if (method == nullptr) {
+        const auto* entry = core.catalog.methods.find(name);
+        method = entry != nullptr ? &entry->binding : nullptr;
+    }
     return method != nullptr && !method->info->notification && method->info->exists_in(era) ? method : nullptr;
 }
 
 // Era rules of 2026-07-28, in the order the spec gives: envelope, headers, version, method.
 const Method* admit_stateless(CallState& call, const Inbound& inbound) {
     const auto& msg = call.message;
-    const Method* method = requested(msg.method, Era::stateless);
+    const Method* method = requested(call.core, msg.method, Era::stateless);
     const Envelope envelope = read_envelope(msg);
     if (inbound.headers != nullptr) {
         check_routing_headers(msg, method != nullptr ? method->info->entity_param : std::string_view(),
@@ -177,7 +182,7 @@ const Method* admit_stateless(CallState& call, const Inbound& inbound) {
 
 const Method* admit_in_session(CallState& call, const Inbound& inbound) {
     const auto& msg = call.message;
-    const Method* method = requested(msg.method, Era::sessions);
+    const Method* method = requested(call.core, msg.method, Era::sessions);
     if (method == nullptr) throw Error(error_code::method_not_found, "Method not found: " + std::string(msg.method));
     const auto& session = inbound.session;
     if (!method->info->before_initialize && (!session || !session->initialized())) {

@@ -4,6 +4,7 @@
 
 #include "server/call_metrics.hpp"
 #include "server/core.hpp"
+#include "server/methods/methods.hpp"
 
 #include <boost/json/array.hpp>
 
@@ -54,6 +55,29 @@ boost::json::value resource_wire(std::string_view key, const std::string& id, co
     return o;
 }
 
+bool valid_method_name(std::string_view name) {
+    if (name.empty() || name.size() > 128) return false;
+    return std::all_of(name.begin(), name.end(), [](char c) { return c > ' ' && c < 0x7f; });
+}
+
+Eras eras_of(MethodEras eras) {
+    switch (eras) {
+        case MethodEras::sessions: return Eras::sessions;
+        case MethodEras::stateless: return Eras::stateless;
+        case MethodEras::both: break;
+    }
+    return Eras::both;
+}
+
+Cache cache_of(MethodCache cache) {
+    switch (cache) {
+        case MethodCache::list: return Cache::list;
+        case MethodCache::read: return Cache::read;
+        case MethodCache::none: break;
+    }
+    return Cache::none;
+}
+
 }  // namespace
 
 }  // namespace detail
@@ -69,12 +93,20 @@ void Server::add_tool(detail::ToolDefinition def) {
         throw std::invalid_argument("tool " + name + ": inputSchema must have \"type\": \"object\"");
     }
     std::optional<json::SchemaValidator> validator;
+    std::optional<json::SchemaValidator> output_validator;
     std::vector<detail::HeaderParam> header_params;
     try {
         validator.emplace(def.input_schema);
         header_params = detail::header_params_of(def.input_schema);
     } catch (const std::invalid_argument& e) {
         throw std::invalid_argument("tool " + name + ": " + e.what());
+    }
+    if (def.output_schema) {
+        try {
+            output_validator.emplace(*def.output_schema);
+        } catch (const std::invalid_argument& e) {
+            throw std::invalid_argument("tool " + name + ": outputSchema: " + e.what());
+        }
     }
 
     boost::json::object wire;
@@ -87,9 +119,9 @@ void Server::add_tool(detail::ToolDefinition def) {
     put_icons(wire, def.spec.icons);
     put_meta(wire, def.spec.meta);
 
-    auto entry = std::make_shared<detail::ToolEntry>(detail::ToolEntry{std::move(def), std::move(*validator),
-                                                                       std::move(header_params), std::move(wire),
-                                                                       detail::entity_metrics("tool", name)});
+    auto entry = std::make_shared<detail::ToolEntry>(
+        detail::ToolEntry{std::move(def), std::move(*validator), std::move(output_validator), std::move(header_params),
+                          std::move(wire), detail::entity_metrics("tool", name)});
     core_->catalog.tools.add(name, std::move(entry), "tool");
     core_->list_changed("tools");
 }
@@ -170,6 +202,56 @@ bool Server::remove_resource_template(std::string_view uri_template) {
     return true;
 }
 
+Extension Server::extension(std::string id, boost::json::object settings) {
+    ExtensionSpec spec;
+    spec.id = std::move(id);
+    spec.settings = std::move(settings);
+    return extension(std::move(spec));
+}
+
+Extension Server::extension(ExtensionSpec spec) {
+    auto id = spec.id;
+    core_->catalog.extensions.declare(std::move(spec));
+    return {*this, std::move(id)};
+}
+
+void Server::add_method(detail::MethodDefinition def, std::string_view extension) {
+    const std::string name = def.spec.name;
+    if (!detail::valid_method_name(name)) {
+        throw std::invalid_argument("method name \"" + name + "\" must be 1 to 128 printable ASCII characters");
+    }
+    const auto slash = name.find('/');
+    const bool vendor_form = slash != std::string::npos && slash > 0 && slash + 1 < name.size();
+    if (extension.empty() ? !vendor_form || detail::protocol_method_name(name)
+                          : detail::find_method_info(name) != nullptr) {
+        throw std::invalid_argument("method " + name + " collides with the protocol's names: an application's " +
+                                    "own method is \"vendor/name\" outside the protocol's areas");
+    }
+    if (!extension.empty() && !core_->catalog.extensions.declared(extension))
+        throw std::invalid_argument("method " + name + ": extension " + std::string(extension) + " is not declared");
+    const auto* type = def.params_schema.if_contains("type");
+    if (type == nullptr || !type->is_string() || type->get_string() != "object") {
+        throw std::invalid_argument("method " + name + ": the params schema must have \"type\": \"object\"");
+    }
+    std::optional<json::SchemaValidator> validator;
+    try {
+        validator.emplace(def.params_schema);
+    } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument("method " + name + ": " + e.what());
+    }
+    auto entry = std::make_unique<detail::MethodEntry>(
+        detail::MethodEntry{std::move(def), std::string(extension), std::move(*validator), {}, {}});
+    const auto& spec = entry->def.spec;
+    entry->info = detail::MethodInfo{.name = spec.name,
+                                     .eras = detail::eras_of(spec.eras),
+                                     .user_code = true,
+                                     .entity_param = spec.name_param,
+                                     .cache = detail::cache_of(spec.cache)};
+    entry->binding =
+        detail::Method{.info = &entry->info, .run = detail::call_method, .runs_inline = detail::method_runs_inline};
+    core_->catalog.methods.add(std::move(entry));
+}
+
 std::vector<std::string> Server::required_scopes() const {
     std::set<std::string> scopes;
     auto add = [&](const auto& entries) {
@@ -180,6 +262,7 @@ std::vector<std::string> Server::required_scopes() const {
     add(core_->catalog.prompts.all());
     add(core_->catalog.resources.all());
     add(core_->catalog.templates.in_order());
+    for (auto& scope : core_->catalog.methods.required_scopes()) scopes.insert(std::move(scope));
     return {scopes.begin(), scopes.end()};
 }
 

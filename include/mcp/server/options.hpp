@@ -60,6 +60,9 @@ struct ServerOptions {
     // Whether tools/list, prompts/list and resources/list show a principal the entries whose
     // required scopes it lacks (calling them is refused either way).
     bool list_unauthorized = false;
+    // Whether a tool's structured result is checked against its outputSchema; a mismatch becomes
+    // an isError result naming the path, and is logged. Off saves the check's cost.
+    bool validate_tool_output = true;
     ExecutionOptions execution;
     SessionOptions sessions;
     // Where 2025-era HTTP sessions, their SSE journals and the answers handlers wait for live:

@@ -33,7 +33,9 @@ struct ToolSpec {
     // A hand-written input schema, advertised verbatim and enforced by the validator (see
     // docs/json-schema.md). Its root must be {"type":"object"}. Overrides the generated one.
     std::optional<boost::json::object> input_schema;
-    // A hand-written output schema, advertised verbatim.
+    // A hand-written output schema, advertised verbatim. Like a generated one, it is enforced on the
+    // tool's structuredContent (ServerOptions::validate_tool_output): a mismatch becomes an isError
+    // result naming the path.
     std::optional<boost::json::object> output_schema;
     // Client capabilities the tool cannot work without, as dotted paths ("sampling",
     // "elicitation.url"). A 2026-07-28 request that does not declare them gets -32021 before the
