@@ -60,6 +60,11 @@ struct HandlerPool::Impl {
         bool claimed = false;
     };
 
+    // A live worker, registered for its lifetime: when its current task started (none: epoch).
+    struct Worker {
+        Clock::time_point running_since{};
+    };
+
     Impl(HandlerPool* pool, ExecutionOptions opts) : owner(pool), options(opts) {
         options.core_threads = core_threads_of(options);
         if (options.max_threads < options.core_threads) {
@@ -84,6 +89,15 @@ struct HandlerPool::Impl {
     }
 
     bool uncovered_locked() const { return queue.size() > waking + starting; }
+
+    // Workers whose current task has run for grow_after or longer: blocked, or long computations.
+    // A task overdue while every worker keeps finishing short tasks means the CPUs are saturated,
+    // which another thread would not help.
+    std::size_t stalled_locked(Clock::time_point now) const {
+        return static_cast<std::size_t>(std::count_if(workers.begin(), workers.end(), [&](const Worker* w) {
+            return w->running_since != Clock::time_point{} && now - w->running_since >= options.grow_after;
+        }));
+    }
 
     // During shutdown the pool may still grow while tasks remain, so that blocked tasks cannot keep
     // queued ones (perhaps the ones that would unblock them) from running.
@@ -133,16 +147,19 @@ struct HandlerPool::Impl {
         t_current_pool = owner;
         pthread_setname_np(pthread_self(), "mcp-handler");
 
+        Worker me;
         std::unique_lock lock(mu);
         --starting;
+        workers.push_back(&me);
         supervisor_cv.notify_one();  // it may be waiting for this thread before growing again
         for (;;) {
             if (!queue.empty()) {
-                run_front(lock);
+                run_front(lock, me);
                 continue;
             }
             if (stopping || !wait_for_work(lock)) break;
         }
+        workers.erase(std::find(workers.begin(), workers.end(), &me));
 
         // Joining: each exiting thread joins the one that exited before it and leaves itself for the
         // next one (or for shutdown). That reaps retired threads without a registry of handles, and
@@ -155,10 +172,11 @@ struct HandlerPool::Impl {
         t_current_pool = nullptr;
     }
 
-    void run_front(std::unique_lock<std::mutex>& lock) {
+    void run_front(std::unique_lock<std::mutex>& lock, Worker& me) {
         {
             Task task = std::move(queue.front());
             queue.pop_front();
+            me.running_since = Clock::now();
             lock.unlock();
             try {
                 task.fn();
@@ -169,6 +187,7 @@ struct HandlerPool::Impl {
             }
         }  // the task's captures are destroyed here, outside the lock
         lock.lock();
+        me.running_since = {};
         ++completed;
     }
 
@@ -209,7 +228,10 @@ struct HandlerPool::Impl {
                 supervisor_cv.wait_until(lock, due);
                 continue;
             }
-            if (starting == 0 && idle.empty() && uncovered_locked() && can_grow_locked() && spawn(lock)) continue;
+            if (starting == 0 && idle.empty() && uncovered_locked() && can_grow_locked() &&
+                workers.size() - stalled_locked(Clock::now()) < options.core_threads && spawn(lock)) {
+                continue;
+            }
             if (threads >= options.max_threads && !stopping && at_bound_log.due()) {
                 log().warn("handler pool: all {} threads are busy; {} calls wait (--max-handler-threads)", threads,
                            queue.size());
@@ -304,6 +326,7 @@ struct HandlerPool::Impl {
     mutable std::mutex mu;
     std::deque<Task> queue;
     std::vector<IdleSlot*> idle;
+    std::vector<Worker*> workers;
     std::condition_variable supervisor_cv;
     std::condition_variable done_cv;  // threads reached 0, or the reaping ended
     std::size_t threads = 0;

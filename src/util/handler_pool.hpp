@@ -4,8 +4,10 @@
 //
 // - core_threads start at once and never exit (0: one per CPU, at least 2).
 // - The pool grows, one thread at a time up to max_threads, when a queued task has waited longer
-//   than grow_after with no idle thread, or at once when a running task enters a BlockingScope
-//   while tasks are queued. Short CPU-bound tasks therefore never make it grow.
+//   than grow_after with no idle thread and fewer than core_threads workers are making progress
+//   (a worker whose task has run for grow_after is stalled), or at once when a running task enters
+//   a BlockingScope while tasks are queued. Short CPU-bound tasks therefore never make it grow,
+//   even when they saturate the CPUs and the queue waits.
 // - Threads above the core exit after idle_timeout without work.
 // - The queue holds at most queue_capacity tasks; try_submit refuses beyond that.
 #include <mcp/util/execution_options.hpp>
