@@ -378,19 +378,20 @@ if (parked.length) {
     p('N tools/call of `delete_note` (mcp-cpp-demo\'s, and the same tool on the TypeScript sdk 1.32.2 peer) spread over S ' +
         '2025-11-25 sessions, 64 in flight; each counts as parked once its SSE stream carried the elicitation/create, and the ' +
         'client then hangs up, so the call waits with no connection. A fresh server per row (bench/drivers/parked.mjs). ' +
-        `VmRSS and threads ${meta.memory_settle_ms} ms before and after the fill; then 500 tools/call of \`echo\`, one at a ` +
+        `VmRSS and threads ${meta.memory_settle_ms} ms before and after the fill; then 2000 tools/call of \`echo\` (after as many unmeasured), one at a ` +
         'time on a session of their own, while every call stays parked; then DELETE of one session (N / S parked calls) while ' +
-        'the echoes go on over another connection: the slowest echo is the stall.');
+        'the echoes go on over another connection: the slowest echo is the stall, beside the slowest of as long a quiet window ' +
+        'just before (the driver\'s own noise).');
     p();
     p('| server | parked | sessions | fill s | parked/s | VmRSS before → parked MB | KiB each | threads before → parked | ' +
-        'echo p50 / p99 ms | DELETE of | DELETE ms | stall ms | failed |');
-    p('|---|---:|---:|---:|---:|---|---:|---|---|---:|---:|---:|---:|');
+        'echo p50 / p99 ms | DELETE of | DELETE ms | stall ms (quiet) | failed |');
+    p('|---|---:|---:|---:|---:|---|---:|---|---|---:|---:|---|---:|');
     for (const r of parked) {
         p(`| ${TARGET_LABEL[r.target] ?? r.target} | ${r.n} | ${r.sessions} | ${fix(r.fill_ms / 1000, 1)} | ` +
             `${r.fill_ms ? Math.round(r.ok / (r.fill_ms / 1000)) : '–'} | ${mb(r.rss_before_kb)} → ${mb(r.rss_parked_kb)} | ` +
             `${fix(r.rss_per_parked_kb, 2)} | ${r.threads_before ?? '–'} → ${r.threads_parked ?? '–'} | ` +
             `${fix(r.echo_p50_ms, 2)} / ${fix(r.echo_p99_ms, 2)} | ${r.delete_parked ?? '–'} | ${r.delete_ms ?? '–'} | ` +
-            `${fix(r.delete_stall_ms, 1)} | ${r.failures} |`);
+            `${fix(r.delete_stall_ms, 1)} (${fix(r.quiet_max_ms, 1)}) | ${r.failures} |`);
     }
     p();
 }
