@@ -1,5 +1,5 @@
 // Turns the raw records of one bench/run.sh run into the tables, one section per suite (http,
-// stdio, memory, growth, https, interceptors): prints Markdown, writes <base>.md and <base>.json. Exit code 1 when any
+// stdio, memory, parked, growth, https, interceptors): prints Markdown, writes <base>.md and <base>.json. Exit code 1 when any
 // reply was wrong, any socket error happened, a server died, a setup step failed or a suite that
 // ran has no records.
 //   node bench/report.mjs WORK_DIR OUT_BASE
@@ -36,6 +36,7 @@ const targets = jsonl('targets.jsonl');
 const events = jsonl('events.jsonl');
 const stdio = jsonl('stdio.jsonl');
 const memory = jsonl('memory.jsonl');
+const parked = jsonl('parked.jsonl');
 
 const TARGET_LABEL = {
     'mcp-cpp': 'mcp-cpp',
@@ -360,8 +361,7 @@ if (memoryRows.length) {
         'notifications/initialized over HTTP, 32 at a time) or as many tools/call of mcp-cpp-demo\'s `delete_note` parked in ' +
         'an elicitation nobody answers (each an open SSE stream that carried its elicitation/create), and after the sessions ' +
         `are ended (DELETE) or the streams closed; each reading ${meta.memory_settle_ms} ms after the step (bench/drivers/memory.mjs). ` +
-        'A Node server\'s figures include garbage not yet collected. The TypeScript peers serve no eliciting tool: parked calls ' +
-        'are measured on mcp-cpp only.');
+        'A Node server\'s figures include garbage not yet collected. The TypeScript server 2.4.0 peer serves no eliciting tool.');
     p();
     p('| server | held | VmRSS before MB | while held MB | growth per 1000 MB | KiB each | after ending them MB | threads before → held → after | failed |');
     p('|---|---|---:|---:|---:|---:|---:|---|---:|');
@@ -369,6 +369,29 @@ if (memoryRows.length) {
         p(`| ${TARGET_LABEL[r.target] ?? r.target} | ${r.n} ${r.kind === 'parked' ? 'parked elicitations' : 'idle sessions'} | ` +
             `${mb(r.rss_before_kb)} | ${mb(r.rss_open_kb)} | ${mb(r.kb_each == null ? null : r.kb_each * 1000)} | ${fix(r.kb_each, 1)} | ` +
             `${mb(r.rss_closed_kb)} | ${r.threads_before ?? '–'} → ${r.threads_open ?? '–'} → ${r.threads_closed ?? '–'} | ${r.failures} |`);
+    }
+    p();
+}
+if (parked.length) {
+    p('## Parked calls');
+    p();
+    p('N tools/call of `delete_note` (mcp-cpp-demo\'s, and the same tool on the TypeScript sdk 1.32.2 peer) spread over S ' +
+        '2025-11-25 sessions, 64 in flight; each counts as parked once its SSE stream carried the elicitation/create, and the ' +
+        'client then hangs up, so the call waits with no connection. A fresh server per row (bench/drivers/parked.mjs). ' +
+        `VmRSS and threads ${meta.memory_settle_ms} ms before and after the fill; then 2000 tools/call of \`echo\` (after as many unmeasured), one at a ` +
+        'time on a session of their own, while every call stays parked; then DELETE of one session (N / S parked calls) while ' +
+        'the echoes go on over another connection: the slowest echo is the stall, beside the slowest of as long a quiet window ' +
+        'just before (the driver\'s own noise).');
+    p();
+    p('| server | parked | sessions | fill s | parked/s | VmRSS before → parked MB | KiB each | threads before → parked | ' +
+        'echo p50 / p99 ms | DELETE of | DELETE ms | stall ms (quiet) | failed |');
+    p('|---|---:|---:|---:|---:|---|---:|---|---|---:|---:|---|---:|');
+    for (const r of parked) {
+        p(`| ${TARGET_LABEL[r.target] ?? r.target} | ${r.n} | ${r.sessions} | ${fix(r.fill_ms / 1000, 1)} | ` +
+            `${r.fill_ms ? Math.round(r.ok / (r.fill_ms / 1000)) : '–'} | ${mb(r.rss_before_kb)} → ${mb(r.rss_parked_kb)} | ` +
+            `${fix(r.rss_per_parked_kb, 2)} | ${r.threads_before ?? '–'} → ${r.threads_parked ?? '–'} | ` +
+            `${fix(r.echo_p50_ms, 2)} / ${fix(r.echo_p99_ms, 2)} | ${r.delete_parked ?? '–'} | ${r.delete_ms ?? '–'} | ` +
+            `${fix(r.delete_stall_ms, 1)} (${fix(r.quiet_max_ms, 1)}) | ${r.failures} |`);
     }
     p();
 }
@@ -465,10 +488,10 @@ if (interceptorKinds.length) {
 
 const bad = [...rows, ...growthRows, ...httpsRows, ...interceptorRows].filter((r) => r.failures || r.socket_errors);
 const badStdio = stdioRows.filter((r) => r.failures || r.error);
-const badMemory = memoryRows.filter((r) => r.failures);
+const badMemory = [...memoryRows, ...parked.map((r) => ({ ...r, kind: `parked ${r.n}/${r.sessions}, detached` }))].filter((r) => r.failures);
 // A suite that ran must have left records.
 const empty = [
-    ['http', samples], ['stdio', stdio], ['memory', memory], ['growth', growthSamples], ['https', httpsSamples],
+    ['http', samples], ['stdio', stdio], ['memory', memory], ['parked', parked], ['growth', growthSamples], ['https', httpsSamples],
     ['interceptors', interceptorSamples],
 ].filter(([suite, records]) => suitesRun.includes(suite) && records.length === 0).map(([suite]) => suite);
 if (bad.length || badStdio.length || badMemory.length || events.length || empty.length) {
@@ -505,6 +528,7 @@ writeFileSync(
             http: suitesRun.includes('http'),
             stdio: suitesRun.includes('stdio') ? stdioRows : null,
             memory: suitesRun.includes('memory') ? memoryRows : null,
+            parked: suitesRun.includes('parked') ? parked : null,
             growth: suitesRun.includes('growth') ? growthRows : null,
             https: suitesRun.includes('https') ? { tls: tlsSession, rows: httpsRows, instructions: httpsInstructions } : null,
             interceptors: suitesRun.includes('interceptors')

@@ -20,7 +20,10 @@
 #   stdio    a pipelined tools/call stream, 256 outstanding, through mcp-cpp-demo, the two SDKs'
 #            stdio servers and `cat` (the driver's ceiling): calls/s and CPU per call
 #   memory   VmRSS per 1000 idle 2025 sessions (mcp-cpp and the sessionful peers) and per 1000
-#            tool calls parked in an unanswered elicitation (mcp-cpp)
+#            tool calls parked in an unanswered elicitation (mcp-cpp and v1-session)
+#   parked   1k, 10k and 100k elicitations parked at once with the clients gone (mcp-cpp and
+#            v1-session): fill time, VmRSS and threads per parked call, an unrelated call's p50/p99
+#            meanwhile, and what DELETE of a session holding 30k of them does to other connections
 #   growth   mcp-cpp with 10, 1000 and 10 000 registered tools: tools/call and a full paginated
 #            tools/list; tools/call with 100 B, 10 KiB and 1 MiB of text
 #   https    mcp-cpp-demo serving TLS itself (--tls-cert/--tls-key) and plain HTTP, the 2026 wire
@@ -31,7 +34,8 @@
 #
 # Options:
 #   --quick                 as above
-#   --suites LIST           comma-separated subset of: http,stdio,memory,growth,https,interceptors
+#   --suites LIST           comma-separated subset of: http,stdio,memory,parked,growth,https,
+#                           interceptors
 #                           (default: all)
 #   --targets LIST          comma-separated subset of: mcp-cpp,mcp-cpp-metrics,floor,v2-stateless,
 #                           v2-session,v1-stateless,v1-session,v2-stdio,v1-stdio,cat (default: all); each
@@ -60,7 +64,7 @@
 #                 2025-churn; memory (sessions)
 #   v1-stateless  @modelcontextprotocol/sdk 1.32.2, sessionIdGenerator undefined: wire 2025-stateless
 #   v1-session    @modelcontextprotocol/sdk 1.32.2, sessions (SSE replies): wires 2025-session,
-#                 2025-churn; memory (sessions)
+#                 2025-churn; memory (sessions, parked calls); parked
 #   v2-stdio      stdio: @modelcontextprotocol/server 2.4.0, serveStdio (bench/peers/server-stdio.mjs)
 #   v1-stdio      stdio: @modelcontextprotocol/sdk 1.32.2, StdioServerTransport (the same file)
 #   cat           stdio: cat, which sends each request back: what the driver can check per second
@@ -101,6 +105,8 @@ fi
 DISTURBED_ABOVE=0.10 # share of a core taken by other processes that makes a run "disturbed"
 STDIO_WINDOW=256                         # stdio: requests outstanding at most
 MEMORY_N=1000 MEMORY_SETTLE_MS=1000      # memory: sessions or parked calls; wait before each reading
+PARKED_RUNS=(1000:10 10000:10 100000:10 30000:1) # parked: calls:sessions, each on a fresh server
+((quick)) && PARKED_RUNS=(1000:1)
 ((quick)) && MEMORY_SETTLE_MS=300
 GROWTH_TOOLS=(10 1000 10000) GROWTH_BYTES=(100 10240 1048576) GROWTH_CONNS=32 GROWTH_DURATION=$DURATION
 ((quick)) && GROWTH_DURATION=1
@@ -127,7 +133,7 @@ pick_from() {
     for item in "${into[@]}"; do [[ " ${all[*]} " == *" $item "* ]] || die "unknown $3 $item"; done
 }
 
-ALL_SUITES=(http stdio memory growth https interceptors)
+ALL_SUITES=(http stdio memory parked growth https interceptors)
 pick_from SUITES ALL_SUITES suite "$suites_opt"
 suite_on() { [[ " ${SUITES[*]} " == *" $1 "* ]]; }
 
@@ -135,6 +141,7 @@ suite_on() { [[ " ${SUITES[*]} " == *" $1 "* ]]; }
 HTTP_TARGETS=(mcp-cpp mcp-cpp-metrics floor v2-stateless v2-session v1-stateless v1-session)
 STDIO_TARGETS=(mcp-cpp v2-stdio v1-stdio cat)
 MEMORY_TARGETS=(mcp-cpp v2-session v1-session)
+PARKED_TARGETS=(mcp-cpp v1-session)
 GROWTH_TARGETS=(mcp-cpp)
 HTTPS_TARGETS=(mcp-cpp)
 INTERCEPTORS_TARGETS=(mcp-cpp)
@@ -602,14 +609,14 @@ suite_stdio() {
     done
 }
 
-# memory: VmRSS with MEMORY_N idle 2025 sessions open, and (mcp-cpp) with MEMORY_N tool calls
-# parked in an unanswered elicitation (bench/drivers/memory.mjs); a fresh server for each.
+# memory: VmRSS with MEMORY_N idle 2025 sessions open, and (mcp-cpp, v1-session) with MEMORY_N
+# tool calls parked in an unanswered elicitation (bench/drivers/memory.mjs); a fresh server for each.
 suite_memory() {
     local target kind log res
     for target in "${MEMORY_TARGETS[@]}"; do
         selected "$target" || continue
         for kind in sessions parked; do
-            [[ $kind == parked && $target != mcp-cpp ]] && continue # the peers have no eliciting tool
+            [[ $kind == parked && $target == v2-session ]] && continue # that peer has no eliciting tool
             echo "bench: == memory $target $kind"
             if ! start_target "$target"; then
                 event "$target" "memory" "did not start (see $WORK/logs/$target.server.log)"
@@ -628,6 +635,37 @@ suite_memory() {
                 event "$target" "memory" "the $kind driver produced no result (see $log)"
             fi
             kill -0 "$SPID" 2>/dev/null || event "$target" "memory" "the server died during $kind (see $WORK/logs/$target.server.log)"
+            stop_pid "$SPID"
+        done
+    done
+}
+
+# parked: for each PARKED_RUNS entry N:S, a fresh server and N calls of delete_note over S
+# sessions, each parked in an elicitation whose client hung up (bench/drivers/parked.mjs).
+suite_parked() {
+    local target run n sessions log res
+    for target in "${PARKED_TARGETS[@]}"; do
+        selected "$target" || continue
+        for run in "${PARKED_RUNS[@]}"; do
+            n=${run%%:*} sessions=${run##*:}
+            echo "bench: == parked $target: $n over $sessions sessions"
+            if ! start_target "$target"; then
+                event "$target" parked "did not start (see $WORK/logs/$target.server.log)"
+                stop_pid "$SPID"
+                continue
+            fi
+            log=$WORK/logs/parked.$target.$n.$sessions.txt
+            timeout -k 5 900 taskset -c "$LOAD_CPU" node "$BENCH/drivers/parked.mjs" --url "http://127.0.0.1:$PORT$URL_PATH" \
+                --pid "$SPID" --n "$n" --sessions "$sessions" --detached --settle-ms "$MEMORY_SETTLE_MS" >"$log" 2>&1 || true
+            res=$(grep -m1 '^BENCH_RESULT ' "$log" | cut -d' ' -f2-) || true
+            if [[ -n $res ]]; then
+                jq -c --arg target "$target" '{target:$target} + .' <<<"$res" >>"$WORK/parked.jsonl"
+                jq -r '"  parked \(.target) \(.n)/\(.sessions): \(.ok) ok, \(.failures) failed; fill \(.fill_ms) ms, \(.rss_per_parked_kb) KiB and threads \(.threads_before) -> \(.threads_parked); echo p99 \(.echo_p99_ms) ms; DELETE stall \(.delete_stall_ms) ms"' \
+                    <<<"$(tail -1 "$WORK/parked.jsonl")"
+            else
+                event "$target" parked "the driver produced no result for $n/$sessions (see $log)"
+            fi
+            kill -0 "$SPID" 2>/dev/null || event "$target" parked "the server died during $n/$sessions (see $WORK/logs/$target.server.log)"
             stop_pid "$SPID"
         done
     done
@@ -844,14 +882,14 @@ write_meta() {
         --arg binary_time "$(date -u -r "$DEMO" +%Y-%m-%dT%H:%M:%SZ)" \
         --arg reply "$(cat "$WORK/reply.2026.json" 2>/dev/null || true)" \
         --argjson suites "$(printf '%s\n' "${SUITES[@]}" | jq -R . | jq -sc .)" --argjson stdio_window "$STDIO_WINDOW" \
-        --argjson memory_n "$MEMORY_N" --argjson memory_settle_ms "$MEMORY_SETTLE_MS" --argjson growth_conns "$GROWTH_CONNS" \
+        --argjson memory_n "$MEMORY_N" --argjson memory_settle_ms "$MEMORY_SETTLE_MS" --argjson parked_runs "$(printf '%s\n' "${PARKED_RUNS[@]}" | jq -R . | jq -sc .)" --argjson growth_conns "$GROWTH_CONNS" \
         --argjson callgrind_calls "$CALLGRIND_CALLS" --argjson callgrind_http_calls "$CALLGRIND_HTTP_CALLS" --arg valgrind "$(valgrind --version 2>/dev/null || true)" \
         --argjson growth_duration "$GROWTH_DURATION" --argjson growth_tools "$(printf '%s\n' "${GROWTH_TOOLS[@]}" | jq -sc .)" --argjson growth_bytes "$(printf '%s\n' "${GROWTH_BYTES[@]}" | jq -sc .)" \
         '{date:$date, host:$host, cpu:$cpu, kernel:$kernel, cpus_online:$online, affinity:$affinity,
           server_cpu:$server_cpu, load_cpu:$load_cpu, quick:($quick==1), duration_s:$duration, reps:$reps,
           warmup_s:$warmup, max_again:$again, disturbed_above:$disturbed_above, conns:$conns, text_bytes:($text|length), echo_reply_bytes:($reply|length),
           loadavg_start:$loadavg, demo_built_by_run:($built==1), demo_binary_time:$binary_time,
-          suites:$suites, stdio_window:$stdio_window, memory_n:$memory_n, memory_settle_ms:$memory_settle_ms,
+          suites:$suites, stdio_window:$stdio_window, memory_n:$memory_n, memory_settle_ms:$memory_settle_ms, parked_runs:$parked_runs,
           growth:{tools:$growth_tools, text_bytes:$growth_bytes, conns:$growth_conns, duration_s:$growth_duration},
           callgrind_calls:$callgrind_calls, callgrind_http_calls:$callgrind_http_calls,
           versions:{wrk:$wrk, nginx:$nginx, node:$node, valgrind:$valgrind, mcp_cpp:$commit, mcp_cpp_uncommitted_files:$dirty,
@@ -865,7 +903,7 @@ install_npm
 build_demo
 echo "bench: work directory $WORK; server on CPU $SERVER_CPU, wrk on CPU $LOAD_CPU;" \
     "connections ${CONNS[*]}, ${REPS} x ${DURATION} s after ${WARMUP} s of warm-up"
-for f in samples points targets events stdio memory instructions; do : >"$WORK/$f.jsonl"; done
+for f in samples points targets events stdio memory parked instructions; do : >"$WORK/$f.jsonl"; done
 if suite_on http && selected floor; then capture_replies || true; fi
 write_meta
 for suite in "${SUITES[@]}"; do "suite_$suite"; done

@@ -85,7 +85,7 @@ set(derived
   AUTH_LEEWAY AUTH_RESOURCE_NAME AUTH_RESOURCE_DOCUMENTATION AUTH_LIST_UNAUTHORIZED RATE_LIMIT
   MAX_CONNECTIONS MAX_HEADER_BYTES HEADER_TIMEOUT BODY_TIMEOUT IDLE_TIMEOUT WRITE_TIMEOUT MAX_STREAMS_PER_SESSION SHUTDOWN_GRACE
   MAX_SESSIONS SESSION_TIMEOUT
-  ELICITATION_TIMEOUT SAMPLING_TIMEOUT ROOTS_TIMEOUT REQUEST_STATE_TTL
+  ELICITATION_TIMEOUT SAMPLING_TIMEOUT ROOTS_TIMEOUT REQUEST_STATE_TTL MAX_PARKED_CALLS
   STORE SECRET_FILE
   CACHE_TTL READ_CACHE_TTL CACHE_SCOPE
   LOG_LEVEL LOG_FORMAT CLIENT_LOG_LEVEL
@@ -213,7 +213,14 @@ demo(initialize.jsonl MCP_HANDLER_THREADS=8 MCP_MAX_HANDLER_THREADS=4)
 if(NOT rc EQUAL 2)
   message(FATAL_ERROR "MCP_HANDLER_THREADS=8 MCP_MAX_HANDLER_THREADS=4: expected exit 2, got ${rc}")
 endif()
-expect_match("MCP_HANDLER_THREADS, MCP_MAX_HANDLER_THREADS" "${stderr}" "--max-handler-threads must be at least --handler-threads")
+expect_match("MCP_HANDLER_THREADS, MCP_MAX_HANDLER_THREADS" "${stderr}"
+  "--max-handler-threads \\(4\\) must be at least the handler threads kept ready \\(8")
+# Below the default of one thread per CPU (at least 2): refused too, not raised in silence.
+demo(initialize.jsonl MCP_MAX_HANDLER_THREADS=1)
+if(NOT rc EQUAL 2)
+  message(FATAL_ERROR "MCP_MAX_HANDLER_THREADS=1: expected exit 2, got ${rc}")
+endif()
+expect_match("MCP_MAX_HANDLER_THREADS=1" "${stderr}" "--max-handler-threads \\(1\\) must be at least")
 
 demo(initialize.jsonl MCP_STORE=bogus)
 if(NOT rc EQUAL 2)

@@ -283,6 +283,8 @@ int main(int argc, char** argv) {
         {.name = "delete_note",
          .description = "Deletes a note after the user confirms",
          .annotations = {.destructive_hint = true},
+         // Nothing happens before the question: while the user decides, the call holds no thread.
+         .replayable = true,
          .required_scopes = write},
         [&server, notes, calls](const SlugInput& in, mcp::ToolContext& ctx) {
             ++*calls;

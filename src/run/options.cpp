@@ -1,6 +1,7 @@
 #include "run/options.hpp"
 
 #include "util/duration.hpp"
+#include "util/handler_pool.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -186,6 +187,10 @@ void add_client_requests(CLI::App& app, ClientRequestOptions& requests) {
                  "How long a 2025-era handler waits for a sampling answer");
     add_duration(group, "--roots-timeout", requests.roots_timeout, "How long a 2025-era handler waits for roots/list");
     add_duration(group, "--request-state-ttl", requests.request_state_ttl, "How long a 2026 requestState stays valid");
+    group
+        .add_option("--max-parked-calls", requests.max_parked_calls,
+                    "2025-era calls of replayable handlers waiting for their clients at once; more get 503")
+        ->check(CLI::Range(std::size_t{1}, std::size_t{100'000'000}));
 }
 
 void add_store_and_keys(CLI::App& app, RunOptions& options) {
@@ -374,8 +379,11 @@ void finish_options(RunOptions& options) {
         throw std::invalid_argument("--metrics needs --http");
     }
     const ExecutionOptions& execution = options.server.execution;
-    if (execution.max_threads < execution.core_threads) {
-        throw std::invalid_argument("--max-handler-threads must be at least --handler-threads");
+    if (execution.max_threads < core_threads_of(execution)) {
+        throw std::invalid_argument("--max-handler-threads (" + std::to_string(execution.max_threads) +
+                                    ") must be at least the handler threads kept ready (" +
+                                    std::to_string(core_threads_of(execution)) +
+                                    ", --handler-threads; 0 means one per CPU, at least 2)");
     }
 }
 

@@ -1,9 +1,11 @@
 #pragma once
 // The state of one JSON-RPC request while it is served.
 #include <mcp/protocol/jsonrpc.hpp>
+#include <mcp/server/context_snapshot.hpp>
 #include <mcp/server/exchange.hpp>
 #include <mcp/server/sink.hpp>
 
+#include "server/client_requests/parking.hpp"
 #include "server/client_requests/rounds.hpp"
 #include "sessions/in_flight.hpp"
 #include "util/metrics.hpp"
@@ -51,6 +53,12 @@ struct CallState : InFlightCall {
     InputRounds input;  // what the handler asked of the client
     // Runs on the transport's thread (the handler was declared runs_inline): it must not wait.
     bool runs_inline = false;
+    // The handler was declared replayable: a 2025 call parks instead of holding its thread while
+    // the client answers, and the handler runs again with the answers.
+    bool replayable = false;
+    std::shared_ptr<ParkedRound> parked;  // the last round it parked for
+    // The thread-local context the handler runs with, each time it runs on the pool.
+    std::optional<ContextSnapshot> snapshot;
 
     std::mutex progress_mutex;
     std::optional<double> last_progress;

@@ -25,9 +25,15 @@ SessionService& ServerCore::sessions() {
         const auto& o = options.sessions;
         sessions_ = std::make_unique<SessionService>(
             cluster.backend_ptr(),
-            SessionService::Settings{o.max_sessions, o.idle_timeout, o.journal_events_per_stream,
-                                     o.journal_bytes_per_stream, options.default_client_log_level,
-                                     [this]() -> const KeyRing& { return keys(); }});
+            SessionService::Settings{
+                .max_sessions = o.max_sessions,
+                .idle_timeout = o.idle_timeout,
+                .journal_events_per_stream = o.journal_events_per_stream,
+                .journal_bytes_per_stream = o.journal_bytes_per_stream,
+                .journal_streams = o.max_sessions * 4 + options.client_requests.max_parked_calls,
+                .initial_level = options.default_client_log_level,
+                .keys = [this]() -> const KeyRing& { return keys(); },
+                .in_background = [this](std::function<void()> work) { deadlines().post(std::move(work)); }});
         sessions_made_.store(sessions_.get());
     });
     return *sessions_;
@@ -50,6 +56,11 @@ HandlerPool& ServerCore::pool() {
         pool_started_.store(true);
     });
     return *pool_;
+}
+
+DeadlineQueue& ServerCore::deadlines() {
+    std::call_once(deadlines_once_, [this] { deadlines_ = std::make_unique<DeadlineQueue>(); });
+    return *deadlines_;
 }
 
 const KeyRing& ServerCore::keys() {

@@ -227,6 +227,12 @@ LogFields log_fields_of(const CallState& call) {
     return fields;
 }
 
+// A call's turn on the handler pool, with the thread-local context of its request.
+void run_pooled(const std::shared_ptr<CallState>& call) {
+    auto scope = call->snapshot->restore();
+    if (run_call(*call->method, call)) call->core.calls.ended(*call);
+}
+
 }  // namespace
 
 const Method* find_method(std::string_view name) {
@@ -273,7 +279,10 @@ void handle_request(ServerCore& core, const std::shared_ptr<CallState>& call, co
     }
     const auto& session = inbound.session;
     const bool listen = method->info->streams;
-    if (!method->info->user_code && !listen) return run_call(*method, call);
+    if (!method->info->user_code && !listen) {
+        run_call(*method, call);
+        return;
+    }
     if (core.shutting_down.load()) return reject(*call, era, error_code::internal_error, "Server is shutting down");
     if (metrics::enabled() && !listen) call->in_flight.emplace(&calls_in_flight());
     call->trace = trace_of(call->message, inbound);
@@ -294,21 +303,16 @@ void handle_request(ServerCore& core, const std::shared_ptr<CallState>& call, co
         // Declared non-blocking: served on this thread, with the request context already here.
         call->runs_inline = true;
         RequestContextScope request_context(call->trace, log_fields_of(*call));
-        return run_call(*method, call);
+        run_call(*method, call);  // parks itself, should it wait for the client (2025, replayable)
+        return;
     }
 
-    std::optional<ContextSnapshot> snapshot;
     {
         RequestContextScope request_context(call->trace, log_fields_of(*call));
-        snapshot = core.context_registry->capture();
+        call->snapshot = core.context_registry->capture();
     }
     core.calls.started(call);
-    const bool queued = core.pool().try_submit([call, method, snapshot = std::move(*snapshot)] {
-        auto scope = snapshot.restore();
-        run_call(*method, call);
-        call->core.calls.ended(*call);
-    });
-    if (!queued) {
+    if (!core.pool().try_submit([call] { run_pooled(call); })) {
         core.calls.ended(*call);
         if (session) SessionState::of(*session).untrack(*call);
         observe_answer(*call, era, Outcome::unavailable);
@@ -316,6 +320,23 @@ void handle_request(ServerCore& core, const std::shared_ptr<CallState>& call, co
             jsonrpc::make_error(call->message.id, error_code::internal_error,
                                 "Server overloaded: too many calls in flight, try again later"));
     }
+}
+
+void resume_call(const std::shared_ptr<CallState>& call) {
+    call->input.keys = KeyCounter();
+    // Not refused at the queue's bound: the call is admitted already, and its client answered.
+    if (call->core.pool().try_submit([call] { run_pooled(call); }, Admission::always)) return;
+    if (call->session && !call->key.empty()) SessionState::of(*call->session).untrack(*call);
+    call->core.calls.ended(*call);
+    observe_answer(*call, Era::sessions, Outcome::internal_error);
+    call->sink->complete(jsonrpc::make_error(call->message.id, error_code::internal_error, "Server is shutting down"));
+}
+
+void drop_call(const std::shared_ptr<CallState>& call) {
+    if (call->session && !call->key.empty()) SessionState::of(*call->session).untrack(*call);
+    call->core.calls.ended(*call);
+    observe_answer(*call, Era::sessions, Outcome::cancelled);
+    call->sink->complete(std::nullopt);
 }
 
 namespace {
@@ -342,7 +363,7 @@ boost::json::value invoke(const Method& method, CallState& call) {
 
 }  // namespace
 
-void run_call(const Method& method, const std::shared_ptr<CallState>& call) {
+bool run_call(const Method& method, const std::shared_ptr<CallState>& call) {
     const bool modern = call->exchange->era() == Era::stateless;
     // Emplaced, not assigned: assigning a value moves it only within one storage, and a result
     // built in call->scratch would be copied out.
@@ -352,16 +373,32 @@ void run_call(const Method& method, const std::shared_ptr<CallState>& call) {
     try {
         auto result = invoke(method, *call);
         // A handler that swallowed InputRequired still asked: the pending requests decide.
-        if (modern && !call->input.pending.empty()) throw InputRequired{};
+        if (!call->input.pending.empty()) throw InputRequired{};
         if (modern) stamp_stateless_result(call->core, method.info->cache, result);
         // A result built in call->scratch (a list page) is enveloped there and moves in; any
         // other in default storage (an embedder's storage is not the server's to allocate in).
         auto storage = result.storage() == call->scratch ? call->scratch : boost::json::storage_ptr();
         response.emplace(jsonrpc::make_result(call->message.id, std::move(result), std::move(storage)));
     } catch (const InputRequired&) {
-        auto result = input_required(*call);
-        stamp_stateless_result(call->core, Cache::none, result);  // never cacheable
-        response.emplace(jsonrpc::make_result(call->message.id, std::move(result)));
+        if (modern) {
+            auto result = input_required(*call);
+            stamp_stateless_result(call->core, Cache::none, result);  // never cacheable
+            response.emplace(jsonrpc::make_result(call->message.id, std::move(result)));
+        } else {
+            try {
+                park(call);
+                return false;
+            } catch (const StoreUnavailable& e) {
+                unavailable = true;
+                response.emplace(jsonrpc::make_error(call->message.id, error_code::internal_error,
+                                                     std::string("Store unavailable: ") + e.what()));
+            } catch (const ParkingFull&) {
+                unavailable = true;
+                response.emplace(jsonrpc::make_error(
+                    call->message.id, error_code::internal_error,
+                    "Server overloaded: too many calls wait for their clients' answers, try again later"));
+            }
+        }
     } catch (const CapabilityMissing& e) {
         response.emplace(modern ? jsonrpc::make_error(
                                       call->message.id, error_code::missing_required_client_capability, e.what(),
@@ -404,6 +441,7 @@ void run_call(const Method& method, const std::shared_ptr<CallState>& call) {
     } else {
         call->sink->complete(std::move(response));
     }
+    return true;
 }
 
 }  // namespace mcp::detail

@@ -27,7 +27,13 @@ void deliver_response(ServerCore& core, const boost::json::value& message, const
 // Serves a well-formed request.
 void handle_request(ServerCore& core, const std::shared_ptr<CallState>& call, const Inbound& inbound);
 
-// Runs a request to the end: the method, error mapping, 2026 result fields, the response.
-void run_call(const Method& method, const std::shared_ptr<CallState>& call);
+// Runs a request to the end: the method, error mapping, 2026 result fields, the response. False
+// when the call parked instead (a replayable handler waits for a 2025 client's answers).
+bool run_call(const Method& method, const std::shared_ptr<CallState>& call);
+
+// A parked call has its answers (or one request timed out): the handler runs again on the pool.
+void resume_call(const std::shared_ptr<CallState>& call);
+// A parked call was cancelled or its client went away: it ends, with no response.
+void drop_call(const std::shared_ptr<CallState>& call);
 
 }  // namespace mcp::detail

@@ -35,7 +35,7 @@ struct Listen {
 
 class ListenRegistry {
 public:
-    // False when `max` streams are already open.
+    // False when `max` streams are already open. O(1) unless the registry is full.
     bool add(const std::shared_ptr<Listen>& listen, std::size_t max);
     // "tools", "prompts" or "resources".
     void list_changed(std::string_view list);
@@ -48,6 +48,8 @@ public:
 private:
     // The open streams; ended ones are dropped (and destroyed after the lock is released).
     std::vector<std::shared_ptr<Listen>> open_listens();
+    // Takes the ended streams out (mutex_ held); the caller destroys them outside the lock.
+    std::vector<std::shared_ptr<Listen>> drop_ended_locked();
 
     std::mutex mutex_;
     std::vector<std::shared_ptr<Listen>> listens_;

@@ -26,6 +26,9 @@ struct ClientRequestOptions {
     std::chrono::milliseconds sampling_timeout{10 * 60'000};    // a person approves, then a model writes
     std::chrono::milliseconds roots_timeout{30'000};            // the client answers by itself
     std::chrono::milliseconds request_state_ttl{15 * 60'000};
+    // 2025-era calls of replayable handlers waiting for their clients' answers at once on this
+    // node (docs/adr/0015-parked-calls.md); one more gets "Server overloaded" (HTTP 503).
+    std::size_t max_parked_calls = 100'000;
 };
 
 // 2025-era sessions (HTTP): how many, how long an idle one lives, and what their resumable SSE

@@ -26,6 +26,7 @@ boost::json::value get_prompt(ServerCore& core, CallState& call) {
         if (arg.required && !arguments.contains(arg.name))
             throw InvalidParams("Missing required argument: " + arg.name);
     }
+    call.replayable = entry->def.spec.replayable;
     Context ctx(call);
     return entry->def.invoke(arguments, ctx);
 }

@@ -29,11 +29,13 @@ boost::json::value read_resource(ServerCore& core, CallState& call) {
     const std::string uri(bind_params<ResourceParams>(call.params()).uri);
     Context ctx(call);
     if (auto entry = core.catalog.resources.find(uri)) {
+        call.replayable = entry->def.spec.replayable;
         call.entity = entry->metrics;
         return entry->def.invoke(uri, ctx);
     }
     for (const auto& entry : core.catalog.templates.in_order()) {
         if (auto vars = entry->matcher.match(uri)) {
+            call.replayable = entry->def.spec.replayable;
             call.entity = entry->metrics;
             return entry->def.invoke(uri, *vars, ctx);
         }

@@ -100,6 +100,7 @@ boost::json::value call_tool(ServerCore& core, CallState& call) {
 
     // Errors of the tool itself go back to the model as an isError result; protocol errors
     // (mcp::Error) stay JSON-RPC errors.
+    call.replayable = entry->def.spec.replayable;
     Context ctx(call);
     boost::json::value result;
     try {
