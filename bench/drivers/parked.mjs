@@ -11,7 +11,7 @@
 //   connection: the longest echo round trip around the DELETE is its stall; the longest over as
 //   long a window before it, with nothing else going on, is the driver's own noise (quiet_max_ms).
 import http from 'node:http';
-import { readFileSync } from 'node:fs';
+import { openSession, procStatus, request } from './session_http.mjs';
 
 const opts = { url: '', pid: 0, n: 0, detached: false, sessions: 1, settleMs: 2000 };
 const argv = process.argv.slice(2);
@@ -28,18 +28,12 @@ for (let i = 0; i < argv.length; i++) {
 if (!opts.url || !opts.pid || !(opts.n > 0 && opts.n <= 1_000_000) || !(opts.sessions >= 1 && opts.n % opts.sessions === 0)) {
     throw new Error('usage: parked.mjs --url URL --pid PID --n N [--detached] [--sessions S dividing N] [--settle-ms MS]');
 }
-const VERSION = '2025-11-25';
 const IN_FLIGHT = 64;
 const ECHOES = 2000;
 const agent = new http.Agent({ keepAlive: true, maxSockets: opts.detached ? IN_FLIGHT + 8 : opts.n + 16 });
 const echoAgent = new http.Agent({ keepAlive: true, maxSockets: 2 });
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-function status() {
-    const text = readFileSync(`/proc/${opts.pid}/status`, 'utf8');
-    const field = (name) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(text)?.[1]);
-    return { rss_kb: field('VmRSS'), threads: field('Threads') };
-}
 
 const result = { kind: opts.detached ? 'parked-detached' : 'parked', n: opts.n, sessions: opts.sessions, ok: 0, failures: 0, first_failure: '' };
 function fail(what) {
@@ -47,55 +41,16 @@ function fail(what) {
     if (!result.first_failure) result.first_failure = String(what).slice(0, 400);
 }
 
-// One request; resolves once the body has ended, or as soon as `until(body)` holds (the stream
-// then stays open: `req` closes it).
-function request(method, body, headers = {}, { until = null, timeoutMs = 60_000, via = agent } = {}) {
-    return new Promise((resolve, reject) => {
-        const req = http.request(opts.url, {
-            method,
-            agent: via,
-            timeout: timeoutMs,
-            headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-        });
-        req.on('timeout', () => req.destroy(new Error(`${method}: no reply for ${timeoutMs} ms`)));
-        req.on('error', reject);
-        req.on('response', (res) => {
-            let text = '';
-            let done = false;
-            res.setEncoding('utf8');
-            res.on('data', (c) => {
-                text += c;
-                if (!done && until?.(text)) {
-                    done = true;
-                    resolve({ status: res.statusCode, headers: res.headers, body: text, req });
-                }
-            });
-            res.on('end', () => done || resolve({ status: res.statusCode, headers: res.headers, body: text, req }));
-            res.on('error', (e) => done || reject(e));
-        });
-        req.end(body);
-    });
-}
-
-async function openSession(capabilities, via = agent) {
-    const init = await request('POST', JSON.stringify({
-        jsonrpc: '2.0', id: 1, method: 'initialize',
-        params: { protocolVersion: VERSION, capabilities, clientInfo: { name: 'mcp-cpp-bench', version: '1.0.0' } },
-    }), {}, { via });
-    const sid = init.headers['mcp-session-id'];
-    if (init.status !== 200 || !sid) throw new Error(`initialize: ${init.status} ${init.body.slice(0, 300)}`);
-    const h = { 'mcp-session-id': sid, 'mcp-protocol-version': VERSION };
-    const done = await request('POST', '{"jsonrpc":"2.0","method":"notifications/initialized"}', h, { via });
-    if (done.status !== 202) throw new Error(`notifications/initialized: ${done.status} ${done.body.slice(0, 300)}`);
-    return h;
-}
+const send = (method, body, headers = {}, { via = agent, ...options } = {}) =>
+    request(opts.url, via, method, body, headers, { timeoutMs: 60_000, ...options });
+const status = () => procStatus(opts.pid);
 
 let echoId = 0;
 async function echo(h) {
     const id = ++echoId;
     const text = `echo ${id}`;
     const t0 = process.hrtime.bigint();
-    const r = await request('POST', JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { text } } }),
+    const r = await send('POST', JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'echo', arguments: { text } } }),
         h, { via: echoAgent, timeoutMs: 10_000 });
     const ms = Number(process.hrtime.bigint() - t0) / 1e6;
     if (r.status !== 200 || !r.body.includes(`"text":"${text}"`)) throw new Error(`echo: ${r.status} ${r.body.slice(0, 200)}`);
@@ -113,7 +68,7 @@ async function park(sessions) {
             const h = sessions[i % sessions.length];
             const call = { jsonrpc: '2.0', id: `p${i}`, method: 'tools/call', params: { name: 'delete_note', arguments: { slug: 'welcome' } } };
             try {
-                const r = await request('POST', JSON.stringify(call), h, { until: (body) => body.includes('"method":"elicitation/create"') });
+                const r = await send('POST', JSON.stringify(call), h, { until: (body) => body.includes('"method":"elicitation/create"') });
                 if (r.status === 200 && r.body.includes('"method":"elicitation/create"')) result.ok++;
                 else fail(`tools/call ${call.id}: ${r.status} ${r.body.slice(0, 300)}`);
                 if (opts.detached) r.req.destroy();
@@ -129,8 +84,8 @@ async function park(sessions) {
 
 try {
     const sessions = [];
-    for (let s = 0; s < opts.sessions; s++) sessions.push(await openSession({ elicitation: {} }));
-    const bystander = await openSession({}, echoAgent);
+    for (let s = 0; s < opts.sessions; s++) sessions.push(await openSession(opts.url, agent, { elicitation: {} }));
+    const bystander = await openSession(opts.url, echoAgent, {});
     await echo(bystander);
     await sleep(opts.settleMs);
     const before = status();
@@ -165,7 +120,7 @@ try {
     })();
     await sleep(200);
     const d0 = Date.now();
-    const del = await request('DELETE', undefined, sessions[0], { timeoutMs: 60_000 });
+    const del = await send('DELETE', undefined, sessions[0]);
     result.delete_ms = Date.now() - d0;
     if (del.status !== 200) fail(`DELETE: ${del.status} ${del.body.slice(0, 200)}`);
     result.delete_parked = opts.n / opts.sessions;
