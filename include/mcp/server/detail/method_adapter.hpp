@@ -5,6 +5,7 @@
 #include <mcp/json/schema.hpp>
 #include <mcp/server/context.hpp>
 #include <mcp/server/detail/callable.hpp>
+#include <mcp/server/detail/invoke.hpp>
 #include <mcp/server/method.hpp>
 
 #include <boost/json/object.hpp>
@@ -39,28 +40,7 @@ MethodDefinition make_method(MethodSpec spec, F fn) {
 
     MethodDefinition def;
     def.invoke = [fn = std::move(fn)](const boost::json::object& params, Context& ctx) -> boost::json::object {
-        auto invoke = [&]() -> decltype(auto) {
-            if constexpr (inputs == 0) {
-                if constexpr (takes_context<F>)
-                    return fn(ctx);
-                else
-                    return fn();
-            } else {
-                using In = arg_of<F, 0>;
-                if constexpr (std::is_same_v<In, boost::json::object>) {
-                    if constexpr (takes_context<F>)
-                        return fn(params, ctx);
-                    else
-                        return fn(params);
-                } else {
-                    In input = json::from_json<In>(params);
-                    if constexpr (takes_context<F>)
-                        return fn(input, ctx);
-                    else
-                        return fn(input);
-                }
-            }
-        };
+        auto invoke = [&]() -> decltype(auto) { return call_with_object<F>(fn, params, ctx); };
         if constexpr (std::is_void_v<R>) {
             invoke();
             return {};
