@@ -8,6 +8,7 @@
 #include "server/client_requests/parking.hpp"
 #include "server/client_requests/rounds.hpp"
 #include "sessions/in_flight.hpp"
+#include "sessions/session_state.hpp"
 #include "util/metrics.hpp"
 
 #include <boost/json/value.hpp>
@@ -71,6 +72,10 @@ struct CallState : InFlightCall {
 
     // The params object, or an empty one.
     const boost::json::object& params() const;
+
+    // Frees the call's id in its session before the answer goes out; hold the result until the
+    // answer is written (a closing stdio session waits for it). Empty when the call was not tracked.
+    std::optional<SessionState::Answering> untrack();
 };
 
 }  // namespace mcp::detail

@@ -314,7 +314,7 @@ void handle_request(ServerCore& core, const std::shared_ptr<CallState>& call, co
     core.calls.started(call);
     if (!core.pool().try_submit([call] { run_pooled(call); })) {
         core.calls.ended(*call);
-        if (session) SessionState::of(*session).untrack(*call);
+        const auto answering = call->untrack();
         observe_answer(*call, era, Outcome::unavailable);
         call->sink->complete_overloaded(
             jsonrpc::make_error(call->message.id, error_code::internal_error,
@@ -326,14 +326,14 @@ void resume_call(const std::shared_ptr<CallState>& call) {
     call->input.keys = KeyCounter();
     // Not refused at the queue's bound: the call is admitted already, and its client answered.
     if (call->core.pool().try_submit([call] { run_pooled(call); }, Admission::always)) return;
-    if (call->session && !call->key.empty()) SessionState::of(*call->session).untrack(*call);
+    const auto answering = call->untrack();
     call->core.calls.ended(*call);
     observe_answer(*call, Era::sessions, Outcome::internal_error);
     call->sink->complete(jsonrpc::make_error(call->message.id, error_code::internal_error, "Server is shutting down"));
 }
 
 void drop_call(const std::shared_ptr<CallState>& call) {
-    if (call->session && !call->key.empty()) SessionState::of(*call->session).untrack(*call);
+    const auto answering = call->untrack();
     call->core.calls.ended(*call);
     observe_answer(*call, Era::sessions, Outcome::cancelled);
     call->sink->complete(std::nullopt);
@@ -424,7 +424,7 @@ bool run_call(const Method& method, const std::shared_ptr<CallState>& call) {
     } catch (...) {
         response.emplace(jsonrpc::make_error(call->message.id, error_code::internal_error, "Internal error"));
     }
-    if (call->session && !call->key.empty()) SessionState::of(*call->session).untrack(*call);
+    const auto answering = call->untrack();
     const bool cancelled =
         call->cancelled_by_client.load() || (call->exchange->era() == Era::stateless && call->stop.stop_requested());
     observe_answer(*call, call->exchange->era(),
