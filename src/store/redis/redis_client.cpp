@@ -1,13 +1,12 @@
 #include "store/redis/redis_client.hpp"
 
+#include "store/redis/redis_connection.hpp"
+#include "store/redis/redis_sentinel.hpp"
 #include "util/log.hpp"
-#include "util/percent_encoding.hpp"
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
-#include <boost/asio/connect.hpp>
 #include <boost/asio/detached.hpp>
-#include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
@@ -15,12 +14,7 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <sys/socket.h>
-
 #include <atomic>
-#include <charconv>
 #include <condition_variable>
 #include <deque>
 #include <future>
@@ -31,78 +25,9 @@ namespace mcp::detail {
 
 namespace asio = boost::asio;
 using tcp = asio::ip::tcp;
-using namespace asio::experimental::awaitable_operators;
 constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 
 namespace {
-
-// User names and passwords arrive percent-encoded when they hold ':', '@', '/' or '%'.
-// The message never repeats the text: it may be a password.
-std::string userinfo_part(std::string_view text) {
-    auto decoded = percent_decoded(text);
-    if (!decoded) throw std::invalid_argument("bad percent-encoding in the Redis URL's user or password");
-    return std::move(*decoded);
-}
-
-}  // namespace
-
-RedisUrl RedisUrl::parse(std::string_view url) {
-    constexpr std::string_view scheme = "redis://";
-    if (!url.starts_with(scheme)) throw std::invalid_argument("a Redis URL starts with redis://");
-    url.remove_prefix(scheme.size());
-    RedisUrl out;
-    if (const auto at = url.rfind('@'); at != std::string_view::npos) {
-        // [user]:password (Redis 6 ACL users), or a bare password as older clients wrote it.
-        const auto userinfo = url.substr(0, at);
-        if (const auto colon = userinfo.find(':'); colon != std::string_view::npos) {
-            out.username = userinfo_part(userinfo.substr(0, colon));
-            out.password = userinfo_part(userinfo.substr(colon + 1));
-        } else {
-            out.password = userinfo_part(userinfo);
-        }
-        url.remove_prefix(at + 1);
-    }
-    auto authority = url.substr(0, url.find('/'));
-    const auto path = url.size() > authority.size() ? url.substr(authority.size() + 1) : std::string_view();
-    const auto bracket = authority.find(']');
-    if (const auto colon = authority.rfind(':');
-        colon != std::string_view::npos && (bracket == std::string_view::npos || bracket < colon)) {
-        unsigned port = 0;
-        const auto digits = authority.substr(colon + 1);
-        auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), port);
-        if (ec != std::errc() || end != digits.data() + digits.size() || port == 0 || port > 65535) {
-            throw std::invalid_argument("bad port in the Redis URL");
-        }
-        out.port = static_cast<std::uint16_t>(port);
-        authority = authority.substr(0, colon);
-    }
-    if (authority.starts_with('[') && authority.ends_with(']')) authority = authority.substr(1, authority.size() - 2);
-    if (!authority.empty()) out.host = authority;
-    if (!path.empty()) {
-        auto [end, ec] = std::from_chars(path.data(), path.data() + path.size(), out.db);
-        if (ec != std::errc() || end != path.data() + path.size() || out.db < 0)
-            throw std::invalid_argument("bad database number in the Redis URL");
-    }
-    return out;
-}
-
-namespace {
-
-// A Redis host that crashed or was cut off sends no FIN or RST: without these, the subscription
-// connection (which only reads) would wait on it forever and miss every later wake-up. Probes
-// after 10 s of silence, every 5 s, 3 unanswered end it; data unacknowledged for 20 s ends it too.
-void detect_a_vanished_peer(tcp::socket& s) {
-    s.set_option(tcp::socket::keep_alive(true));
-    const int fd = s.native_handle();
-    const int idle = 10;
-    const int interval = 5;
-    const int probes = 3;
-    const unsigned user_timeout_ms = 20000;
-    ::setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof idle);
-    ::setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &interval, sizeof interval);
-    ::setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &probes, sizeof probes);
-    ::setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &user_timeout_ms, sizeof user_timeout_ms);
-}
 
 // A command batch waiting for its replies.
 struct Request {
@@ -114,7 +39,9 @@ struct Request {
 }  // namespace
 
 struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
-    Impl(RedisUrl u, Options o) : url(std::move(u)), options(o), work(asio::make_work_guard(ioc)) {}
+    Impl(RedisUrl u, Options o) : url(std::move(u)), options(o), work(asio::make_work_guard(ioc)) {
+        if (url.sentinels) sentinels.emplace(ioc, *url.sentinels, options.connect_timeout);
+    }
 
     RedisUrl url;
     Options options;
@@ -131,6 +58,7 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
     std::deque<std::shared_ptr<Request>> pending;
     std::string outgoing;
     bool writing = false;
+    std::uint64_t connections = 0;  // command connections made so far: tells a write's own one
 
     // Subscriptions.
     std::mutex subs_mutex;
@@ -142,6 +70,20 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
     // both connections are live, because catching up needs commands as well as wake-ups.
     bool catch_up_owed = false;
     asio::steady_timer sub_idle{ioc};  // parks the subscription loop while there is nothing to listen to
+
+    // Through Sentinel: where the master is, and where each connection went (nothing while it is
+    // down). A new master named by Sentinel cuts a connection's wait before its next attempt.
+    std::optional<SentinelSet> sentinels;
+    std::optional<RedisAddress> command_peer;
+    std::optional<RedisAddress> sub_peer;
+    asio::steady_timer command_retry{ioc};
+    asio::steady_timer sub_retry{ioc};
+    bool command_retry_now = false;
+    bool sub_retry_now = false;
+    std::string last_warning;  // of the connection loops, so a failure that repeats is logged once
+
+    // pipeline_replicated(): until when (steady clock ticks) it does not wait for replicas.
+    std::atomic<std::int64_t> replica_wait_paused_until{0};
 
     void set_up(bool value) {
         {
@@ -168,46 +110,87 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
         }
     }
 
-    asio::awaitable<bool> connect(tcp::socket& s) {
-        tcp::resolver resolver(ioc);
-        auto [rec, endpoints] = co_await resolver.async_resolve(url.host, std::to_string(url.port), use_tuple);
-        if (rec) co_return false;
-        asio::steady_timer timer(ioc);
-        timer.expires_after(options.connect_timeout);
-        auto result = co_await (asio::async_connect(s, endpoints, use_tuple) || timer.async_wait(use_tuple));
-        if (result.index() != 0 || std::get<0>(std::get<0>(result))) co_return false;
-        s.set_option(tcp::no_delay(true));
-        detect_a_vanished_peer(s);
-        // Authenticate and pick the database before anything else.
-        std::vector<std::vector<std::string>> hello;
-        if (!url.password.empty()) {
-            if (url.username.empty())
-                hello.push_back({"AUTH", url.password});
-            else
-                hello.push_back({"AUTH", url.username, url.password});
+    // Where Redis is, for the log.
+    std::string describe() const {
+        if (sentinels) return "Redis master " + sentinels->master_name() + " (through Sentinel)";
+        return "Redis at " + RedisAddress{url.host, url.port}.to_string();
+    }
+
+    // A warning once, not at every retry of the same failure.
+    void warn_once(const std::string& message) {
+        if (message == last_warning) return;
+        last_warning = message;
+        log().warn("{}", message);
+    }
+
+    // Whether the server behind a fresh connection may be written to. Through Sentinel, its ROLE
+    // must say master: the sentinels' answer may be stale, or the server demoted since.
+    bool writable(const RespValue& role, const RedisAddress& at) {
+        if (says_master(role)) return true;
+        if (role.is_error()) {
+            // An ACL user without ROLE: READONLY replies still tell a replica apart.
+            warn_once("Redis at " + at.to_string() + " refused ROLE (" + role.text +
+                      "); a replica will be noticed by its READONLY replies");
+            return true;
         }
+        warn_once("Redis at " + at.to_string() + " is not the master of " + sentinels->master_name() + " (ROLE says " +
+                  (role.elements.empty() ? std::string("nothing") : role.elements[0].text) +
+                  "); asking the sentinels again");
+        return false;
+    }
+
+    // Connects `s` to Redis (through Sentinel: to the master it names), logs in and picks the
+    // database; `peer` is where it went.
+    asio::awaitable<bool> connect(tcp::socket& s, std::optional<RedisAddress>& peer) {
+        std::optional<RedisAddress> target = RedisAddress{url.host, url.port};
+        if (sentinels) target = co_await sentinels->master();
+        if (!target || !co_await connect_to(s, *target, options.connect_timeout)) co_return false;
+        RedisCommands hello;
+        add_auth(hello, url.username, url.password);
         if (url.db != 0) hello.push_back({"SELECT", std::to_string(url.db)});
-        if (hello.empty()) co_return true;
-        std::string bytes;
-        for (const auto& c : hello) bytes += resp_command(c);
-        auto [wec, n] = co_await asio::async_write(s, asio::buffer(bytes), use_tuple);
-        if (wec) co_return false;
-        RespParser parser;
-        std::size_t answered = 0;
-        char buffer[4096];
-        while (answered < hello.size()) {
-            auto [ec, got] = co_await s.async_read_some(asio::buffer(buffer), use_tuple);
-            if (ec) co_return false;
-            parser.feed(std::string_view(buffer, got));
-            while (auto reply = parser.next()) {
-                if (reply->is_error()) {
-                    log().error("Redis refused the connection setup: {}", reply->text);
+        if (sentinels) hello.push_back({"ROLE"});
+        if (!hello.empty()) {
+            RespParser parser;
+            const auto replies = co_await exchange(s, parser, hello, options.command_timeout);
+            if (!replies) co_return false;
+            const std::size_t setup = replies->size() - (sentinels ? 1 : 0);
+            for (std::size_t i = 0; i < setup; ++i) {
+                if ((*replies)[i].is_error()) {
+                    log().error("Redis refused the connection setup: {}", (*replies)[i].text);
                     co_return false;
                 }
-                ++answered;
             }
+            if (sentinels && !writable(replies->back(), *target)) co_return false;
         }
+        peer = target;
         co_return true;
+    }
+
+    // Sentinel named a new master: connections to any other server are to an old master (hung,
+    // cut off, or demoted), so they are closed, and both loops reconnect without waiting.
+    void follow(const RedisAddress& master) {
+        boost::system::error_code ignored;
+        if (command_peer != master) {
+            if (command_peer && socket) socket->close(ignored);
+            command_retry_now = true;
+            command_retry.cancel();
+        }
+        if (sub_peer != master) {
+            if (sub_peer && sub_socket) sub_socket->close(ignored);
+            sub_retry_now = true;
+            sub_retry.cancel();
+        }
+    }
+
+    // Waits before the next connection attempt (longer each time), unless Sentinel named a new
+    // master meanwhile: then the next attempt is at once.
+    asio::awaitable<void> back_off(asio::steady_timer& timer, bool& now, std::chrono::milliseconds& backoff) {
+        if (!now) {
+            timer.expires_after(backoff);
+            co_await timer.async_wait(use_tuple);
+        }
+        backoff = std::exchange(now, false) ? std::chrono::milliseconds(50)
+                                            : std::min(backoff * 2, std::chrono::milliseconds(2000));
     }
 
     void fail_pending(const char* why) {
@@ -221,73 +204,85 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
         if (writing || outgoing.empty() || !socket) return;
         writing = true;
         auto bytes = std::make_shared<std::string>(std::exchange(outgoing, {}));
-        asio::async_write(*socket, asio::buffer(*bytes),
-                          [self = shared_from_this(), bytes](boost::system::error_code ec, std::size_t) {
-                              self->writing = false;
-                              if (ec) {
-                                  if (self->socket) self->socket->close(ec);
-                                  return;
-                              }
-                              self->write_more();
-                          });
+        asio::async_write(
+            *socket, asio::buffer(*bytes),
+            [self = shared_from_this(), bytes, connection = connections](boost::system::error_code ec, std::size_t) {
+                // A write to a connection since closed (Sentinel named another
+                // master) must not touch the one that replaced it.
+                if (connection != self->connections) return;
+                self->writing = false;
+                if (ec) {
+                    if (self->socket) self->socket->close(ec);
+                    return;
+                }
+                self->write_more();
+            });
     }
 
     asio::awaitable<void> run_commands() {
         auto backoff = std::chrono::milliseconds(50);
-        asio::steady_timer timer(ioc);
         bool reported = false;
         while (!stopping.load()) {
             socket = std::make_unique<tcp::socket>(ioc);
-            if (co_await connect(*socket)) {
+            ++connections;
+            if (co_await connect(*socket, command_peer)) {
                 backoff = std::chrono::milliseconds(50);
-                if (reported) log().info("Redis at {}:{} is back", url.host, url.port);
+                if (reported) log().info("{} is back, at {}", describe(), command_peer->to_string());
                 reported = false;
+                last_warning.clear();
                 set_up(true);
                 catch_up_owed = true;
                 run_reconnect_callbacks_when_both_live();
-                RespParser parser;
-                char buffer[16 * 1024];
-                while (true) {
-                    auto [ec, n] = co_await socket->async_read_some(asio::buffer(buffer), use_tuple);
-                    if (ec) break;
-                    bool broken = false;
-                    try {
-                        parser.feed(std::string_view(buffer, n));
-                        while (auto reply = parser.next()) {
-                            if (pending.empty()) {
-                                broken = true;  // a reply nobody asked for: the stream is out of step
-                                break;
-                            }
-                            auto& front = pending.front();
-                            front->replies.push_back(std::move(*reply));
-                            if (front->replies.size() == front->expected) {
-                                front->done.set_value(std::move(front->replies));
-                                pending.pop_front();
-                            }
-                        }
-                    } catch (const std::exception& e) {
-                        log().error("Redis protocol error: {}", e.what());
-                        broken = true;
-                    }
-                    if (broken) break;
-                }
+                co_await read_replies();
                 set_up(false);
             }
+            command_peer.reset();
             boost::system::error_code ignored;
             socket->close(ignored);
             socket.reset();
             fail_pending("Redis connection lost");
             if (stopping.load()) break;
-            if (!reported) log().warn("Redis at {}:{} is unreachable; retrying", url.host, url.port);
+            if (!reported) log().warn("{} is unreachable; retrying", describe());
             reported = true;
-            timer.expires_after(backoff);
-            co_await timer.async_wait(use_tuple);
-            backoff = std::min(backoff * 2, std::chrono::milliseconds(2000));
+            co_await back_off(command_retry, command_retry_now, backoff);
+        }
+    }
+
+    // Hands each reply on the command connection to the batch waiting for it, until the
+    // connection ends or must be dropped.
+    asio::awaitable<void> read_replies() {
+        RespParser parser;
+        char buffer[16 * 1024];
+        while (true) {
+            auto [ec, n] = co_await socket->async_read_some(asio::buffer(buffer), use_tuple);
+            if (ec) co_return;
+            try {
+                parser.feed(std::string_view(buffer, n));
+                while (auto reply = parser.next()) {
+                    if (pending.empty()) co_return;  // a reply nobody asked for: the stream is out of step
+                    // A server that became a replica answers writes with READONLY: the caller
+                    // gets the error, and the connection goes to find the master.
+                    const bool demoted = reply->is_error() && reply->text.starts_with("READONLY");
+                    auto& front = pending.front();
+                    front->replies.push_back(std::move(*reply));
+                    if (front->replies.size() == front->expected) {
+                        front->done.set_value(std::move(front->replies));
+                        pending.pop_front();
+                    }
+                    if (demoted) {
+                        log().warn("Redis at {} is a replica now (READONLY); finding the master again",
+                                   command_peer ? command_peer->to_string() : std::string("?"));
+                        co_return;
+                    }
+                }
+            } catch (const std::exception& e) {
+                log().error("Redis protocol error: {}", e.what());
+                co_return;
+            }
         }
     }
 
     asio::awaitable<void> run_subscriptions() {
-        asio::steady_timer timer(ioc);
         auto backoff = std::chrono::milliseconds(50);
         while (!stopping.load()) {
             std::vector<std::string> wanted;
@@ -301,7 +296,7 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
                 continue;
             }
             sub_socket = std::make_unique<tcp::socket>(ioc);
-            if (co_await connect(*sub_socket)) {
+            if (co_await connect(*sub_socket, sub_peer)) {
                 backoff = std::chrono::milliseconds(50);
                 std::vector<std::string> command{"PSUBSCRIBE"};
                 command.insert(command.end(), wanted.begin(), wanted.end());
@@ -324,13 +319,12 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
                 }
             }
             subscribed = false;
+            sub_peer.reset();
             boost::system::error_code ignored;
             sub_socket->close(ignored);
             sub_socket.reset();
             if (stopping.load()) break;
-            timer.expires_after(backoff);
-            co_await timer.async_wait(use_tuple);
-            backoff = std::min(backoff * 2, std::chrono::milliseconds(2000));
+            co_await back_off(sub_retry, sub_retry_now, backoff);
         }
     }
 
@@ -366,6 +360,12 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
 RedisClient::RedisClient(RedisUrl url, Options options) : impl_(std::make_shared<Impl>(std::move(url), options)) {
     asio::co_spawn(impl_->ioc, impl_->run_commands(), asio::detached);
     asio::co_spawn(impl_->ioc, impl_->run_subscriptions(), asio::detached);
+    if (impl_->sentinels) {
+        asio::co_spawn(impl_->ioc, impl_->sentinels->watch([impl = impl_.get()](const RedisAddress& master) {
+            impl->follow(master);
+        }),
+                       asio::detached);
+    }
     impl_->thread = std::thread([impl = impl_] { impl->ioc.run(); });
 }
 
@@ -375,7 +375,10 @@ RedisClient::~RedisClient() {
         boost::system::error_code ignored;
         if (impl->socket) impl->socket->close(ignored);
         if (impl->sub_socket) impl->sub_socket->close(ignored);
+        if (impl->sentinels) impl->sentinels->close();
         impl->sub_idle.cancel();
+        impl->command_retry.cancel();
+        impl->sub_retry.cancel();
         impl->work.reset();
         impl->ioc.stop();
     });
@@ -403,6 +406,26 @@ std::vector<RespValue> RedisClient::pipeline(const std::vector<std::vector<std::
         throw StoreUnavailable("Redis did not answer in time");
     }
     return future.get();
+}
+
+std::vector<RespValue> RedisClient::pipeline_replicated(std::vector<std::vector<std::string>> commands) {
+    using Clock = std::chrono::steady_clock;
+    const auto wait = impl_->options.replica_wait;
+    const auto now = Clock::now().time_since_epoch().count();
+    if (wait.count() == 0 || commands.empty() || now < impl_->replica_wait_paused_until.load()) {
+        return pipeline(commands);
+    }
+    commands.push_back({"WAIT", "1", std::to_string(wait.count())});
+    auto replies = pipeline(commands);
+    const auto& acks = replies.back();
+    if (acks.type != RespValue::Type::integer || acks.integer < 1) {
+        constexpr auto pause = std::chrono::seconds(10);
+        impl_->replica_wait_paused_until.store((Clock::now() + pause).time_since_epoch().count());
+        log().warn("no Redis replica acknowledged a write within {} ms ({}); not waiting for replicas for {} s",
+                   wait.count(), acks.is_error() ? acks.text : std::to_string(acks.integer), pause.count());
+    }
+    replies.pop_back();
+    return replies;
 }
 
 RespValue RedisClient::command(std::vector<std::string> args) {
