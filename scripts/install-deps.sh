@@ -2,7 +2,8 @@
 # Installs what mcp-cpp needs on Debian 12, skipping what is already there.
 #   scripts/install-deps.sh            build dependencies
 #   scripts/install-deps.sh --test     plus what the tests need (JSON-Schema-Test-Suite, Redis and nginx
-#                                      for the several-node tests, wrk for the benchmark smoke run,
+#                                      for the several-node tests, redis-sentinel for the failover test,
+#                                      wrk for the benchmark smoke run,
 #                                      clang-tidy and clang-format for scripts/tidy.sh and check-format.sh, npm packages)
 # Node.js and npm come from NodeSource on our machines: never apt-get nodejs or npm here, that
 # would replace them.
@@ -15,7 +16,7 @@ packages=(build-essential cmake ninja-build ccache pkg-config
 with_tests=0
 if [[ "${1:-}" == "--test" ]]; then
   with_tests=1
-  packages+=(libgtest-dev libgmock-dev json-schema-test-suite redis-server nginx wrk clang-tidy clang-format)
+  packages+=(libgtest-dev libgmock-dev json-schema-test-suite redis-server redis-sentinel nginx wrk clang-tidy clang-format)
 fi
 
 missing=()
