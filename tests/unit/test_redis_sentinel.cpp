@@ -89,7 +89,8 @@ std::string connected_clients(const RedisServer& redis) {
 TEST(RedisSentinelUrl, Parses) {
     auto u = RedisUrl::parse("redis-sentinel://10.0.0.1:26380,sentinel-b,[::1]:26381/mymaster/3");
     ASSERT_TRUE(u.sentinels.has_value());
-    EXPECT_EQ(u.sentinels->nodes, (std::vector<RedisAddress>{{"10.0.0.1", 26380}, {"sentinel-b", 26379}, {"::1", 26381}}));
+    EXPECT_EQ(u.sentinels->nodes,
+              (std::vector<RedisAddress>{{"10.0.0.1", 26380}, {"sentinel-b", 26379}, {"::1", 26381}}));
     EXPECT_EQ(u.sentinels->master_name, "mymaster");
     EXPECT_EQ(u.db, 3);
     EXPECT_EQ(u.password, "");
@@ -119,15 +120,27 @@ TEST(RedisSentinelUrl, RefusesWhatIsNotOne) {
     many.back() = '/';
     many += 'm';
     std::string commas = "redis-sentinel://" + std::string(1 << 20, ',') + "/m";
-    for (const std::string& bad :
-         {std::string("redis-sentinel://h:1"), std::string("redis-sentinel://h:1/"), std::string("redis-sentinel://h:1//0"),
-          std::string("redis-sentinel:///m"), std::string("redis-sentinel://h1,,h2/m"), std::string("redis-sentinel://h1,/m"),
-          std::string("redis-sentinel://h:0/m"), std::string("redis-sentinel://h:99999/m"),
-          std::string("redis-sentinel://h:1/m/x"), std::string("redis-sentinel://h:1/m/-1"),
-          std::string("redis-sentinel://h:1/m%20x"), std::string("redis-sentinel://h:1/m%0A"),
-          std::string("redis-sentinel://h:1/") + std::string(129, 'm'), std::string("redis-sentinel://h:1/m?sentinel-pass=x"),
-          std::string("redis-sentinel://h:1/m?x"), std::string("redis-sentinel://h[1/m"), std::string("redis://a,b:1/0"),
-          std::string("redis+sentinel://h:1/m"), std::string("sentinel://h:1/m"), many, commas}) {
+    for (const std::string& bad : {std::string("redis-sentinel://h:1"),
+                                   std::string("redis-sentinel://h:1/"),
+                                   std::string("redis-sentinel://h:1//0"),
+                                   std::string("redis-sentinel:///m"),
+                                   std::string("redis-sentinel://h1,,h2/m"),
+                                   std::string("redis-sentinel://h1,/m"),
+                                   std::string("redis-sentinel://h:0/m"),
+                                   std::string("redis-sentinel://h:99999/m"),
+                                   std::string("redis-sentinel://h:1/m/x"),
+                                   std::string("redis-sentinel://h:1/m/-1"),
+                                   std::string("redis-sentinel://h:1/m%20x"),
+                                   std::string("redis-sentinel://h:1/m%0A"),
+                                   std::string("redis-sentinel://h:1/") + std::string(129, 'm'),
+                                   std::string("redis-sentinel://h:1/m?sentinel-pass=x"),
+                                   std::string("redis-sentinel://h:1/m?x"),
+                                   std::string("redis-sentinel://h[1/m"),
+                                   std::string("redis://a,b:1/0"),
+                                   std::string("redis+sentinel://h:1/m"),
+                                   std::string("sentinel://h:1/m"),
+                                   many,
+                                   commas}) {
         EXPECT_THROW(RedisUrl::parse(bad), std::invalid_argument) << bad.substr(0, 80);
         EXPECT_THROW(check_store_url(bad), std::invalid_argument) << bad.substr(0, 80);
     }
@@ -175,9 +188,9 @@ TEST(RedisSentinelReplies, SwitchMasterMessagesAboutOthersOrMalformedAreIgnored)
 
 TEST(RedisSentinelReplies, OnlyAMasterRoleIsWritable) {
     EXPECT_TRUE(says_master(reply_of("*3\r\n$6\r\nmaster\r\n:0\r\n*0\r\n")));
-    for (const char* other : {"*5\r\n$5\r\nslave\r\n$1\r\nh\r\n:1\r\n$9\r\nconnected\r\n:0\r\n",
-                              "*2\r\n$8\r\nsentinel\r\n*0\r\n", "*0\r\n", "$6\r\nmaster\r\n", "-NOPERM no\r\n",
-                              "*1\r\n:1\r\n"}) {
+    for (const char* other :
+         {"*5\r\n$5\r\nslave\r\n$1\r\nh\r\n:1\r\n$9\r\nconnected\r\n:0\r\n", "*2\r\n$8\r\nsentinel\r\n*0\r\n", "*0\r\n",
+          "$6\r\nmaster\r\n", "-NOPERM no\r\n", "*1\r\n:1\r\n"}) {
         EXPECT_FALSE(says_master(reply_of(other))) << other;
     }
 }
@@ -314,8 +327,8 @@ TEST(RedisSentinel, ReplicatedWritesWaitForAReplicaUnlessNoneAnswers) {
     ASSERT_TRUE(eventually([&] { return master.cli("INFO replication").find("state=online") != std::string::npos; }));
     FakeSentinel sentinel;
     sentinel.name_master(master.port());
-    auto options = quick();
-    options.replica_wait = 100ms;
+    // Generous, so that a replica on a busy machine is not taken for a missing one.
+    const RedisClient::Options options{.connect_timeout = 300ms, .command_timeout = 3000ms, .replica_wait = 1000ms};
     RedisClient client(RedisUrl::parse(sentinel_url({&sentinel})), options);
     ASSERT_TRUE(client.wait_connected(5s));
 
@@ -327,7 +340,7 @@ TEST(RedisSentinel, ReplicatedWritesWaitForAReplicaUnlessNoneAnswers) {
     client.pipeline({{"SET", "c", "3"}});
     EXPECT_EQ(calls_of(master, "wait"), 1) << "plain pipelines do not wait";
 
-    // The replica hangs: one write waits the 100 ms and goes through, the next ones do not wait.
+    // The replica hangs: one write waits out the second and goes through, the next ones do not wait.
     replica.pause();
     EXPECT_EQ(client.pipeline_replicated({{"SET", "d", "4"}}).front().text, "OK");
     EXPECT_EQ(calls_of(master, "wait"), 2);
@@ -339,4 +352,46 @@ TEST(RedisSentinel, ReplicatedWritesWaitForAReplicaUnlessNoneAnswers) {
     ASSERT_TRUE(plain.wait_connected(5s));
     plain.pipeline_replicated({{"SET", "f", "6"}});
     EXPECT_EQ(calls_of(master, "wait"), 2) << "without a replica wait, nothing waits";
+}
+
+TEST(RedisSentinel, WritesWaitingForAReplicaShareOneWaitAndHoldUpNothingElse) {
+    RedisServer master;
+    RedisServer replica;
+    ASSERT_EQ(master.cli("CONFIG SET repl-diskless-sync-delay 0"), "OK");
+    ASSERT_EQ(replica.cli("REPLICAOF 127.0.0.1 " + std::to_string(master.port())), "OK");
+    ASSERT_TRUE(eventually([&] { return master.cli("INFO replication").find("state=online") != std::string::npos; }));
+    FakeSentinel sentinel;
+    sentinel.name_master(master.port());
+    const RedisClient::Options options{.connect_timeout = 300ms, .command_timeout = 8000ms, .replica_wait = 5000ms};
+    RedisClient client(RedisUrl::parse(sentinel_url({&sentinel})), options);
+    ASSERT_TRUE(client.wait_connected(5s));
+    const long waits_before = calls_of(master, "wait");
+
+    // The replica stalls: the first WAIT stays out, and the writes made meanwhile wait for the next.
+    replica.pause();
+    constexpr int kWriters = 8;
+    std::atomic<int> done{0};
+    std::atomic<int> ok{0};
+    std::vector<std::thread> writers;
+    writers.reserve(kWriters);
+    for (int i = 0; i < kWriters; ++i) {
+        writers.emplace_back([&, i] {
+            const auto key = "w" + std::to_string(i);
+            if (client.pipeline_replicated({{"SET", key, "v"}}).front().text == "OK") ++ok;
+            ++done;
+        });
+    }
+    // A WAIT is out (Redis holds the connection's later commands until it returns); the other
+    // writers have a moment to queue theirs behind it.
+    ASSERT_TRUE(eventually([&] { return master.cli("INFO clients").find("blocked_clients:1") != std::string::npos; }));
+    std::this_thread::sleep_for(300ms);
+    EXPECT_EQ(client.command({"PING"}).text, "PONG");
+    EXPECT_EQ(done.load(), 0) << "other commands went by while the writes waited for the replica";
+    replica.resume();
+    for (auto& w : writers) w.join();
+    EXPECT_EQ(ok.load(), kWriters);
+    const long waits = calls_of(master, "wait") - waits_before;
+    EXPECT_GE(waits, 1);
+    EXPECT_LT(waits, kWriters) << "writes made while a WAIT was out shared the next one";
+    EXPECT_EQ(replica.cli("DBSIZE"), std::to_string(kWriters)) << "all of them on the replica once answered";
 }

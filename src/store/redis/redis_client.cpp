@@ -29,11 +29,56 @@ constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 
 namespace {
 
-// A command batch waiting for its replies.
+// Commands whose replies a caller waits for. A replicated one is answered only once the WAIT sent
+// after it returns; a WAIT answers the replicated requests it `covers`.
 struct Request {
     std::size_t expected = 0;
     std::vector<RespValue> replies;
     std::promise<std::vector<RespValue>> done;
+    bool replicated = false;
+    std::vector<std::shared_ptr<Request>> covers;  // a WAIT's
+    bool settled = false;                          // a request may be failed both as itself and as covered
+
+    void answer(std::vector<RespValue> values) {
+        if (std::exchange(settled, true)) return;
+        done.set_value(std::move(values));
+    }
+    void fail(const char* why) {
+        if (std::exchange(settled, true)) return;
+        done.set_exception(std::make_exception_ptr(StoreUnavailable(why)));
+    }
+};
+
+// One pipelined command connection, remade whenever it is lost. Touched only on the client's
+// thread, except `up`.
+struct Link {
+    explicit Link(asio::io_context& ioc) : retry(ioc) {}
+
+    std::unique_ptr<tcp::socket> socket;
+    std::uint64_t generation = 0;  // connections made so far: tells a write's own one
+    std::optional<RedisAddress> peer;
+    std::atomic<bool> up{false};
+    std::deque<std::shared_ptr<Request>> pending;  // sent, in order, waiting for their replies
+    std::string outgoing;
+    bool writing = false;
+    asio::steady_timer retry;
+    bool retry_now = false;
+    // Replicated writes: whether a WAIT is out, and the writes sent since, which the next covers.
+    bool waiting = false;
+    std::vector<std::shared_ptr<Request>> uncovered;
+
+    void fail_all(const char* why) {
+        for (auto& r : pending) {
+            r->fail(why);
+            for (auto& c : r->covers) c->fail(why);
+        }
+        for (auto& c : uncovered) c->fail(why);
+        pending.clear();
+        uncovered.clear();
+        outgoing.clear();
+        writing = false;
+        waiting = false;
+    }
 };
 
 }  // namespace
@@ -41,6 +86,7 @@ struct Request {
 struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
     Impl(RedisUrl u, Options o) : url(std::move(u)), options(o), work(asio::make_work_guard(ioc)) {
         if (url.sentinels) sentinels.emplace(ioc, *url.sentinels, options.connect_timeout);
+        if (options.replica_wait.count() > 0) replicated.emplace(ioc);
     }
 
     RedisUrl url;
@@ -50,51 +96,47 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
     std::thread thread;
     std::atomic<bool> stopping{false};
 
-    // Command connection; touched only on the client's thread, except the flag.
-    std::atomic<bool> up{false};
+    // Commands; wait_connected() waits on `up_changed` for every link to be up.
+    Link commands{ioc};
     mutable std::mutex up_mutex;
     mutable std::condition_variable up_changed;
-    std::unique_ptr<tcp::socket> socket;
-    std::deque<std::shared_ptr<Request>> pending;
-    std::string outgoing;
-    bool writing = false;
-    std::uint64_t connections = 0;  // command connections made so far: tells a write's own one
+    // Writes that wait for a replica (Options::replica_wait), on a connection of their own: a
+    // WAIT holds up every command behind it on its connection.
+    std::optional<Link> replicated;
 
     // Subscriptions.
     std::mutex subs_mutex;
     std::vector<std::pair<std::string, Callback>> patterns;
     std::vector<std::function<void()>> reconnected;
     std::unique_ptr<tcp::socket> sub_socket;
+    std::optional<RedisAddress> sub_peer;
+    asio::steady_timer sub_retry{ioc};
+    bool sub_retry_now = false;
     bool subscribed = false;  // every pattern confirmed on the live subscription connection
     // A connection came (back) up since the reconnect callbacks last ran. They run only once
     // both connections are live, because catching up needs commands as well as wake-ups.
     bool catch_up_owed = false;
     asio::steady_timer sub_idle{ioc};  // parks the subscription loop while there is nothing to listen to
 
-    // Through Sentinel: where the master is, and where each connection went (nothing while it is
-    // down). A new master named by Sentinel cuts a connection's wait before its next attempt.
+    // Through Sentinel: where the master is.
     std::optional<SentinelSet> sentinels;
-    std::optional<RedisAddress> command_peer;
-    std::optional<RedisAddress> sub_peer;
-    asio::steady_timer command_retry{ioc};
-    asio::steady_timer sub_retry{ioc};
-    bool command_retry_now = false;
-    bool sub_retry_now = false;
     std::string last_warning;  // of the connection loops, so a failure that repeats is logged once
 
     // pipeline_replicated(): until when (steady clock ticks) it does not wait for replicas.
     std::atomic<std::int64_t> replica_wait_paused_until{0};
 
-    void set_up(bool value) {
+    void set_up(Link& link, bool value) {
         {
             std::lock_guard lock(up_mutex);
-            up.store(value);
+            link.up.store(value);
         }
         up_changed.notify_all();
     }
 
+    bool all_up() const { return commands.up.load() && (!replicated || replicated->up.load()); }
+
     void run_reconnect_callbacks_when_both_live() {
-        if (!catch_up_owed || !subscribed || !up.load()) return;
+        if (!catch_up_owed || !subscribed || !commands.up.load()) return;
         catch_up_owed = false;
         std::vector<std::function<void()>> callbacks;
         {
@@ -167,19 +209,19 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
     }
 
     // Sentinel named a new master: connections to any other server are to an old master (hung,
-    // cut off, or demoted), so they are closed, and both loops reconnect without waiting.
+    // cut off, or demoted), so they are closed, and every loop reconnects without waiting.
     void follow(const RedisAddress& master) {
-        boost::system::error_code ignored;
-        if (command_peer != master) {
-            if (command_peer && socket) socket->close(ignored);
-            command_retry_now = true;
-            command_retry.cancel();
-        }
-        if (sub_peer != master) {
-            if (sub_peer && sub_socket) sub_socket->close(ignored);
-            sub_retry_now = true;
-            sub_retry.cancel();
-        }
+        const auto leave = [&](std::optional<RedisAddress>& peer, std::unique_ptr<tcp::socket>& s, bool& now,
+                               asio::steady_timer& retry) {
+            if (peer == master) return;
+            boost::system::error_code ignored;
+            if (peer && s) s->close(ignored);
+            now = true;
+            retry.cancel();
+        };
+        leave(commands.peer, commands.socket, commands.retry_now, commands.retry);
+        if (replicated) leave(replicated->peer, replicated->socket, replicated->retry_now, replicated->retry);
+        leave(sub_peer, sub_socket, sub_retry_now, sub_retry);
     }
 
     // Waits before the next connection attempt (longer each time), unless Sentinel named a new
@@ -193,85 +235,146 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
                                             : std::min(backoff * 2, std::chrono::milliseconds(2000));
     }
 
-    void fail_pending(const char* why) {
-        for (auto& r : pending) r->done.set_exception(std::make_exception_ptr(StoreUnavailable(why)));
-        pending.clear();
-        outgoing.clear();
-        writing = false;
+    void write_more(Link& link) {
+        if (link.writing || link.outgoing.empty() || !link.socket) return;
+        link.writing = true;
+        auto bytes = std::make_shared<std::string>(std::exchange(link.outgoing, {}));
+        asio::async_write(*link.socket, asio::buffer(*bytes),
+                          [self = shared_from_this(), &link, bytes, generation = link.generation](
+                              boost::system::error_code ec, std::size_t) {
+                              // A write to a connection since closed (Sentinel named another
+                              // master) must not touch the one that replaced it.
+                              if (generation != link.generation) return;
+                              link.writing = false;
+                              if (ec) {
+                                  if (link.socket) link.socket->close(ec);
+                                  return;
+                              }
+                              self->write_more(link);
+                          });
     }
 
-    void write_more() {
-        if (writing || outgoing.empty() || !socket) return;
-        writing = true;
-        auto bytes = std::make_shared<std::string>(std::exchange(outgoing, {}));
-        asio::async_write(
-            *socket, asio::buffer(*bytes),
-            [self = shared_from_this(), bytes, connection = connections](boost::system::error_code ec, std::size_t) {
-                // A write to a connection since closed (Sentinel named another
-                // master) must not touch the one that replaced it.
-                if (connection != self->connections) return;
-                self->writing = false;
-                if (ec) {
-                    if (self->socket) self->socket->close(ec);
-                    return;
-                }
-                self->write_more();
-            });
+    // A WAIT after the replicated writes sent so far: one at a time, so that while a replica
+    // takes its time the writes made meanwhile share the next one.
+    void send_wait(Link& link, std::vector<std::shared_ptr<Request>> covers) {
+        auto wait = std::make_shared<Request>();
+        wait->expected = 1;
+        wait->covers = std::move(covers);
+        link.pending.push_back(std::move(wait));
+        link.outgoing += resp_command({"WAIT", "1", std::to_string(options.replica_wait.count())});
+        link.waiting = true;
     }
 
-    asio::awaitable<void> run_commands() {
-        auto backoff = std::chrono::milliseconds(50);
-        bool reported = false;
-        while (!stopping.load()) {
-            socket = std::make_unique<tcp::socket>(ioc);
-            ++connections;
-            if (co_await connect(*socket, command_peer)) {
-                backoff = std::chrono::milliseconds(50);
-                if (reported) log().info("{} is back, at {}", describe(), command_peer->to_string());
-                reported = false;
-                last_warning.clear();
-                set_up(true);
-                catch_up_owed = true;
-                run_reconnect_callbacks_when_both_live();
-                co_await read_replies();
-                set_up(false);
-            }
-            command_peer.reset();
-            boost::system::error_code ignored;
-            socket->close(ignored);
-            socket.reset();
-            fail_pending("Redis connection lost");
-            if (stopping.load()) break;
-            if (!reported) log().warn("{} is unreachable; retrying", describe());
-            reported = true;
-            co_await back_off(command_retry, command_retry_now, backoff);
+    // Sends a request on `link` (on the client's thread).
+    void submit(Link& link, std::shared_ptr<Request> request, const std::string& bytes) {
+        if (!link.up.load() || !link.socket) {
+            request->fail("Redis is unreachable");
+            return;
+        }
+        link.pending.push_back(request);
+        link.outgoing += bytes;
+        if (request->replicated) {
+            if (link.waiting)
+                link.uncovered.push_back(std::move(request));
+            else
+                send_wait(link, {std::move(request)});
+        }
+        write_more(link);
+    }
+
+    // A request's replies are all in: answer it, unless a WAIT still has to vouch for it. A
+    // WAIT's reply goes to every request it covers, after their own.
+    void completed(Link& link, const std::shared_ptr<Request>& request) {
+        if (request->replicated) return;
+        if (request->covers.empty()) {
+            request->answer(std::move(request->replies));
+            return;
+        }
+        for (auto& covered : request->covers) {
+            auto replies = std::move(covered->replies);
+            replies.push_back(request->replies.front());
+            covered->answer(std::move(replies));
+        }
+        link.waiting = false;
+        if (!link.uncovered.empty()) {
+            send_wait(link, std::exchange(link.uncovered, {}));
+            write_more(link);
         }
     }
 
-    // Hands each reply on the command connection to the batch waiting for it, until the
+    // Calls `commands` on `link` from a caller's thread; waits up to the command timeout.
+    std::vector<RespValue> call(Link& link, const std::vector<std::vector<std::string>>& list, bool replicate) {
+        if (!link.up.load()) throw StoreUnavailable("Redis is unreachable");
+        auto request = std::make_shared<Request>();
+        request->expected = list.size();
+        request->replicated = replicate;
+        auto future = request->done.get_future();
+        std::string bytes;
+        for (const auto& c : list) bytes += resp_command(c);
+        asio::post(ioc, [self = shared_from_this(), &link, request = std::move(request), bytes = std::move(bytes)] {
+            self->submit(link, request, bytes);
+        });
+        if (future.wait_for(options.command_timeout) != std::future_status::ready) {
+            throw StoreUnavailable("Redis did not answer in time");
+        }
+        return future.get();
+    }
+
+    asio::awaitable<void> run_link(Link& link, bool main) {
+        auto backoff = std::chrono::milliseconds(50);
+        bool reported = false;
+        while (!stopping.load()) {
+            link.socket = std::make_unique<tcp::socket>(ioc);
+            ++link.generation;
+            if (co_await connect(*link.socket, link.peer)) {
+                backoff = std::chrono::milliseconds(50);
+                set_up(link, true);
+                if (main) {
+                    if (reported) log().info("{} is back, at {}", describe(), link.peer->to_string());
+                    last_warning.clear();
+                    catch_up_owed = true;
+                    run_reconnect_callbacks_when_both_live();
+                }
+                reported = false;
+                co_await read_replies(link);
+                set_up(link, false);
+            }
+            link.peer.reset();
+            boost::system::error_code ignored;
+            link.socket->close(ignored);
+            link.socket.reset();
+            link.fail_all("Redis connection lost");
+            if (stopping.load()) break;
+            if (main && !reported) log().warn("{} is unreachable; retrying", describe());
+            reported = true;
+            co_await back_off(link.retry, link.retry_now, backoff);
+        }
+    }
+
+    // Hands each reply on a command connection to the request waiting for it, until the
     // connection ends or must be dropped.
-    asio::awaitable<void> read_replies() {
+    asio::awaitable<void> read_replies(Link& link) {
         RespParser parser;
         char buffer[16 * 1024];
         while (true) {
-            auto [ec, n] = co_await socket->async_read_some(asio::buffer(buffer), use_tuple);
+            auto [ec, n] = co_await link.socket->async_read_some(asio::buffer(buffer), use_tuple);
             if (ec) co_return;
             try {
                 parser.feed(std::string_view(buffer, n));
                 while (auto reply = parser.next()) {
-                    if (pending.empty()) co_return;  // a reply nobody asked for: the stream is out of step
+                    if (link.pending.empty()) co_return;  // a reply nobody asked for: the stream is out of step
                     // A server that became a replica answers writes with READONLY: the caller
                     // gets the error, and the connection goes to find the master.
                     const bool demoted = reply->is_error() && reply->text.starts_with("READONLY");
-                    auto& front = pending.front();
+                    auto front = link.pending.front();
                     front->replies.push_back(std::move(*reply));
                     if (front->replies.size() == front->expected) {
-                        front->done.set_value(std::move(front->replies));
-                        pending.pop_front();
+                        link.pending.pop_front();
+                        completed(link, front);
                     }
                     if (demoted) {
                         log().warn("Redis at {} is a replica now (READONLY); finding the master again",
-                                   command_peer ? command_peer->to_string() : std::string("?"));
+                                   link.peer ? link.peer->to_string() : std::string("?"));
                         co_return;
                     }
                 }
@@ -358,7 +461,8 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
 };
 
 RedisClient::RedisClient(RedisUrl url, Options options) : impl_(std::make_shared<Impl>(std::move(url), options)) {
-    asio::co_spawn(impl_->ioc, impl_->run_commands(), asio::detached);
+    asio::co_spawn(impl_->ioc, impl_->run_link(impl_->commands, true), asio::detached);
+    if (impl_->replicated) asio::co_spawn(impl_->ioc, impl_->run_link(*impl_->replicated, false), asio::detached);
     asio::co_spawn(impl_->ioc, impl_->run_subscriptions(), asio::detached);
     if (impl_->sentinels) {
         asio::co_spawn(impl_->ioc, impl_->sentinels->watch([impl = impl_.get()](const RedisAddress& master) {
@@ -373,11 +477,14 @@ RedisClient::~RedisClient() {
     impl_->stopping.store(true);
     asio::post(impl_->ioc, [impl = impl_] {
         boost::system::error_code ignored;
-        if (impl->socket) impl->socket->close(ignored);
+        for (Link* link : {&impl->commands, impl->replicated ? &*impl->replicated : nullptr}) {
+            if (link == nullptr) continue;
+            if (link->socket) link->socket->close(ignored);
+            link->retry.cancel();
+        }
         if (impl->sub_socket) impl->sub_socket->close(ignored);
         if (impl->sentinels) impl->sentinels->close();
         impl->sub_idle.cancel();
-        impl->command_retry.cancel();
         impl->sub_retry.cancel();
         impl->work.reset();
         impl->ioc.stop();
@@ -387,42 +494,23 @@ RedisClient::~RedisClient() {
 
 std::vector<RespValue> RedisClient::pipeline(const std::vector<std::vector<std::string>>& commands) {
     if (commands.empty()) return {};
-    if (!impl_->up.load()) throw StoreUnavailable("Redis is unreachable");
-    auto request = std::make_shared<Request>();
-    request->expected = commands.size();
-    auto future = request->done.get_future();
-    std::string bytes;
-    for (const auto& c : commands) bytes += resp_command(c);
-    asio::post(impl_->ioc, [impl = impl_, request, bytes = std::move(bytes)]() mutable {
-        if (!impl->up.load() || !impl->socket) {
-            request->done.set_exception(std::make_exception_ptr(StoreUnavailable("Redis is unreachable")));
-            return;
-        }
-        impl->pending.push_back(std::move(request));
-        impl->outgoing += bytes;
-        impl->write_more();
-    });
-    if (future.wait_for(impl_->options.command_timeout) != std::future_status::ready) {
-        throw StoreUnavailable("Redis did not answer in time");
-    }
-    return future.get();
+    return impl_->call(impl_->commands, commands, false);
 }
 
-std::vector<RespValue> RedisClient::pipeline_replicated(std::vector<std::vector<std::string>> commands) {
+std::vector<RespValue> RedisClient::pipeline_replicated(const std::vector<std::vector<std::string>>& commands) {
     using Clock = std::chrono::steady_clock;
-    const auto wait = impl_->options.replica_wait;
-    const auto now = Clock::now().time_since_epoch().count();
-    if (wait.count() == 0 || commands.empty() || now < impl_->replica_wait_paused_until.load()) {
+    if (!impl_->replicated || commands.empty() ||
+        Clock::now().time_since_epoch().count() < impl_->replica_wait_paused_until.load()) {
         return pipeline(commands);
     }
-    commands.push_back({"WAIT", "1", std::to_string(wait.count())});
-    auto replies = pipeline(commands);
+    auto replies = impl_->call(*impl_->replicated, commands, true);
     const auto& acks = replies.back();
     if (acks.type != RespValue::Type::integer || acks.integer < 1) {
         constexpr auto pause = std::chrono::seconds(10);
         impl_->replica_wait_paused_until.store((Clock::now() + pause).time_since_epoch().count());
         log().warn("no Redis replica acknowledged a write within {} ms ({}); not waiting for replicas for {} s",
-                   wait.count(), acks.is_error() ? acks.text : std::to_string(acks.integer), pause.count());
+                   impl_->options.replica_wait.count(), acks.is_error() ? acks.text : std::to_string(acks.integer),
+                   pause.count());
     }
     replies.pop_back();
     return replies;
@@ -433,11 +521,11 @@ RespValue RedisClient::command(std::vector<std::string> args) {
     return std::move(replies.front());
 }
 
-bool RedisClient::connected() const { return impl_->up.load(); }
+bool RedisClient::connected() const { return impl_->commands.up.load(); }
 
 bool RedisClient::wait_connected(std::chrono::milliseconds timeout) const {
     std::unique_lock lock(impl_->up_mutex);
-    return impl_->up_changed.wait_for(lock, timeout, [&] { return impl_->up.load(); });
+    return impl_->up_changed.wait_for(lock, timeout, [&] { return impl_->all_up(); });
 }
 
 void RedisClient::psubscribe(std::string pattern, Callback callback) {

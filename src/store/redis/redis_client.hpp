@@ -44,12 +44,14 @@ public:
     // Several commands in one round trip, replies in order.
     std::vector<RespValue> pipeline(const std::vector<std::vector<std::string>>& commands);
     // The same, for writes a client is told of and cannot make again (a session it was given, an
-    // answer it delivered): the round trip ends once a replica has them too, or after
-    // `replica_wait` when none acknowledges. Then it stops waiting for replicas for a while, so
-    // a replica that is down costs the node one wait, not one per write.
-    std::vector<RespValue> pipeline_replicated(std::vector<std::vector<std::string>> commands);
+    // answer it delivered): the round trip ends once a replica has them too (WAIT 1), or after
+    // `replica_wait` when none acknowledges; then it stops waiting for replicas for a while, so a
+    // replica that is down costs the node one wait, not one per write. These writes go on a
+    // connection of their own, where one WAIT at a time covers all the writes made meanwhile:
+    // other commands never queue behind a WAIT.
+    std::vector<RespValue> pipeline_replicated(const std::vector<std::vector<std::string>>& commands);
     bool connected() const;
-    // Waits up to `timeout` for the command connection (startup).
+    // Waits up to `timeout` for the command connections (startup).
     bool wait_connected(std::chrono::milliseconds timeout) const;
 
     // Pattern subscriptions, kept across reconnections. Callbacks run on the client's thread and

@@ -114,8 +114,7 @@ void read_sentinel_path(std::string_view path, RedisUrl& url) {
         } else if (key == "sentinel-password") {
             sentinels.password = credential(value, "sentinel-password");
         } else {
-            throw std::invalid_argument(
-                "unknown parameter in the Redis URL (known: sentinel-user, sentinel-password)");
+            throw std::invalid_argument("unknown parameter in the Redis URL (known: sentinel-user, sentinel-password)");
         }
     }
 }
