@@ -83,8 +83,10 @@ const group = await SentinelGroup.start({ downAfterMs: 5000 });
 let cluster;
 try {
     const master = await group.master();
-    const sentinelNode = await startNodes(1, { binary: opts.demo, store: group.url(), secret: newSecret() });
-    const plainNode = await startNodes(1, { binary: opts.demo, store: master.url, secret: newSecret() });
+    // Room for every session the rounds open (they are never deleted).
+    const args = ['--max-sessions', String(opts.rounds * opts.sessions + 100)];
+    const sentinelNode = await startNodes(1, { binary: opts.demo, store: group.url(), secret: newSecret(), args });
+    const plainNode = await startNodes(1, { binary: opts.demo, store: master.url, secret: newSecret(), args });
     cluster = { close: () => Promise.all([sentinelNode.close(), plainNode.close()]) };
     const nodes = { 'redis-sentinel:// (WAIT 1 100)': sentinelNode.nodes[0], 'redis:// (no WAIT)': plainNode.nodes[0] };
     const results = Object.fromEntries(Object.keys(nodes).map((k) => [k, []]));
