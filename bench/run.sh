@@ -691,6 +691,7 @@ write_meta() {
 # --- the run -------------------------------------------------------------------------------------
 start_s=$SECONDS
 if ((soak_minutes)); then
+    command -v node >/dev/null || die "the soak runs on Node.js 20 or newer (from NodeSource; not apt-get nodejs)"
     install_debian
     SUITES=(soak) # build_demo builds the demo only
     build_demo
