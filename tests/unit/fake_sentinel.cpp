@@ -136,7 +136,7 @@ void FakeSentinel::serve(int fd) {
                 for (const auto& e : value->elements) command.push_back(e.text);
                 if (command.empty()) continue;
                 const auto reply = reply_to(fd, command);
-                if (!reply.empty()) send_all(fd, reply);
+                if (!reply.empty() && !silent_) send_all(fd, reply);
             }
         } catch (const std::runtime_error&) {
             break;

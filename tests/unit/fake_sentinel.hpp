@@ -30,6 +30,8 @@ public:
     void require_auth(std::vector<std::string> args);
     // A +switch-master message to every connection that subscribed to it.
     void announce_switch(const std::string& payload);
+    // From now on it answers nothing, its connections left open: a stopped process.
+    void go_silent() { silent_ = true; }
 
     std::size_t subscribers() const;
     std::size_t questions() const { return questions_.load(); }
@@ -43,6 +45,7 @@ private:
     int listener_ = -1;
     std::uint16_t port_ = 0;
     std::atomic<bool> stopping_{false};
+    std::atomic<bool> silent_{false};
     std::atomic<std::size_t> questions_{0};
     mutable std::mutex mutex_;
     std::string answer_;

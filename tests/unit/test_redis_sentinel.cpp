@@ -272,6 +272,29 @@ TEST(RedisSentinel, FollowsAFailoverAwayFromAHungMaster) {
     old_master.resume();
 }
 
+TEST(RedisSentinel, LeavesASentinelThatStopsAnsweringAndHearsTheNextOne) {
+    RedisServer old_master;
+    RedisServer new_master;
+    FakeSentinel first;
+    FakeSentinel second;
+    first.name_master(old_master.port());
+    second.name_master(old_master.port());
+    RedisClient client(RedisUrl::parse(sentinel_url({&first, &second})), quick());
+    ASSERT_TRUE(client.wait_connected(5s));
+    ASSERT_TRUE(eventually([&] { return first.subscribers() == 1; }));
+
+    first.go_silent();  // hangs with the subscription open: no news would ever come from it
+    ASSERT_TRUE(eventually([&] { return second.subscribers() == 1; }, 20s)) << "it listens to the next sentinel";
+    second.name_master(new_master.port());
+    second.announce_switch("mymaster 127.0.0.1 " + std::to_string(old_master.port()) + " 127.0.0.1 " +
+                           std::to_string(new_master.port()));
+    // The old master still answers: writes reach the new one once the client heard the news.
+    EXPECT_TRUE(eventually([&] {
+        set_eventually(client, "k", "moved");
+        return new_master.cli("GET k") == "moved";
+    }));
+}
+
 TEST(RedisSentinel, SkipsSentinelsThatAnswerNonsenseOrNothing) {
     RedisServer master;
     std::vector<std::unique_ptr<FakeSentinel>> bad;

@@ -3,8 +3,10 @@
 #include "util/log.hpp"
 
 #include <boost/asio/as_tuple.hpp>
+#include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
 
 #include <algorithm>
 #include <charconv>
@@ -13,6 +15,7 @@ namespace mcp::detail {
 
 namespace asio = boost::asio;
 using tcp = asio::ip::tcp;
+using namespace asio::experimental::awaitable_operators;
 
 namespace {
 
@@ -21,6 +24,7 @@ constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 constexpr RespParser::Limits kSentinelReplies{.max_bulk = 64 * 1024, .max_elements = 1024, .max_depth = 4};
 constexpr std::size_t kMaxHost = 255;
 constexpr std::string_view kSwitchMaster = "+switch-master";
+constexpr std::chrono::seconds kQuietSpell{3};
 
 std::optional<RedisAddress> address_of(std::string_view host, std::string_view port) {
     if (host.empty() || host.size() > kMaxHost) return std::nullopt;
@@ -126,6 +130,8 @@ asio::awaitable<void> SentinelSet::listen(const RedisAddress& sentinel,
     log().debug("listening to sentinel {} for failovers of {}", sentinel.to_string(), config_.master_name);
     if (auto now = co_await master()) switched(*now);
     char buffer[4096];
+    asio::steady_timer quiet(ioc_);
+    bool pinged = false;
     while (!closed_) {
         try {
             while (auto message = parser.next()) {
@@ -142,8 +148,23 @@ asio::awaitable<void> SentinelSet::listen(const RedisAddress& sentinel,
             log().warn("sentinel {} broke the protocol: {}", sentinel.to_string(), e.what());
             co_return;
         }
-        auto [ec, got] = co_await s.async_read_some(asio::buffer(buffer), use_tuple);
+        // A sentinel that hangs (a stopped process) keeps its connection open and tells nothing:
+        // after a quiet spell it is asked for a PONG, and left when none comes.
+        quiet.expires_after(kQuietSpell);
+        auto read = co_await (s.async_read_some(asio::buffer(buffer), use_tuple) || quiet.async_wait(use_tuple));
+        if (read.index() == 1) {
+            if (std::exchange(pinged, true)) {
+                log().warn("sentinel {} stopped answering; listening to another", sentinel.to_string());
+                co_return;
+            }
+            const auto ping = resp_command({"PING"});
+            auto [wec, n] = co_await asio::async_write(s, asio::buffer(ping), use_tuple);
+            if (wec) co_return;
+            continue;
+        }
+        auto [ec, got] = std::get<0>(read);
         if (ec) co_return;
+        pinged = false;
         parser.feed(std::string_view(buffer, got));
     }
 }
