@@ -223,6 +223,26 @@ TEST(RedisSentinel, NeverWritesToAReplica) {
     EXPECT_EQ(master.cli("GET k"), "v");
 }
 
+TEST(RedisSentinel, AServerThatNeverAnswersOrRefusesIsNotWaitedFor) {
+    RedisServer master;
+    FakeSentinel mute;  // accepts connections, never answers: a stopped process
+    mute.go_silent();
+    FakeSentinel sentinel;
+    sentinel.name_master(mute.port());
+    RedisClient client(RedisUrl::parse(sentinel_url({&sentinel})), quick());
+    EXPECT_FALSE(client.wait_connected(1500ms));
+    EXPECT_GE(sentinel.questions(), 2u) << "the setup timed out and the sentinel was asked again";
+
+    sentinel.answer("*2\r\n$9\r\n127.0.0.1\r\n$1\r\n1\r\n");  // nothing listens on port 1
+    const auto asked = sentinel.questions();
+    EXPECT_FALSE(client.wait_connected(1000ms));
+    EXPECT_GT(sentinel.questions(), asked) << "a refused connection is tried again later";
+
+    sentinel.name_master(master.port());
+    ASSERT_TRUE(set_eventually(client, "k", "v"));
+    EXPECT_EQ(master.cli("GET k"), "v");
+}
+
 TEST(RedisSentinel, AMasterTurnedReplicaAnswersReadonlyAndIsLeft) {
     RedisServer first;
     RedisServer second;
