@@ -108,6 +108,13 @@ async function main() {
     mkdirSync(opts.out, { recursive: true });
     const started = new Date();
     const world = await startSetups();
+    // Interrupted: stop the servers this run started before going.
+    for (const signal of ['SIGINT', 'SIGTERM']) {
+        process.once(signal, () => {
+            console.error(`soak: ${signal}; stopping the servers`);
+            world.close().finally(() => process.exit(130));
+        });
+    }
     const drivers = new Map(world.setups.map((s) => [s.name, new Driver(s.name, s.nodes, { workers: WORKERS_PER_SETUP, perSecond: SCENARIOS_PER_SECOND })]));
     console.log(`soak: ${opts.minutes} min on ${world.setups.map((s) => `${s.name} (${s.nodes.map((n) => n.url).join(', ')})`).join(' and ')}; `
         + `warm-up ${warmupS} s, a sample every ${SAMPLE_EVERY_S} s; work directory ${opts.work}`);
