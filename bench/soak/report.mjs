@@ -43,7 +43,8 @@ function markdown(result, png) {
     lines.push('', 'Every scenario checks every reply: modern (2026 echo, tools/list, resources/read, a form answered through '
         + 'requestState), session (a 2025 session created, used and deleted, or left to expire), elicitAnswered (answered '
         + 'through the other node), elicitAbandoned (the client goes away), resume (a POST stream cut and resumed with '
-        + 'Last-Event-ID), cancel (notifications/cancelled), subscribe (an update heard on the GET stream).');
+        + 'Last-Event-ID), cancel (notifications/cancelled), subscribe (an update heard on the GET stream), listen (a 2026 '
+        + 'subscriptions/listen stream told of an update).');
     if (result.deaths.length) lines.push('', `Processes that died: ${result.deaths.join(', ')}.`);
     const failures = Object.entries(result.failures).flatMap(([setup, list]) => list.map((f) => ({ setup, ...f })));
     if (failures.length) {

@@ -3,6 +3,7 @@
 // wrong reply throws; the driver counts it. On two nodes the 2025 client switches node on every
 // request (tests/e2e/cluster.mjs RoundRobinSession), as a load balancer without sticky sessions.
 import { modernCall, responseOf, RoundRobinSession } from '../../tests/e2e/cluster.mjs';
+import { modernHeaders, modernRequest, SseReader } from '../../tests/e2e/helpers.mjs';
 
 const ELICITING = { elicitation: { form: {} } };
 // Notes the load writes: a fixed set, so the demo's own data does not grow with the run.
@@ -46,6 +47,31 @@ async function readAll(reader, timeoutMs) {
 }
 
 export const scenarios = {
+    // 2026-07-28: a subscriptions/listen stream for one note (on two nodes, not on the node where
+    // the note changes half the time): acknowledged, then told of the change; the client leaves.
+    async listen(nodes) {
+        const slug = pick(NOTE_SLUGS);
+        const uri = `demo://notes/${slug}`;
+        const message = modernRequest('listen', 'subscriptions/listen', { notifications: { resourceSubscriptions: [uri] } });
+        const controller = new AbortController();
+        const timer = setTimeout(() => controller.abort(), 20_000);
+        try {
+            const res = await fetch(pick(nodes).url, {
+                method: 'POST', headers: modernHeaders(message), body: JSON.stringify(message), signal: controller.signal,
+            });
+            expect(res.status === 200 && (res.headers.get('content-type') ?? '').startsWith('text/event-stream'), 'listen stream', res.status);
+            const reader = new SseReader(res);
+            const { message: ack } = await reader.next(() => true, 10_000, 'the acknowledgement');
+            expect(ack.method === 'notifications/subscriptions/acknowledged', 'the acknowledgement', ack);
+            const add = await modernCall(pick(nodes).url, 'add', 'tools/call', { name: 'add_note', arguments: { slug, body: `soak ${Math.random()}` } });
+            expect(add.status === 200, 'add_note', add.text);
+            await reader.next((m) => m.method === 'notifications/resources/updated' && m.params.uri === uri, 10_000, 'the update');
+        } finally {
+            clearTimeout(timer);
+            controller.abort();
+        }
+    },
+
     // 2026-07-28: stateless calls, a list, a read, and a form answered through a second round
     // (requestState), each on any node.
     async modern(nodes) {
@@ -163,6 +189,6 @@ export const scenarios = {
 };
 
 // How often each scenario runs, relative to the others.
-export const weights = { modern: 4, session: 4, elicitAnswered: 2, elicitAbandoned: 1, resume: 2, cancel: 1, subscribe: 2 };
+export const weights = { modern: 4, session: 4, elicitAnswered: 2, elicitAbandoned: 1, resume: 2, cancel: 1, subscribe: 2, listen: 1 };
 
 export { WrongReply };
