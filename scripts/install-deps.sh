@@ -3,8 +3,10 @@
 #   scripts/install-deps.sh            build dependencies
 #   scripts/install-deps.sh --test     plus what the tests need (JSON-Schema-Test-Suite, Redis and nginx
 #                                      for the several-node tests, redis-sentinel for the failover test,
-#                                      wrk for the benchmark smoke run,
-#                                      clang-tidy and clang-format for scripts/tidy.sh and check-format.sh, npm packages)
+#                                      wrk and valgrind for the benchmark smoke run,
+#                                      clang-tidy and clang-format for scripts/tidy.sh and check-format.sh, Prometheus and
+#                                      promtool for the metrics tests, Chromium to render the demo's MCP App headless,
+#                                      npm packages)
 # Node.js and npm come from NodeSource on our machines: never apt-get nodejs or npm here, that
 # would replace them.
 set -euo pipefail
@@ -12,11 +14,12 @@ cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake ninja-build ccache pkg-config
           libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev
-          libssl-dev libfmt-dev libspdlog-dev libcli11-dev)
+          libssl-dev libfmt-dev libspdlog-dev libcli11-dev libyaml-dev)
 with_tests=0
 if [[ "${1:-}" == "--test" ]]; then
   with_tests=1
-  packages+=(libgtest-dev libgmock-dev json-schema-test-suite redis-server redis-sentinel nginx wrk clang-tidy clang-format)
+  packages+=(libgtest-dev libgmock-dev json-schema-test-suite redis-server redis-sentinel nginx wrk valgrind clang-tidy
+             clang-format prometheus chromium)
 fi
 
 missing=()

@@ -6,9 +6,12 @@
 //              client's roots), connect_account (a URL elicitation)
 //   resources  demo://server/stats, template demo://notes/{slug}
 //   prompts    summarize (enum argument, completes by itself), review_note (completes note slugs)
+//   extensions MCP Apps: ui://mcp-cpp-demo/word-stats renders word_stats' result;
+//              Skills: the skill notes-style (skill://notes-style/SKILL.md and its example)
 #include <mcp/mcp.hpp>
 
 #include "png.hpp"
+#include "word_stats_app.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -218,10 +221,18 @@ int main(int argc, char** argv) {
                     return in.text;
                 });
 
+    // An HTML view of word_stats' result for hosts that render MCP Apps; others read the text.
+    mcp::Apps apps(server);
+    apps.add({.uri = "ui://mcp-cpp-demo/word-stats",
+              .name = "Word statistics",
+              .description = "Totals and a bar per frequent word",
+              .html = kWordStatsApp,
+              .prefers_border = true});
     server.tool({.name = "word_stats",
                  .description = "Counts words, characters and lines, and lists the most frequent words",
                  .title = "Word statistics",
                  .annotations = {.read_only_hint = true, .idempotent_hint = true},
+                 .meta = apps.tool_meta("ui://mcp-cpp-demo/word-stats"),
                  .required_scopes = read},
                 [calls](const StatsInput& in) {
                     ++*calls;
@@ -272,6 +283,8 @@ int main(int argc, char** argv) {
         {.name = "delete_note",
          .description = "Deletes a note after the user confirms",
          .annotations = {.destructive_hint = true},
+         // Nothing happens before the question: while the user decides, the call holds no thread.
+         .replayable = true,
          .required_scopes = write},
         [&server, notes, calls](const SlugInput& in, mcp::ToolContext& ctx) {
             ++*calls;
@@ -389,6 +402,21 @@ int main(int argc, char** argv) {
         }
         return out;
     });
+
+    // A skill that tells an agent how notes are written here (the Skills extension).
+    mcp::Skills skills(server);
+    skills.add({.path = "notes-style",
+                .skill_md = "---\n"
+                            "name: notes-style\n"
+                            "description: How to write notes for this server so that they read well and link up\n"
+                            "license: MIT\n"
+                            "---\n\n"
+                            "# Writing notes\n\n"
+                            "Start with a `# Title`, keep one topic per note, and name it with a short slug\n"
+                            "(`add_note`). `examples/good-note.md` shows the shape. Run `word_stats` on a long\n"
+                            "note before saving it: past 300 words, split it.\n",
+                .files = {{.path = "examples/good-note.md",
+                           .content = "# Release checklist\n\n- tag the build\n- publish the notes\n"}}});
 
     return mcp::run(server, argc, argv);
 }

@@ -32,9 +32,35 @@ constexpr std::array kMethods{
     MethodInfo{.name = "notifications/roots/list_changed", .notification = true, .eras = Eras::sessions},
 };
 
+// Methods of the 2025-11-25 and 2026-07-28 schemas that mcp-cpp does not serve: sent by the server,
+// or experimental in 2025-11-25.
+constexpr std::array<std::string_view, 8> kUnservedSpecMethods{
+    "sampling/createMessage", "elicitation/create", "roots/list",   "tasks/get",
+    "tasks/result",           "tasks/list",         "tasks/cancel", "tasks/update",
+};
+
+// The first segment of every protocol method, and areas official extensions reserve: skills/
+// (SEP-2640) and ui/ (MCP Apps, host and view).
+constexpr std::array<std::string_view, 14> kProtocolAreas{
+    "completion", "elicitation", "logging",       "notifications", "prompts", "resources", "roots",
+    "sampling",   "server",      "subscriptions", "skills",        "tasks",   "tools",     "ui",
+};
+
 }  // namespace
 
 std::span<const MethodInfo> all_methods() { return kMethods; }
+
+bool protocol_method_name(std::string_view name) {
+    if (find_method_info(name) != nullptr || name.starts_with("rpc.")) return true;
+    for (auto m : kUnservedSpecMethods) {
+        if (m == name) return true;
+    }
+    const auto area = name.substr(0, name.find('/'));
+    for (auto a : kProtocolAreas) {
+        if (a == area) return true;
+    }
+    return false;
+}
 
 const MethodInfo* find_method_info(std::string_view name) {
     for (const auto& m : kMethods) {

@@ -1,15 +1,19 @@
 #pragma once
 // The state of one JSON-RPC request while it is served.
 #include <mcp/protocol/jsonrpc.hpp>
+#include <mcp/server/context_snapshot.hpp>
 #include <mcp/server/exchange.hpp>
 #include <mcp/server/sink.hpp>
 
+#include "server/client_requests/parking.hpp"
 #include "server/client_requests/rounds.hpp"
 #include "sessions/in_flight.hpp"
+#include "util/metrics.hpp"
 
 #include <boost/json/value.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -20,6 +24,7 @@ namespace mcp::detail {
 
 struct ServerCore;
 struct Method;
+class EntityMetrics;
 
 // A call is in flight for its session (InFlightCall: notifications/cancelled reaches it there).
 struct CallState : InFlightCall {
@@ -48,9 +53,21 @@ struct CallState : InFlightCall {
     InputRounds input;  // what the handler asked of the client
     // Runs on the transport's thread (the handler was declared runs_inline): it must not wait.
     bool runs_inline = false;
+    // The handler was declared replayable: a 2025 call parks instead of holding its thread while
+    // the client answers, and the handler runs again with the answers.
+    bool replayable = false;
+    std::shared_ptr<ParkedRound> parked;  // the last round it parked for
+    // The thread-local context the handler runs with, each time it runs on the pool.
+    std::optional<ContextSnapshot> snapshot;
 
     std::mutex progress_mutex;
     std::optional<double> last_progress;
+
+    // For metrics, logs and the audit log (docs/adr/0016-operating-it.md).
+    std::chrono::steady_clock::time_point received = std::chrono::steady_clock::now();
+    TraceContext trace;                     // the caller's trace and this request's span, if any
+    const EntityMetrics* entity = nullptr;  // the registered tool, prompt or resource it called
+    std::optional<metrics::GaugeScope> in_flight;
 
     // The params object, or an empty one.
     const boost::json::object& params() const;

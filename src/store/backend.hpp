@@ -28,6 +28,8 @@ public:
     virtual Mailbox& mailbox() = 0;
     // Null when the server is alone (memory).
     virtual Cluster* cluster() = 0;
+    // Whether the store answers now (readiness): always for memory; Redis while connected.
+    virtual bool reachable() const { return true; }
 };
 
 // "memory", "redis://[[user]:password@]host[:port][/db]" or

@@ -215,6 +215,25 @@ TEST(HandlerPool, ShortBusyTasksDoNotMakeItGrow) {
     EXPECT_EQ(pool.stats().completed, 32u);
 }
 
+// The CPUs saturated by short tasks: the queue waits far longer than grow_after, but every worker
+// keeps finishing tasks, so no thread is added (one may be, if a worker is descheduled for a whole
+// grow_after in the middle of a task on a busy machine).
+TEST(HandlerPool, SaturatedByShortTasksItStillDoesNotGrow) {
+    constexpr int kTasks = 3000;
+    std::atomic<int> ran{0};
+    HandlerPool pool(options(2, 5ms));
+    for (int i = 0; i < kTasks; ++i) {
+        ASSERT_TRUE(pool.try_submit([&] {
+            const auto end = std::chrono::steady_clock::now() + 200us;
+            while (std::chrono::steady_clock::now() < end) {}
+            ++ran;
+        }));
+    }
+    ASSERT_TRUE(eventually([&] { return ran == kTasks; }, 60s));
+    pool.shutdown();
+    EXPECT_LE(pool.stats().peak_threads, 3u);
+}
+
 TEST(HandlerPool, RefusesBeyondTheBoundedQueue) {
     Gate gate;
     ExecutionOptions o = options(2, 5ms);

@@ -26,6 +26,9 @@ struct ClientRequestOptions {
     std::chrono::milliseconds sampling_timeout{10 * 60'000};    // a person approves, then a model writes
     std::chrono::milliseconds roots_timeout{30'000};            // the client answers by itself
     std::chrono::milliseconds request_state_ttl{15 * 60'000};
+    // 2025-era calls of replayable handlers waiting for their clients' answers at once on this
+    // node (docs/adr/0015-parked-calls.md); one more gets "Server overloaded" (HTTP 503).
+    std::size_t max_parked_calls = 100'000;
 };
 
 // 2025-era sessions (HTTP): how many, how long an idle one lives, and what their resumable SSE
@@ -35,6 +38,13 @@ struct SessionOptions {
     std::chrono::milliseconds idle_timeout{30 * 60'000};
     std::size_t journal_events_per_stream = 1'000;
     std::size_t journal_bytes_per_stream = 4 * 1024 * 1024;
+};
+
+// The audit log: one JSON line per tools/call, prompts/get and resources/read, with who asked,
+// what it named, the outcome and the duration.
+struct AuditOptions {
+    std::string path;        // empty: off; "stderr"; or a file, appended to
+    bool arguments = false;  // the call's arguments too (tokens are never among them)
 };
 
 struct ServerOptions {
@@ -50,6 +60,9 @@ struct ServerOptions {
     // Whether tools/list, prompts/list and resources/list show a principal the entries whose
     // required scopes it lacks (calling them is refused either way).
     bool list_unauthorized = false;
+    // Whether a tool's structured result is checked against its outputSchema; a mismatch becomes
+    // an isError result naming the path, and is logged. Off saves the check's cost.
+    bool validate_tool_output = true;
     ExecutionOptions execution;
     SessionOptions sessions;
     // Where 2025-era HTTP sessions, their SSE journals and the answers handlers wait for live:
@@ -59,6 +72,7 @@ struct ServerOptions {
     // Seals every opaque token (SSE event ids, request state). Nodes behind one load balancer
     // need the same ring; without one the server generates a key and says so in its log.
     std::optional<KeyRing> keys;
+    AuditOptions audit;
 };
 
 }  // namespace mcp

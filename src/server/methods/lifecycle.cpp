@@ -5,7 +5,7 @@
 
 namespace mcp::detail {
 
-boost::json::object server_capabilities(const ServerCore&) {
+boost::json::object server_capabilities(const ServerCore& core) {
     // Keep in step with docs/adr/0002-declared-not-supported.md.
     boost::json::object caps;
     caps["tools"] = {{"listChanged", true}};
@@ -13,6 +13,7 @@ boost::json::object server_capabilities(const ServerCore&) {
     caps["resources"] = {{"subscribe", true}, {"listChanged", true}};
     caps["logging"] = boost::json::object();
     caps["completions"] = boost::json::object();
+    if (auto extensions = core.catalog.extensions.capabilities()) caps["extensions"] = std::move(*extensions);
     return caps;
 }
 

@@ -26,6 +26,7 @@ std::shared_ptr<Listen> read_filter(ServerCore& core, const std::shared_ptr<Call
         for (const auto& uri : *uris) {
             if (!uri.is_string()) throw InvalidParams("notifications.resourceSubscriptions must be an array of URIs");
             check_subscribed_uri(uri.get_string());
+            check_scopes(call->exchange->principal().get(), resource_scopes(core, uri.get_string()));
             if (listen->uris.emplace(uri.get_string()).second) echoed.push_back(uri);
         }
         honored["resourceSubscriptions"] = std::move(echoed);
@@ -52,6 +53,10 @@ void start_listen(ServerCore& core, const std::shared_ptr<CallState>& call) {
     std::shared_ptr<Listen> listen;
     try {
         listen = read_filter(core, call, honored);
+    } catch (const Refusal& e) {
+        untrack(call);
+        call->sink->complete_refused(e, jsonrpc::make_error(call->message.id, e.code(), e.message(), e.data()));
+        return;
     } catch (const Error& e) {
         untrack(call);
         call->sink->complete(jsonrpc::make_error(call->message.id, e.code(), e.message(), e.data()));

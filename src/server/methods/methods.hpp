@@ -39,6 +39,10 @@ void check_subscribed_uri(std::string_view uri);
 
 boost::json::value complete(ServerCore& core, CallState& call);
 
+// A method an application or an extension registered (custom_methods.hpp).
+boost::json::value call_method(ServerCore& core, CallState& call);
+bool method_runs_inline(const ServerCore& core, const CallState& call);
+
 boost::json::value discover(ServerCore& core, CallState& call);
 // subscriptions/listen: acknowledges, then streams change notifications until the call is
 // cancelled (stream closed, notifications/cancelled) or the server shuts down.

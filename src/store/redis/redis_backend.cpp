@@ -35,6 +35,7 @@ public:
     }
     Mailbox& mailbox() override { return mailbox_; }
     Cluster* cluster() override { return &cluster_; }
+    bool reachable() const override { return client_.connected(); }
 
 private:
     RedisClient client_;

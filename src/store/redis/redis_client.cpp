@@ -2,6 +2,7 @@
 
 #include "store/redis/redis_connection.hpp"
 #include "store/redis/redis_sentinel.hpp"
+#include "store/store_metrics.hpp"
 #include "util/log.hpp"
 
 #include <boost/asio/as_tuple.hpp>
@@ -304,7 +305,12 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
 
     // Calls `commands` on `link` from a caller's thread; waits up to the command timeout.
     std::vector<RespValue> call(Link& link, const std::vector<std::vector<std::string>>& list, bool replicate) {
-        if (!link.up.load()) throw StoreUnavailable("Redis is unreachable");
+        const bool counting = metrics::enabled();
+        if (!link.up.load()) {
+            if (counting) store_metrics().errors.add();
+            throw StoreUnavailable("Redis is unreachable");
+        }
+        const auto started = std::chrono::steady_clock::now();
         auto request = std::make_shared<Request>();
         request->expected = list.size();
         request->replicated = replicate;
@@ -315,13 +321,23 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
             self->submit(link, request, bytes);
         });
         if (future.wait_for(options.command_timeout) != std::future_status::ready) {
+            if (counting) store_metrics().errors.add();
             throw StoreUnavailable("Redis did not answer in time");
         }
-        return future.get();
+        if (!counting) return future.get();
+        try {
+            auto replies = future.get();
+            store_metrics().command_seconds.observe(std::chrono::steady_clock::now() - started);
+            return replies;
+        } catch (const StoreUnavailable&) {
+            store_metrics().errors.add();
+            throw;
+        }
     }
 
     asio::awaitable<void> run_link(Link& link, bool main) {
         auto backoff = std::chrono::milliseconds(50);
+        bool connected_before = false;
         bool reported = false;
         while (!stopping.load()) {
             link.socket = std::make_unique<tcp::socket>(ioc);
@@ -330,6 +346,8 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
                 backoff = std::chrono::milliseconds(50);
                 set_up(link, true);
                 if (main) {
+                    if (connected_before && metrics::enabled()) store_metrics().reconnects.add();
+                    connected_before = true;
                     if (reported) log().info("{} is back, at {}", describe(), link.peer->to_string());
                     last_warning.clear();
                     catch_up_owed = true;
@@ -448,6 +466,7 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
             return;
         }
         if (kind != "pmessage" || reply.elements.size() != 4) return;
+        if (metrics::enabled()) store_metrics().wakeups.add();
         const auto& pattern = reply.elements[1].text;
         std::vector<Callback> targets;
         {

@@ -99,31 +99,31 @@ private:
     JournalLimits limits_;
 };
 
-// A handler on one node waits; the answer arrives on any node and wakes it.
+// A call on one node expects an answer; it arrives on any node, which stores it and wakes the node
+// that expects it with a signal. The woken node takes it (GETDEL) and runs the receiver. After a
+// reconnection every expected key is checked once, since a signal may have been missed.
 class RedisMailbox final : public Mailbox {
 public:
     RedisMailbox(RedisClient& client, Cluster& cluster);
     ~RedisMailbox() override;
 
-    void open(std::string_view key, std::chrono::milliseconds ttl) override;
-    std::optional<boost::json::value> wait(std::string_view key, std::chrono::steady_clock::time_point deadline,
-                                           std::stop_token stop) override;
+    void expect(std::string_view key, std::chrono::milliseconds ttl, Receiver receiver) override;
+    bool forget(std::string_view key) override;
     bool deliver(std::string_view key, boost::json::value value) override;
 
 private:
-    struct Slot {
-        std::condition_variable changed;
-        bool woken = false;
-    };
     void wake(std::string_view key);
     void wake_all();
+    // The stored answer, taken from Redis, goes to its receiver if the key is still expected.
+    void hand_over(const std::string& key, const RespValue& stored);
+    Receiver take(const std::string& key);
 
     RedisClient& client_;
     Cluster& cluster_;
     std::uint64_t delivered_ = 0;
     std::uint64_t reconnected_ = 0;
     std::mutex mutex_;
-    std::unordered_map<std::string, Slot> waiting_;
+    std::unordered_map<std::string, Receiver> expected_;
 };
 
 }  // namespace mcp::detail
