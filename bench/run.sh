@@ -691,7 +691,7 @@ suite_parked() {
 # tools/list listings on one connection; the server's default page size.
 suite_growth() {
     selected mcp-cpp || return 0
-    local tools bytes EXTRA LOG_TAG
+    local tools bytes EXTRA="" LOG_TAG=""
     local -x BENCH_TOOLS BENCH_TEXT_BYTES # for the wrk scripts
     local DURATION=$GROWTH_DURATION       # what measure_point sees (bash scoping is dynamic)
     for tools in "${GROWTH_TOOLS[@]}"; do
@@ -783,7 +783,7 @@ server_instructions_per_call() { # SCHEME
 # instructions per call over each.
 suite_https() {
     selected mcp-cpp || return 0
-    local scheme conns EXTRA LOG_TAG SCHEME
+    local scheme conns EXTRA="" LOG_TAG="" SCHEME
     local -a TARGET_ARGS
     if ! openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -subj /CN=127.0.0.1 \
         -addext subjectAltName=IP:127.0.0.1 -keyout "$WORK/tls.key" -out "$WORK/tls.pem" >"$WORK/logs/tls.txt" 2>&1; then
@@ -853,7 +853,7 @@ instructions_per_call() { # KIND
 # rate never reached (a bucket per principal, under a mutex); then each one's instructions per call.
 suite_interceptors() {
     selected mcp-cpp || return 0
-    local kind EXTRA LOG_TAG instructions
+    local kind EXTRA="" LOG_TAG="" instructions
     local -a TARGET_ARGS
     local -x BENCH_TOOLS=10 BENCH_TEXT_BYTES=${GROWTH_BYTES[0]} MCP_BENCH_INTERCEPTORS
     for kind in none pass-through rate-limit; do

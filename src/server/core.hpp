@@ -42,7 +42,7 @@ struct ServerCore {
     ListenRegistry listens;
     std::atomic<bool> shutting_down{false};
     std::atomic<std::size_t> parked_calls{0};  // bounded by options.client_requests.max_parked_calls
-    std::unique_ptr<AuditLog> audit;  // ServerOptions::audit; set by Server::configure
+    std::unique_ptr<AuditLog> audit;           // ServerOptions::audit; set by Server::configure
 
     // 2025-era sessions, made on first use from the backend and options.sessions.
     SessionService& sessions();

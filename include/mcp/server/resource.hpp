@@ -37,8 +37,8 @@ struct ResourceSpec {
     std::vector<Icon> icons;
     boost::json::object meta;
     // The handler never blocks: no I/O waits, no long-held locks, and no ctx.elicit/sample/roots
-    // for a 2025-11-25 client unless it is replayable too (waiting there throws). It then runs on the transport's thread
-    // instead of the handler pool, sparing the two thread hand-offs of a pooled call (docs/adr/0012).
+    // for a 2025-11-25 client unless it is replayable too (waiting there throws). It then runs on the transport's
+    // thread instead of the handler pool, sparing the two thread hand-offs of a pooled call (docs/adr/0012).
     bool runs_inline = false;
     // The handler may run again from the top: what it does before asking the client (elicit,
     // sample, roots, ask) can be repeated. A 2025-11-25 call then waits for the client's answers

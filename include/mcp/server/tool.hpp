@@ -42,8 +42,8 @@ struct ToolSpec {
     // handler runs; a 2025 session without them gets an isError result.
     std::vector<std::string> required_client_capabilities;
     // The handler never blocks: no I/O waits, no long-held locks, and no ctx.elicit/sample/roots
-    // for a 2025-11-25 client unless it is replayable too (waiting there throws). It then runs on the transport's thread
-    // instead of the handler pool, sparing the two thread hand-offs of a pooled call (docs/adr/0012).
+    // for a 2025-11-25 client unless it is replayable too (waiting there throws). It then runs on the transport's
+    // thread instead of the handler pool, sparing the two thread hand-offs of a pooled call (docs/adr/0012).
     bool runs_inline = false;
     // The handler may run again from the top: what it does before asking the client (elicit,
     // sample, roots, ask) can be repeated. A 2025-11-25 call then waits for the client's answers
