@@ -6,6 +6,13 @@
 #   bench/run.sh --quick    a smoke test: 32 connections, one 2 s run per point (growth: 1 s), every
 #                           reply still checked; results stay in the work directory under /tmp
 #                           (about 2.5 minutes)
+#   bench/run.sh --soak MINUTES
+#                           the soak run (bench/soak/): for MINUTES (at least 3), one node and two nodes
+#                           sharing a redis-server side by side under a mixed load, every reply
+#                           checked; RSS, threads, open fds and Redis keys sampled every 10 s must not
+#                           trend upward after warm-up; writes bench/results/<date>-<host>-soak-<M>min.
+#                           {md,json,csv,png} (or into --out); exits 1 on a wrong reply, a death or
+#                           an upward trend. Not a benchmark: nothing is pinned or timed (bench/README.md)
 #
 # It installs what it needs (Debian: wrk, nginx-light, curl, jq, valgrind; npm: the peers pinned by
 # bench/peers/package-lock.json), builds mcp-cpp-demo and mcp-cpp-bench-growth (Release) if needed,
@@ -74,12 +81,13 @@ shopt -u patsub_replacement 2>/dev/null || true
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BENCH=$ROOT/bench
 
-quick=0 do_install=1 do_build=1 out_dir="" build_dir=build targets_opt="" suites_opt="" again_opt=""
+quick=0 soak_minutes=0 do_install=1 do_build=1 out_dir="" build_dir=build targets_opt="" suites_opt="" again_opt=""
 conns_opt="" duration_opt="" reps_opt="" warmup_opt=""
 die() { echo "bench: $*" >&2; exit 2; }
 while (($#)); do
     case $1 in
         --quick) quick=1 ;;
+        --soak) soak_minutes=${2:?}; shift ;;
         --targets) targets_opt=${2:?}; shift ;;
         --suites) suites_opt=${2:?}; shift ;;
         --conns) conns_opt=${2:?}; shift ;;
@@ -117,6 +125,9 @@ for n in "${CONNS[@]}" "$DURATION" "$REPS" "$WARMUP"; do
     [[ $n =~ ^[0-9]+$ ]] && ((n > 0)) || die "connections, durations and repetitions are positive integers"
 done
 [[ $MAX_AGAIN =~ ^[0-9]+$ ]] || die "--again takes a count"
+[[ $soak_minutes =~ ^[0-9]+$ ]] && ((soak_minutes == 0 || (soak_minutes >= 3 && soak_minutes <= 1440))) ||
+    die "--soak takes minutes, from 3 to 1440"
+((soak_minutes && quick)) && die "--soak and --quick do not go together"
 ((${#CONNS[@]} <= 8 && DURATION <= 600 && REPS <= 20 && WARMUP <= 60 && MAX_AGAIN <= 5)) || die "that run would be too long"
 MAX_CONNS=$(printf '%s\n' "${CONNS[@]}" | sort -n | tail -1)
 
@@ -187,6 +198,10 @@ install_debian() {
     command -v wrk >/dev/null || missing+=(wrk)
     command -v curl >/dev/null || missing+=(curl)
     command -v jq >/dev/null || missing+=(jq)
+    if ((soak_minutes)); then
+        command -v redis-server >/dev/null || missing+=(redis-server)
+        command -v gnuplot >/dev/null || missing+=(gnuplot-nox)
+    fi
     command -v taskset >/dev/null || missing+=(util-linux)
     command -v openssl >/dev/null || missing+=(openssl)
     if suite_on interceptors && ! command -v valgrind >/dev/null; then missing+=(valgrind); fi
@@ -898,6 +913,19 @@ write_meta() {
 
 # --- the run -------------------------------------------------------------------------------------
 start_s=$SECONDS
+if ((soak_minutes)); then
+    command -v node >/dev/null || die "the soak runs on Node.js 20 or newer (from NodeSource; not apt-get nodejs)"
+    install_debian
+    SUITES=(soak) # build_demo builds the demo only
+    build_demo
+    out_dir=${out_dir:-$BENCH/results}
+    mkdir -p "$out_dir"
+    rc=0
+    node "$BENCH/soak/soak.mjs" --minutes "$soak_minutes" --demo "$DEMO_RUN" --out "$out_dir" \
+        --name "$(date +%Y-%m-%d)-$(hostname -s)-soak-${soak_minutes}min" --work "$WORK" || rc=$?
+    echo "bench: soak finished in $((SECONDS - start_s)) s; logs in $WORK"
+    exit "$rc"
+fi
 install_debian
 install_npm
 build_demo

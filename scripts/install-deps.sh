@@ -2,7 +2,8 @@
 # Installs what mcp-cpp needs on Debian 12, skipping what is already there.
 #   scripts/install-deps.sh            build dependencies
 #   scripts/install-deps.sh --test     plus what the tests need (JSON-Schema-Test-Suite, Redis and nginx
-#                                      for the several-node tests, wrk and valgrind for the benchmark smoke run,
+#                                      for the several-node tests, redis-sentinel for the failover test,
+#                                      wrk and valgrind for the benchmark smoke run,
 #                                      clang-tidy and clang-format for scripts/tidy.sh and check-format.sh, Prometheus and
 #                                      promtool for the metrics tests, Chromium to render the demo's MCP App headless,
 #                                      npm packages)
@@ -17,8 +18,8 @@ packages=(build-essential cmake ninja-build ccache pkg-config
 with_tests=0
 if [[ "${1:-}" == "--test" ]]; then
   with_tests=1
-  packages+=(libgtest-dev libgmock-dev json-schema-test-suite redis-server nginx wrk valgrind clang-tidy clang-format
-             prometheus chromium)
+  packages+=(libgtest-dev libgmock-dev json-schema-test-suite redis-server redis-sentinel nginx wrk valgrind clang-tidy
+             clang-format prometheus chromium)
 fi
 
 missing=()

@@ -32,7 +32,7 @@ if [[ "${MCP_SKIP_SANITIZERS:-0}" != 1 ]]; then
   # GCC 12's coroutine code generation has known bugs: the HTTP transport is where they would bite.
   # The auth layer and the core's authorization too: token parsing, key sets, introspection over
   # loopback HTTP, scope checks and interceptors.
-  sanitized_targets=(mcp-cpp-demo mcp-cpp-probe mcp-cpp-conformance test_redis_client test_redis_backend
+  sanitized_targets=(mcp-cpp-demo mcp-cpp-probe mcp-cpp-conformance test_redis_client test_redis_sentinel test_redis_backend
     test_jwt test_token_verifier test_server_authorization)
   # The asan presets (CMakePresets.json) hold the build settings and the sanitizers' options.
   stage "sanitizer build" bash -c "cmake --preset asan -DMCP_WERROR=ON -DMCP_NODE_TESTS=ON >/dev/null && \

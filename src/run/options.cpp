@@ -197,7 +197,9 @@ void add_store_and_keys(CLI::App& app, RunOptions& options) {
     auto& group = *app.add_option_group("Store and keys");
     group.add_option("--store", options.server.store,
                      "Where 2025-era HTTP sessions, SSE journals and pending client answers live: memory, or "
-                     "redis://[[user]:password@]host[:port][/db] shared by several nodes");
+                     "redis://[[user]:password@]host[:port][/db] shared by several nodes, or "
+                     "redis-sentinel://[[user]:password@]host[:port][,host[:port]...]/master-name[/db]"
+                     "[?sentinel-password=...] to follow a master through Sentinel");
     group
         .add_option("--secret-file", options.secret_file,
                     "Sealing keys: one base64 32-byte key, or lines kid:base64 (first active); env MCP_SECRET holds "

@@ -27,19 +27,21 @@ private:
 
 void check_store_url(std::string_view url) {
     if (url.empty() || url == "memory") return;
-    if (url.starts_with("redis://")) {
+    if (url.starts_with("redis://") || url.starts_with("redis-sentinel://")) {
         RedisUrl::parse(url);
         return;
     }
     // Never echo what may hold a password.
-    const bool has_credentials = url.find('@') != std::string_view::npos;
-    throw std::invalid_argument("store: expected memory or redis://[[user]:password@]host[:port][/db], got \"" +
-                                std::string(has_credentials ? "..." : url) + "\"");
+    const bool has_credentials = url.find('@') != std::string_view::npos || url.find('?') != std::string_view::npos;
+    throw std::invalid_argument(
+        "store: expected memory, redis://[[user]:password@]host[:port][/db] or "
+        "redis-sentinel://[[user]:password@]host[:port][,host[:port]...]/master-name[/db], got \"" +
+        std::string(has_credentials ? "..." : url) + "\"");
 }
 
 std::shared_ptr<Backend> make_backend(std::string_view url) {
     check_store_url(url);
-    if (url.starts_with("redis://")) return make_redis_backend(url);
+    if (url.starts_with("redis://") || url.starts_with("redis-sentinel://")) return make_redis_backend(url);
     return std::make_shared<MemoryBackend>();
 }
 

@@ -32,8 +32,10 @@ public:
     virtual bool reachable() const { return true; }
 };
 
-// "memory", or "redis://[[user]:password@]host[:port][/db]". Throws std::invalid_argument for anything
-// else. A Redis that is down at startup is not an error: the client keeps trying.
+// "memory", "redis://[[user]:password@]host[:port][/db]" or
+// "redis-sentinel://[[user]:password@]host[:port][,host[:port]...]/master-name[/db]" (redis_url.hpp).
+// Throws std::invalid_argument for anything else. A Redis that is down at startup is not an error:
+// the client keeps trying.
 std::shared_ptr<Backend> make_backend(std::string_view url);
 // Throws std::invalid_argument when make_backend would, without connecting to anything.
 void check_store_url(std::string_view url);

@@ -8,9 +8,20 @@ namespace mcp::detail {
 
 namespace {
 
+// Through Sentinel there is a replica to lose writes to: what a client is told was stored (a
+// session, a delivered answer) waits this long at most for one replica to have it too.
+constexpr std::chrono::milliseconds kReplicaWait{100};
+
+RedisClient::Options options_for(const RedisUrl& url) {
+    RedisClient::Options options;
+    if (url.sentinels) options.replica_wait = kReplicaWait;
+    return options;
+}
+
 class RedisBackend final : public Backend {
 public:
-    explicit RedisBackend(RedisUrl url) : client_(std::move(url), {}), cluster_(client_), mailbox_(client_, cluster_) {
+    explicit RedisBackend(const RedisUrl& url)
+        : client_(url, options_for(url)), cluster_(client_), mailbox_(client_, cluster_) {
         if (!client_.wait_connected(std::chrono::seconds(2))) {
             log().warn("Redis is not reachable yet: 2025-era HTTP requests get 503 until it is");
         }

@@ -28,7 +28,8 @@ void RedisMailbox::expect(std::string_view key, std::chrono::milliseconds ttl, R
         expected_.insert_or_assign(k, std::move(receiver));
     }
     try {
-        checked(client_.command({"SET", "mcp:mbo:" + k, "1", "PX", redis_ms(ttl)}));
+        // The request goes to the client once this returns; its answer is refused without the marker.
+        checked(client_.pipeline_replicated({{"SET", "mcp:mbo:" + k, "1", "PX", redis_ms(ttl)}}).front());
     } catch (const StoreUnavailable&) {
         take(k);
         throw;
@@ -53,9 +54,10 @@ bool RedisMailbox::deliver(std::string_view key, boost::json::value value) {
         "redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2]) "
         "redis.call('PUBLISH', 'mcp:bus:mailbox', ARGV[3]) return 1 end return 0";
     const std::string k(key);
-    auto reply = checked(client_.command(
-        {"EVAL", script, "2", "mcp:mbo:" + k, "mcp:mb:" + k, boost::json::serialize(value), "600000", k}));
-    return reply.integer == 1;
+    // The client is told its answer arrived once this returns.
+    auto replies = client_.pipeline_replicated(
+        {{"EVAL", script, "2", "mcp:mbo:" + k, "mcp:mb:" + k, boost::json::serialize(value), "600000", k}});
+    return checked(replies.front()).integer == 1;
 }
 
 Mailbox::Receiver RedisMailbox::take(const std::string& key) {
