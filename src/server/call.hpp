@@ -26,9 +26,10 @@ namespace mcp::detail {
 struct ServerCore;
 struct Method;
 class EntityMetrics;
+class TaskSink;
 
 // A call is in flight for its session (InFlightCall: notifications/cancelled reaches it there).
-struct CallState : InFlightCall {
+struct CallState : InFlightCall, std::enable_shared_from_this<CallState> {
     CallState(ServerCore& core, boost::json::value document, std::shared_ptr<CallSink> sink,
               std::shared_ptr<Session> session);
 
@@ -58,6 +59,10 @@ struct CallState : InFlightCall {
     // the client answers, and the handler runs again with the answers.
     bool replayable = false;
     std::shared_ptr<ParkedRound> parked;  // the last round it parked for
+    // Tasks (server/tasks/): the call may become one (a tool with task support, a client that can
+    // take a task), and once it is, the task its results go to. `sink` is then the task too.
+    bool may_become_task = false;
+    std::shared_ptr<TaskSink> task;
     // The thread-local context the handler runs with, each time it runs on the pool.
     std::optional<ContextSnapshot> snapshot;
 

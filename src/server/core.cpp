@@ -13,11 +13,17 @@ ServerCore::ServerCore(Implementation i, ServerOptions o)
     : info(std::move(i)),
       server_info(boost::json::object{{"name", info.name}, {"version", info.version}}),
       options(std::move(o)),
-      cluster(options.store, [this](std::string_view uri) { listens.resource_updated(uri); }) {
+      cluster(
+          options.store, [this](std::string_view uri) { listens.resource_updated(uri); },
+          [this](std::string_view task) { task_runs.stop(task); }) {
     gauges.push_back(
         metrics::registry()
             .family("mcp_listen_streams", "Open 2026-07-28 subscriptions/listen streams", metrics::Type::gauge)
             .callback({}, [this] { return static_cast<double>(listens.size()); }));
+    gauges.push_back(
+        metrics::registry()
+            .family("mcp_tasks_running", "Tasks whose handler runs or waits on this node", metrics::Type::gauge)
+            .callback({}, [this] { return static_cast<double>(task_runs.size()); }));
 }
 
 SessionService& ServerCore::sessions() {

@@ -13,6 +13,7 @@
 #include "server/catalog.hpp"
 #include "server/cluster_link.hpp"
 #include "server/listen_registry.hpp"
+#include "server/tasks/task_runs.hpp"
 #include "sessions/session_service.hpp"
 #include "util/deadline_queue.hpp"
 #include "util/handler_pool.hpp"
@@ -40,6 +41,7 @@ struct ServerCore {
     std::vector<Interceptor> interceptors;  // fixed once serving begins
     CallTracker calls;
     ListenRegistry listens;
+    TaskRuns task_runs;  // the tasks this node runs
     std::atomic<bool> shutting_down{false};
     std::atomic<std::size_t> parked_calls{0};  // bounded by options.client_requests.max_parked_calls
     std::unique_ptr<AuditLog> audit;           // ServerOptions::audit; set by Server::configure

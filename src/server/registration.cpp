@@ -5,6 +5,7 @@
 #include "server/call_metrics.hpp"
 #include "server/core.hpp"
 #include "server/methods/methods.hpp"
+#include "server/tasks/task_wire.hpp"
 
 #include <boost/json/array.hpp>
 
@@ -109,12 +110,19 @@ void Server::add_tool(detail::ToolDefinition def) {
         }
     }
 
+    const auto task_support = def.spec.task_support;
+    if (task_support != TaskSupport::forbidden && def.spec.runs_inline) {
+        throw std::invalid_argument("tool " + name + ": a tool with task support cannot run inline");
+    }
+
     boost::json::object wire;
     wire["name"] = name;
     detail::put_if(wire, "title", def.spec.title);
     wire["description"] = def.spec.description;
     wire["inputSchema"] = def.input_schema;
     if (def.output_schema) wire["outputSchema"] = *def.output_schema;
+    if (task_support != TaskSupport::forbidden)
+        wire["execution"] = {{"taskSupport", task_support == TaskSupport::required ? "required" : "optional"}};
     if (auto a = to_wire(def.spec.annotations); !a.as_object().empty()) wire["annotations"] = std::move(a);
     put_icons(wire, def.spec.icons);
     put_meta(wire, def.spec.meta);
@@ -123,6 +131,12 @@ void Server::add_tool(detail::ToolDefinition def) {
         detail::ToolEntry{std::move(def), std::move(*validator), std::move(output_validator), std::move(header_params),
                           std::move(wire), detail::entity_metrics("tool", name)});
     core_->catalog.tools.add(name, std::move(entry), "tool");
+    // A tool that runs as a task declares the tasks extension (docs/adr/0021-tasks.md).
+    if (task_support != TaskSupport::forbidden && !core_->catalog.extensions.declared(detail::kTasksExtension)) {
+        ExtensionSpec tasks;
+        tasks.id = detail::kTasksExtension;
+        core_->catalog.extensions.declare(std::move(tasks));
+    }
     core_->list_changed("tools");
 }
 

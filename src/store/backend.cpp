@@ -17,10 +17,12 @@ public:
         return make_memory_event_journal(limits.events_per_stream, limits.bytes_per_stream, limits.streams);
     }
     Mailbox& mailbox() override { return *mailbox_; }
+    TaskStore& tasks() override { return *tasks_; }
     Cluster* cluster() override { return nullptr; }
 
 private:
     std::unique_ptr<Mailbox> mailbox_ = make_memory_mailbox();
+    std::unique_ptr<TaskStore> tasks_ = make_memory_task_store();
 };
 
 }  // namespace

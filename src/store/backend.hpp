@@ -5,6 +5,7 @@
 #include "store/event_journal.hpp"
 #include "store/mailbox.hpp"
 #include "store/session_records.hpp"
+#include "store/task_store.hpp"
 
 #include <chrono>
 #include <memory>
@@ -26,6 +27,7 @@ public:
     virtual std::unique_ptr<SessionRecords> make_session_records(std::chrono::milliseconds idle_ttl) = 0;
     virtual std::unique_ptr<EventJournal> make_journal(const JournalLimits& limits) = 0;
     virtual Mailbox& mailbox() = 0;
+    virtual TaskStore& tasks() = 0;
     // Null when the server is alone (memory).
     virtual Cluster* cluster() = 0;
     // Whether the store answers now (readiness): always for memory; Redis while connected.

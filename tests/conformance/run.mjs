@@ -9,9 +9,8 @@
 // the pinned suite versions (package.json: conformance-v01, conformance-v02) under the Node 22
 // binary that package.json pins (the suite needs Node >= 22; this script also runs under Node 20),
 // reads every checks.json, and exits 1 when:
-//   - a check has status FAILURE or WARNING, except in the scenarios of the extension mcp-cpp
-//     declares not supported (tasks-*: docs/adr/0002-declared-not-supported.md), which are not
-//     judged. There are no waivers: every other scenario must pass without warnings;
+//   - a check has status FAILURE or WARNING, in any scenario, extensions' included. There are no
+//     waivers: every scenario must pass without warnings;
 //   - a run crashes, times out, or its summary and its checks.json files disagree.
 // With --cluster the suite talks to two nodes instead of one: a redis-server of its own and two
 // servers sharing it (--store redis://…) and one key ring (MCP_SECRET), behind an nginx doing plain
@@ -51,12 +50,6 @@ const RUNS = [
     scenarios: SKILLS_SCENARIOS, args: [] },
   { name: 'v0.2.0-alpha.12 Skills extension scenarios (2025-11-25 wire, --force)', pkg: 'conformance-v02',
     scenarios: SKILLS_SCENARIOS, args: ['--spec-version', '2025-11-25', '--force'] },
-];
-
-// Extensions declared not supported (docs/adr/0002-declared-not-supported.md): their scenarios
-// run (the suite has no switch to leave them out) but are not judged.
-const NOT_SUPPORTED = [
-  { pattern: /^tasks-/, why: 'tasks extension, declared not supported (ADR 0002)' },
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -330,19 +323,13 @@ function judgeRun(run, scenarios) {
     const count = (s) => checks.filter((c) => c.status === s).length;
     const row = { scenario, passed: count('SUCCESS'), failed: count('FAILURE'), warnings: count('WARNING'),
                   verdict: 'ok', notes: [] };
-    const excluded = NOT_SUPPORTED.find((n) => n.pattern.test(scenario));
     for (const c of checks) {
       if (!bad(c)) continue;
-      if (excluded) {
-        row.verdict = 'not supported';  // not judged; its checks are not listed one by one
-        continue;
-      }
       const line = `${c.status} ${c.id}: ${c.errorMessage || c.description || ''}`.trim();
       row.verdict = 'FAIL';  // a WARNING fails a judged scenario as a FAILURE does
       row.notes.push(line);
       problems.push(`run ${run.index} (${run.name}): ${scenario}: ${line}`);
     }
-    if (excluded) row.notes.unshift(`(${excluded.why})`);
     rows.push(row);
   }
   return { rows, problems };
@@ -467,8 +454,7 @@ async function main() {
     console.log(`logs: ${server.processes.map((p) => p.logFile).join(', ')}`);
     return 1;
   }
-  console.log('\nconformance: every judged check passed, with no warnings (no waivers; only the ' +
-              'declared-not-supported extension tasks-* is not judged)');
+  console.log('\nconformance: every check passed, with no warnings (no waivers, no exceptions)');
   return 0;
 }
 

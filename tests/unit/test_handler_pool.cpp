@@ -219,13 +219,14 @@ TEST(HandlerPool, ShortBusyTasksDoNotMakeItGrow) {
     EXPECT_EQ(pool.stats().completed, 32u);
 }
 
-// The CPUs saturated by short tasks: the queue waits far longer than grow_after, but every worker
-// keeps finishing tasks, so no thread is added (one may be, if a worker is descheduled for a whole
-// grow_after in the middle of a task on a busy machine).
+// The CPUs saturated by short tasks: the queue waits far longer than grow_after (about 300 ms), but
+// every worker keeps finishing tasks, so no thread is added. A few may be on a busy machine (CI runs
+// tests two at a time, beside builds), where a worker is descheduled for a whole grow_after in the
+// middle of a task; growth by queue depth, the rule this replaced, added about 30.
 TEST(HandlerPool, SaturatedByShortTasksItStillDoesNotGrow) {
     constexpr int kTasks = 3000;
     std::atomic<int> ran{0};
-    HandlerPool pool(options(2, 5ms));
+    HandlerPool pool(options(2, 20ms));
     for (int i = 0; i < kTasks; ++i) {
         ASSERT_TRUE(pool.try_submit([&] {
             const auto end = std::chrono::steady_clock::now() + 200us;
@@ -235,7 +236,7 @@ TEST(HandlerPool, SaturatedByShortTasksItStillDoesNotGrow) {
     }
     ASSERT_TRUE(eventually([&] { return ran == kTasks; }, 60s));
     pool.shutdown();
-    EXPECT_LE(pool.stats().peak_threads, 3u);
+    EXPECT_LE(pool.stats().peak_threads, 6u);
 }
 
 TEST(HandlerPool, RefusesBeyondTheBoundedQueue) {

@@ -40,6 +40,17 @@ struct SessionOptions {
     std::size_t journal_bytes_per_stream = 4 * 1024 * 1024;
 };
 
+// Tasks (docs/adr/0021-tasks.md): long tool calls the client polls for.
+struct TaskOptions {
+    // How long a task and its result stay readable, from its creation (ttlMs).
+    std::chrono::milliseconds ttl{60 * 60'000};
+    // How often clients are told to poll (pollIntervalMs).
+    std::chrono::milliseconds poll_interval{500};
+    // Tasks one principal (or all anonymous clients together) may hold within their time to live;
+    // one more is refused.
+    std::size_t max_per_principal = 1000;
+};
+
 // The audit log: one JSON line per tools/call, prompts/get and resources/read, with who asked,
 // what it named, the outcome and the duration.
 struct AuditOptions {
@@ -65,6 +76,7 @@ struct ServerOptions {
     bool validate_tool_output = true;
     ExecutionOptions execution;
     SessionOptions sessions;
+    TaskOptions tasks;
     // Where 2025-era HTTP sessions, their SSE journals and the answers handlers wait for live:
     // "memory" (one node) or "redis://[[user]:password@]host[:port][/db]", shared by the nodes behind
     // one load balancer (docs/adr/0011-several-nodes.md).

@@ -17,11 +17,19 @@
 
 #include <boost/json/object.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace mcp {
+
+// Whether a call of the tool may run as a task the client polls for (docs/adr/0021-tasks.md).
+enum class TaskSupport : std::uint8_t {
+    forbidden,  // never: every call answers with its result
+    optional,   // when the client can take one (2026: the tasks extension declared; 2025: params.task)
+    required,   // always: a client that cannot take a task is refused (-32021 / -32601)
+};
 
 struct ToolSpec {
     std::string name;         // [A-Za-z0-9_.-]{1,64}
@@ -55,6 +63,16 @@ struct ToolSpec {
     // insufficient_scope challenge (a JSON-RPC error on stdio). Checked only for requests that
     // carry a principal (docs/adr/0014-authorization.md).
     std::vector<std::string> required_scopes;
+    // Long-running: the call may become a task. The client gets the task's id at once, the handler
+    // runs on, and its result, errors, progress (as the status message) and questions to the client
+    // (elicit, sample: the task waits in input_required) go to the task. ctx.stop_token() trips on
+    // tasks/cancel. Not with runs_inline.
+    TaskSupport task_support = TaskSupport::forbidden;
+    // With task_support: the task starts where the handler calls ctx.start_task() rather than
+    // before the handler runs. What it asks the client before that is asked as in any call (2026:
+    // input_required rounds), and on the 2026 wire the handler runs again from the top in the task,
+    // with those answers at hand.
+    bool task_started_by_handler = false;
 };
 
 }  // namespace mcp

@@ -3,6 +3,7 @@
 #include "server/call.hpp"
 #include "server/call_metrics.hpp"
 #include "server/core.hpp"
+#include "server/tasks/task_sink.hpp"
 #include "server/trace_context.hpp"
 #include "sessions/session_state.hpp"
 #include "store/mailbox.hpp"
@@ -100,6 +101,7 @@ std::vector<InputAnswer> ask_blocking(CallState& call, std::vector<WireRequest> 
         answers[w.index] = answer_of(requests[w.index], *message);
         if (requests[w.index].kind == InputKind::roots) state.cache_roots(message->as_object().at("result"));
     }
+    if (call.task) call.task->answered();
     std::vector<InputAnswer> out;
     out.reserve(answers.size());
     for (auto& a : answers) out.push_back(std::move(*a));

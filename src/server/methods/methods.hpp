@@ -44,6 +44,13 @@ boost::json::value call_method(ServerCore& core, CallState& call);
 bool method_runs_inline(const ServerCore& core, const CallState& call);
 
 boost::json::value discover(ServerCore& core, CallState& call);
+
+// Tasks (server/tasks/, docs/adr/0021-tasks.md).
+boost::json::value get_task(ServerCore& core, CallState& call);
+boost::json::value update_task(ServerCore& core, CallState& call);
+boost::json::value cancel_task(ServerCore& core, CallState& call);
+boost::json::value task_result(ServerCore& core, CallState& call);
+boost::json::value list_tasks(ServerCore& core, CallState& call);
 // subscriptions/listen: acknowledges, then streams change notifications until the call is
 // cancelled (stream closed, notifications/cancelled) or the server shuts down.
 void start_listen(ServerCore& core, const std::shared_ptr<CallState>& call);

@@ -1,6 +1,7 @@
 // tools/list and tools/call.
 #include "server/client_requests/wire.hpp"
 #include "server/methods/methods.hpp"
+#include "server/tasks/task_runs.hpp"
 #include "util/log.hpp"
 
 #include <mcp/json/bind.hpp>
@@ -98,9 +99,14 @@ boost::json::value call_tool(ServerCore& core, CallState& call) {
         return error_result("Invalid arguments: " + invalid->message);
     }
 
+    // A task answers the request now and runs on (server/tasks/). Inside one, the handler keeps
+    // its thread while a 2025 client answers: a parked call would hold the task's request.
+    if (!call.task) call.may_become_task = may_become_task(*entry, call);
+    if (call.may_become_task && !entry->def.spec.task_started_by_handler) start_task(call);
+
     // Errors of the tool itself go back to the model as an isError result; protocol errors
     // (mcp::Error) stay JSON-RPC errors.
-    call.replayable = entry->def.spec.replayable;
+    call.replayable = entry->def.spec.replayable && !call.may_become_task;
     Context ctx(call);
     boost::json::value result;
     try {

@@ -1,5 +1,5 @@
 // The Redis backend: one client shared by the signals between nodes, the session records, the SSE
-// journals and the mailbox (redis_store.hpp lists the keys).
+// journals, the mailbox and the tasks (redis_store.hpp lists the keys).
 #include "store/redis/redis_store.hpp"
 
 #include "util/log.hpp"
@@ -21,7 +21,10 @@ RedisClient::Options options_for(const RedisUrl& url) {
 class RedisBackend final : public Backend {
 public:
     explicit RedisBackend(const RedisUrl& url)
-        : client_(url, options_for(url)), cluster_(client_), mailbox_(client_, cluster_) {
+        : client_(url, options_for(url)),
+          cluster_(client_),
+          mailbox_(client_, cluster_),
+          tasks_(client_, cluster_.node_id()) {
         if (!client_.wait_connected(std::chrono::seconds(2))) {
             log().warn("Redis is not reachable yet: 2025-era HTTP requests get 503 until it is");
         }
@@ -34,6 +37,7 @@ public:
         return std::make_unique<RedisEventJournal>(client_, limits);
     }
     Mailbox& mailbox() override { return mailbox_; }
+    TaskStore& tasks() override { return tasks_; }
     Cluster* cluster() override { return &cluster_; }
     bool reachable() const override { return client_.connected(); }
 
@@ -41,6 +45,7 @@ private:
     RedisClient client_;
     RedisCluster cluster_;
     RedisMailbox mailbox_;
+    RedisTaskStore tasks_;
 };
 
 }  // namespace
