@@ -125,6 +125,16 @@ inline void mcp_schema(mcp::json::SchemaHints<ReviewInput>& h) {
     h.field(&ReviewInput::slug).description("Which note to review");
 }
 
+struct ExportInput {
+    std::optional<int> step_ms;
+    std::optional<bool> confirm;
+};
+BOOST_DESCRIBE_STRUCT(ExportInput, (), (step_ms, confirm))
+inline void mcp_schema(mcp::json::SchemaHints<ExportInput>& h) {
+    h.field(&ExportInput::step_ms).description("Milliseconds per note (default 500)").minimum(0).maximum(60000);
+    h.field(&ExportInput::confirm).description("Ask the user before exporting (default false)");
+}
+
 // The notes behind demo://notes/{slug}; add_note changes them while the server runs.
 class Notes {
 public:
@@ -256,6 +266,37 @@ int main(int argc, char** argv) {
                     }
                     ctx.info("slow_count finished");
                     return "Counted to " + std::to_string(in.to);
+                });
+
+    // A long job: the client gets a task at once and polls it (tasks/get, or tasks/result on the
+    // 2025 wire); the question, if asked, waits in the task for the client's answer.
+    server.tool({.name = "export_notes",
+                 .description = "Exports every note, slowly (one step per note); runs as a task the client polls",
+                 .annotations = {.read_only_hint = true},
+                 .required_scopes = read,
+                 .task_support = mcp::TaskSupport::optional},
+                [notes, calls](const ExportInput& in, mcp::ToolContext& ctx) {
+                    ++*calls;
+                    const auto slugs = notes->slugs();
+                    if (in.confirm.value_or(false)) {
+                        mcp::FormSchema form;
+                        form.boolean("confirm").title("Export them?").default_value(true);
+                        auto answer = ctx.elicit("Export " + std::to_string(slugs.size()) + " notes?", form, "confirm");
+                        const auto* yes = answer.content.if_contains("confirm");
+                        if (!answer.accepted() || yes == nullptr || *yes != true) return std::string("Export declined");
+                    }
+                    const auto step = std::chrono::milliseconds(in.step_ms.value_or(500));
+                    std::string exported;
+                    for (std::size_t i = 0; i < slugs.size(); ++i) {
+                        for (auto waited = std::chrono::milliseconds(0); waited < step && !ctx.cancelled();
+                             waited += std::chrono::milliseconds(10))
+                            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+                        if (ctx.cancelled()) return "Cancelled after " + std::to_string(i) + " notes";
+                        exported += (exported.empty() ? "" : ", ") + slugs[i];
+                        ctx.progress(static_cast<double>(i + 1), static_cast<double>(slugs.size()),
+                                     "exported " + slugs[i]);
+                    }
+                    return "Exported " + std::to_string(slugs.size()) + " notes: " + exported;
                 });
 
     server.tool({.name = "color_swatch",

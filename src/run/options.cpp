@@ -193,10 +193,20 @@ void add_client_requests(CLI::App& app, ClientRequestOptions& requests) {
         ->check(CLI::Range(std::size_t{1}, std::size_t{100'000'000}));
 }
 
+void add_tasks(CLI::App& app, TaskOptions& tasks) {
+    auto& group = *app.add_option_group("Tasks");
+    add_duration(group, "--task-ttl", tasks.ttl, "How long a task and its result stay readable, from its creation");
+    add_duration(group, "--task-poll-interval", tasks.poll_interval, "How often clients are told to poll a task");
+    group
+        .add_option("--max-tasks", tasks.max_per_principal,
+                    "Tasks one principal (all anonymous clients together) may hold within their ttl; more are refused")
+        ->check(CLI::Range(std::size_t{1}, std::size_t{100'000'000}));
+}
+
 void add_store_and_keys(CLI::App& app, RunOptions& options) {
     auto& group = *app.add_option_group("Store and keys");
     group.add_option("--store", options.server.store,
-                     "Where 2025-era HTTP sessions, SSE journals and pending client answers live: memory, or "
+                     "Where 2025-era HTTP sessions, SSE journals, pending client answers and tasks live: memory, or "
                      "redis://[[user]:password@]host[:port][/db] shared by several nodes, or "
                      "redis-sentinel://[[user]:password@]host[:port][,host[:port]...]/master-name[/db]"
                      "[?sentinel-password=...] to follow a master through Sentinel");
@@ -348,6 +358,7 @@ void add_options(CLI::App& app, RunOptions& options) {
     add_auth(app, options);
     add_sessions(app, options.server.sessions);
     add_client_requests(app, options.server.client_requests);
+    add_tasks(app, options.server.tasks);
     add_store_and_keys(app, options);
     add_caching(app, options.server.cache);
     add_logging(app, options);

@@ -25,7 +25,7 @@ struct TaskRecord {
     std::string owner;  // the principal's subject; empty when anonymous
     std::string node;   // the node running it
     TaskStatus status = TaskStatus::working;
-    std::string message;  // statusMessage
+    std::string message;          // statusMessage
     std::int64_t created_ms = 0;  // milliseconds since the epoch
     std::int64_t updated_ms = 0;
     std::int64_t ttl_ms = 0;  // from creation

@@ -23,9 +23,10 @@ const std::string& subject_of(const CallState& call) {
 // 2026: the tasks methods serve only clients that declared the extension.
 void check_declared(const CallState& call) {
     if (call.exchange->era() != Era::stateless || call.exchange->client_extension(kTasksExtension) != nullptr) return;
-    throw Error(error_code::missing_required_client_capability,
-                "Missing required client capability: the " + std::string(kTasksExtension) + " extension",
-                boost::json::object{{"requiredCapabilities", {{"extensions", {{kTasksExtension, boost::json::object()}}}}}});
+    throw Error(
+        error_code::missing_required_client_capability,
+        "Missing required client capability: the " + std::string(kTasksExtension) + " extension",
+        boost::json::object{{"requiredCapabilities", {{"extensions", {{kTasksExtension, boost::json::object()}}}}}});
 }
 
 std::string task_id_param(const CallState& call) {
@@ -97,9 +98,10 @@ boost::json::value task_result(ServerCore& core, CallState& call) {
         const auto& e = error.as_object();
         const auto* code = e.if_contains("code");
         const auto* message = e.if_contains("message");
-        throw Error(code != nullptr && code->is_int64() ? static_cast<int>(code->get_int64()) : error_code::internal_error,
-                    message != nullptr && message->is_string() ? std::string(message->get_string()) : "Task failed",
-                    e.contains("data") ? e.at("data") : boost::json::value());
+        throw Error(
+            code != nullptr && code->is_int64() ? static_cast<int>(code->get_int64()) : error_code::internal_error,
+            message != nullptr && message->is_string() ? std::string(message->get_string()) : "Task failed",
+            e.contains("data") ? e.at("data") : boost::json::value());
     }
     if (task.status == TaskStatus::cancelled) throw Error(error_code::internal_error, "Task " + id + " was cancelled");
     auto result = stored_json(task.result);
@@ -126,11 +128,13 @@ boost::json::value list_tasks(ServerCore& core, CallState& call) {
     auto tasks = task_store(core).list(subject, after_ms, after_id, page + 1);
     boost::json::array items;
     const auto poll = core.options.tasks.poll_interval;
-    for (std::size_t i = 0; i < tasks.size() && i < page; ++i) items.push_back(task_fields(tasks[i], Era::sessions, poll));
+    for (std::size_t i = 0; i < tasks.size() && i < page; ++i)
+        items.push_back(task_fields(tasks[i], Era::sessions, poll));
     boost::json::object result{{"tasks", std::move(items)}};
     if (tasks.size() > page) {
         const auto& last = tasks[page - 1];
-        result["nextCursor"] = encode_cursor(core.keys(), "tasks", subject, std::to_string(last.created_ms) + '\n' + last.id);
+        result["nextCursor"] =
+            encode_cursor(core.keys(), "tasks", subject, std::to_string(last.created_ms) + '\n' + last.id);
     }
     return result;
 }

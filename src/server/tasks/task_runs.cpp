@@ -60,9 +60,7 @@ TaskStore& task_store(ServerCore& core) { return core.cluster.backend().tasks();
 
 namespace {
 
-boost::json::object tasks_capability() {
-    return {{"extensions", {{kTasksExtension, boost::json::object()}}}};
-}
+boost::json::object tasks_capability() { return {{"extensions", {{kTasksExtension, boost::json::object()}}}}; }
 
 const std::string& subject_of(const CallState& call) {
     static const std::string anonymous;
@@ -79,10 +77,10 @@ bool may_become_task(const ToolEntry& tool, const CallState& call) {
         // Declared for the whole client or in this request's _meta: both reach the exchange.
         const bool declared = call.exchange->client_extension(kTasksExtension) != nullptr;
         if (support == TaskSupport::required && !declared) {
-            throw Error(error_code::missing_required_client_capability,
-                        "Tool " + name + " runs only as a task: declare the " + std::string(kTasksExtension) +
-                            " extension",
-                        boost::json::object{{"requiredCapabilities", tasks_capability()}});
+            throw Error(
+                error_code::missing_required_client_capability,
+                "Tool " + name + " runs only as a task: declare the " + std::string(kTasksExtension) + " extension",
+                boost::json::object{{"requiredCapabilities", tasks_capability()}});
         }
         return declared && support != TaskSupport::forbidden;  // a legacy params.task changes nothing
     }

@@ -82,8 +82,8 @@ void TaskSink::changed() {
     try {
         auto record = task_store(core_).get(id_);
         if (!record) return;
-        session_->notify(jsonrpc::make_notification(
-            "notifications/tasks/status", task_fields(*record, era_, core_.options.tasks.poll_interval)));
+        session_->notify(jsonrpc::make_notification("notifications/tasks/status",
+                                                    task_fields(*record, era_, core_.options.tasks.poll_interval)));
     } catch (const StoreUnavailable&) {
         // Optional notification; tasks/get tells the same.
     }

@@ -43,20 +43,30 @@ std::optional<TaskRecord> parse_record(std::string_view id, const RespValue& has
     for (std::size_t i = 0; i + 1 < hash.elements.size(); i += 2) {
         const auto& f = hash.elements[i].text;
         const auto& v = hash.elements[i + 1].text;
-        if (f == "owner") r.owner = v;
-        else if (f == "node") r.node = v;
+        if (f == "owner")
+            r.owner = v;
+        else if (f == "node")
+            r.node = v;
         else if (f == "status") {
             auto s = parse_task_status(v);
             has_status = s.has_value();
             if (s) r.status = *s;
-        } else if (f == "msg") r.message = v;
-        else if (f == "created") r.created_ms = to_int(v);
-        else if (f == "updated") r.updated_ms = to_int(v);
-        else if (f == "ttl") r.ttl_ms = to_int(v);
-        else if (f == "result") r.result = v;
-        else if (f == "error") r.error = v;
-        else if (f.starts_with("i:")) add_member(r.input_requests, std::string_view(f).substr(2), v);
-        else if (f.starts_with("a:")) add_member(r.answers, std::string_view(f).substr(2), v);
+        } else if (f == "msg")
+            r.message = v;
+        else if (f == "created")
+            r.created_ms = to_int(v);
+        else if (f == "updated")
+            r.updated_ms = to_int(v);
+        else if (f == "ttl")
+            r.ttl_ms = to_int(v);
+        else if (f == "result")
+            r.result = v;
+        else if (f == "error")
+            r.error = v;
+        else if (f.starts_with("i:"))
+            add_member(r.input_requests, std::string_view(f).substr(2), v);
+        else if (f.starts_with("a:"))
+            add_member(r.answers, std::string_view(f).substr(2), v);
     }
     if (!has_status) return std::nullopt;
     if (!r.input_requests.empty()) r.input_requests += '}';
@@ -133,8 +143,8 @@ bool RedisTaskStore::create(const TaskRecord& r, std::size_t max_per_owner) {
 
 std::optional<TaskRecord> RedisTaskStore::get(std::string_view id) {
     static const std::string script = std::string(kFailOrphan) + "return redis.call('HGETALL', KEYS[1])";
-    auto reply = checked(client_.command({"EVAL", script, "1", key(id), std::string(kNodePrefix), orphan_error(),
-                                          std::to_string(epoch_ms())}));
+    auto reply = checked(client_.command(
+        {"EVAL", script, "1", key(id), std::string(kNodePrefix), orphan_error(), std::to_string(epoch_ms())}));
     return parse_record(id, reply);
 }
 
