@@ -155,4 +155,22 @@ metrics::Gauge& parked_requests(std::string_view kind) {
     return elicitation;
 }
 
+metrics::Counter& tasks_started() {
+    static auto& counter = metrics::registry()
+                               .family("mcp_tasks_started_total", "Tool calls that became tasks", Type::counter)
+                               .counter({});
+    return counter;
+}
+
+metrics::Counter& tasks_ended(std::string_view status) {
+    static auto& family =
+        metrics::registry().family("mcp_tasks_ended_total", "Tasks that ended, by status", Type::counter, {"status"});
+    static auto& completed = family.counter({"completed"});
+    static auto& failed = family.counter({"failed"});
+    static auto& cancelled = family.counter({"cancelled"});
+    if (status == "completed") return completed;
+    if (status == "failed") return failed;
+    return cancelled;
+}
+
 }  // namespace mcp::detail

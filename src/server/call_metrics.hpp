@@ -68,5 +68,9 @@ metrics::Gauge& calls_in_flight();
 // 2025 requests sent to the client whose answer a handler waits for: "elicitation", "sampling",
 // "roots".
 metrics::Gauge& parked_requests(std::string_view kind);
+// Tasks this node started, and ended by status ("completed", "failed", "cancelled"); cancelled is
+// counted on the node that served tasks/cancel, failed by a node's death on the node that saw it.
+metrics::Counter& tasks_started();
+metrics::Counter& tasks_ended(std::string_view status);
 
 }  // namespace mcp::detail

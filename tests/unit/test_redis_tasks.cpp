@@ -43,7 +43,8 @@ TEST_F(RedisTasks, OneNodeCreatesAnotherReadsAnswersAndCancels) {
     EXPECT_EQ(seen->owner, "alice");
     EXPECT_EQ(seen->created_ms, now);
 
-    ASSERT_TRUE(a->tasks().await_input("t1", R"({"q1":{"method":"elicitation/create","params":{"a":[]}},"q2":{"method":"roots/list"}})"));
+    ASSERT_TRUE(a->tasks().await_input(
+        "t1", R"({"q1":{"method":"elicitation/create","params":{"a":[]}},"q2":{"method":"roots/list"}})"));
     seen = b->tasks().get("t1");
     EXPECT_EQ(seen->status, TaskStatus::input_required);
     EXPECT_EQ(boost::json::parse(seen->input_requests).at("q1").at("params").at("a"), boost::json::array());
@@ -97,7 +98,7 @@ TEST_F(RedisTasks, ATaskOfANodeThatStoppedBeatingFailsWhenRead) {
     }
     ASSERT_TRUE(b->tasks().create(record("alive", "", b->cluster()->node_id(), mcp::detail::epoch_ms()), 10));
     EXPECT_EQ(b->tasks().get("orphan")->status, TaskStatus::working);  // its lease still runs
-    raw({"DEL", "mcp:node:" + dead});                                   // as if 5 s had passed
+    raw({"DEL", "mcp:node:" + dead});                                  // as if 5 s had passed
     auto orphan = b->tasks().get("orphan");
     EXPECT_EQ(orphan->status, TaskStatus::failed);
     EXPECT_NE(orphan->error.find("node running this task stopped"), std::string::npos) << orphan->error;

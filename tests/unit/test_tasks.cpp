@@ -64,7 +64,7 @@ TEST(MemoryTaskStore, AnswersArriveInPartsAndOnlyForAwaitedRequests) {
     EXPECT_EQ(t->status, TaskStatus::input_required);
     EXPECT_EQ(t->input_requests, R"({"b":{"method":"roots/list"}})");
     EXPECT_FALSE(store->answer("t", R"({"a":{"again":true}})"));  // answered already: ignored
-    EXPECT_TRUE(store->answer("t", R"({"b":{"roots":[]}})"));    // the last one
+    EXPECT_TRUE(store->answer("t", R"({"b":{"roots":[]}})"));     // the last one
     const auto answers = boost::json::parse(*store->resume("t"));
     EXPECT_EQ(answers.at("a").at("content").at("list"), boost::json::array());  // [] stays an array
     EXPECT_EQ(answers.at("b").at("roots"), boost::json::array());
@@ -79,7 +79,7 @@ TEST(MemoryTaskStore, BoundsTasksPerOwnerListsThemInPagesAndForgetsExpiredOnes) 
     const auto now = mcp::detail::epoch_ms();
     for (int i = 0; i < 3; ++i) ASSERT_TRUE(store->create(record("a" + std::to_string(i), "alice", now + i, 100), 3));
     EXPECT_FALSE(store->create(record("a3", "alice", now + 3), 3));  // at the bound
-    EXPECT_TRUE(store->create(record("b0", "bob", now), 3));          // another owner's count
+    EXPECT_TRUE(store->create(record("b0", "bob", now), 3));         // another owner's count
     auto page = store->list("alice", -1, "", 2);
     ASSERT_EQ(page.size(), 2u);
     EXPECT_EQ(page[0].id, "a0");
@@ -118,9 +118,7 @@ protected:
                         ctx.progress(1, 2, "half");
                         return ctx.in_task() ? "done in a task" : "done";
                     });
-        server.tool({.name = "must",
-                     .description = "Only as a task",
-                     .task_support = mcp::TaskSupport::required},
+        server.tool({.name = "must", .description = "Only as a task", .task_support = mcp::TaskSupport::required},
                     [] { return "ok"; });
         server.tool({.name = "broken", .description = "A protocol error", .task_support = mcp::TaskSupport::optional},
                     []() -> std::string { throw mcp::Error(-32603, "broke"); });
@@ -207,8 +205,12 @@ TEST_F(Tasks, WithoutTheExtensionTheCallRunsPlainlyAndTasksMethodsAreRefused) {
     EXPECT_EQ(plain.at("content").at(0).at("text"), "done");
     auto refused = modern("tools/call", {{"name", "must"}}, false);
     EXPECT_EQ(code_of(refused), -32021);
-    EXPECT_TRUE(refused.at("error").at("data").at("requiredCapabilities").at("extensions").as_object().contains(
-        "io.modelcontextprotocol/tasks"));
+    EXPECT_TRUE(refused.at("error")
+                    .at("data")
+                    .at("requiredCapabilities")
+                    .at("extensions")
+                    .as_object()
+                    .contains("io.modelcontextprotocol/tasks"));
     for (auto m : {"tasks/get", "tasks/cancel"}) EXPECT_EQ(code_of(modern(m, {{"taskId", "x"}}, false)), -32021) << m;
     EXPECT_EQ(code_of(modern("tasks/update", {{"taskId", "x"}, {"inputResponses", boost::json::object()}}, false)),
               -32021);
@@ -252,8 +254,8 @@ TEST_F(Tasks, QuestionsWaitInTheTaskUntilEveryOneIsAnswered) {
     const auto& requests = waiting.at("inputRequests").as_object();
     ASSERT_EQ(requests.size(), 2u);
     EXPECT_EQ(requests.at("first").at("method"), "elicitation/create");
-    auto answer = [](std::string name) {
-        return boost::json::object{{"action", "accept"}, {"content", {{"name", std::move(name)}}}};
+    auto answer = [](std::string_view name) {
+        return boost::json::object{{"action", "accept"}, {"content", {{"name", name}}}};
     };
     EXPECT_EQ(modern_result("tasks/update", {{"taskId", id}, {"inputResponses", {{"first", answer("Ada")}}}})
                   .at("resultType"),

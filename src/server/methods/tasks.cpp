@@ -1,5 +1,6 @@
 // tasks/get, tasks/update, tasks/cancel (2026 tasks extension, and 2025 but for update),
 // tasks/result and tasks/list (2025 experimental tasks). See server/tasks/ and ADR 0021.
+#include "server/call_metrics.hpp"
 #include "server/methods/methods.hpp"
 #include "server/tasks/task_runs.hpp"
 #include "server/tasks/task_wire.hpp"
@@ -76,7 +77,10 @@ boost::json::value cancel_task(ServerCore& core, CallState& call) {
         throw InvalidParams("Task " + id + " is " + std::string(to_string(before.status)) + " already");
     auto after = task_store(core).cancel(id);
     if (!after) throw InvalidParams("Unknown task: " + id);
-    if (!terminal(before.status)) stop_task(core, id);
+    if (!terminal(before.status) && after->status == TaskStatus::cancelled) {
+        if (metrics::enabled()) tasks_ended("cancelled").add();
+        stop_task(core, id);
+    }
     core.task_runs.changed();
     if (modern) return boost::json::object();
     return task_fields(*after, Era::sessions, core.options.tasks.poll_interval);

@@ -1,6 +1,7 @@
 #include "server/tasks/task_runs.hpp"
 
 #include "server/call.hpp"
+#include "server/call_metrics.hpp"
 #include "server/core.hpp"
 #include "server/dispatch.hpp"
 #include "server/tasks/task_sink.hpp"
@@ -10,6 +11,7 @@
 
 #include <mcp/protocol/errors.hpp>
 
+#include <utility>
 #include <vector>
 
 namespace mcp::detail {
@@ -53,7 +55,7 @@ void TaskRuns::changed() {
 void TaskRuns::wait(std::chrono::milliseconds timeout, std::stop_token stop) {
     std::unique_lock lock(mutex_);
     const auto seen = generation_;
-    changed_.wait_for(lock, stop, timeout, [&] { return generation_ != seen; });
+    changed_.wait_for(lock, std::move(stop), timeout, [&] { return generation_ != seen; });
 }
 
 TaskStore& task_store(ServerCore& core) { return core.cluster.backend().tasks(); }
@@ -120,6 +122,7 @@ void start_task(CallState& call) {
 
     auto result = create_task_result(record, era, core.options.tasks.poll_interval);
     if (era == Era::stateless) result["_meta"] = {{"io.modelcontextprotocol/serverInfo", core.server_info}};
+    if (metrics::enabled()) tasks_started().add();
     log().debug("task {} started for {}", record.id, call.message.method);
     request_sink->complete(jsonrpc::make_result(call.message.id, std::move(result)));
 }

@@ -1,6 +1,7 @@
 #include "server/tasks/task_sink.hpp"
 
 #include "server/call.hpp"
+#include "server/call_metrics.hpp"
 #include "server/core.hpp"
 #include "server/tasks/task_runs.hpp"
 #include "server/tasks/task_wire.hpp"
@@ -102,7 +103,8 @@ void TaskSink::complete(std::optional<boost::json::value> response) {
 
 void TaskSink::end(TaskStatus status, std::string_view payload) {
     try {
-        task_store(core_).finish(id_, status, payload);  // false: cancelled or failed before
+        // False when it was cancelled, or failed for a lost node, before.
+        if (task_store(core_).finish(id_, status, payload) && metrics::enabled()) tasks_ended(to_string(status)).add();
     } catch (const StoreUnavailable& e) {
         log().warn("task {}: its end ({}) could not be stored: {}", id_, to_string(status), e.what());
     }
@@ -119,7 +121,7 @@ void TaskSink::wait_for_input(const boost::json::value& requests) {
     const auto key = input_key(id_);
     auto& core = core_;
     try {
-        mailbox.expect(key, core_.options.tasks.ttl, [&core, call](boost::json::value) {
+        mailbox.expect(key, core_.options.tasks.ttl, [&core, call](const boost::json::value&) {
             core.pool().try_submit([call] { resume_task(call); }, Admission::always);
         });
         if (!task_store(core_).await_input(id_, boost::json::serialize(requests))) {

@@ -105,10 +105,11 @@ void RedisTaskStore::beat() {
     client_.command({"SET", std::string(kNodePrefix) + node_, "1", "PX", redis_ms(kNodeLease)});
 }
 
-// The first task this node runs starts its heartbeat.
+// The first task this node runs starts its heartbeat; its lease exists before the task does.
 void RedisTaskStore::start_heartbeat() {
     std::lock_guard started(mutex_);
     if (heartbeat_.joinable()) return;
+    beat();
     heartbeat_ = std::thread([this] {
         std::unique_lock lock(mutex_);
         while (!wake_.wait_for(lock, kHeartbeat, [&] { return stopping_; })) {
@@ -125,7 +126,6 @@ void RedisTaskStore::start_heartbeat() {
 
 bool RedisTaskStore::create(const TaskRecord& r, std::size_t max_per_owner) {
     start_heartbeat();
-    beat();
     static const std::string script =
         "redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[9]) "
         "if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[8]) then return 0 end "
