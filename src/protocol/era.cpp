@@ -33,6 +33,7 @@ Era classify_era(const jsonrpc::Message& message, std::string_view protocol_vers
             if (kv.key().starts_with(kPrefix)) return Era::stateless;
         }
     }
+    if (!protocol_version_header.empty()) return Era::sessions;  // an earlier version, by the check above
     const auto* info = find_method_info(message.method);
     return info != nullptr && !info->exists_in(Era::sessions) ? Era::stateless : Era::sessions;
 }

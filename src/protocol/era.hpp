@@ -11,9 +11,10 @@ namespace mcp::detail {
 
 // A request is stateless (2026-07-28) when its params._meta carries any "io.modelcontextprotocol/"
 // key, when the MCP-Protocol-Version header (empty when absent) names 2026-07-28 or later (compared
-// as strings, so unknown future versions count), or when its method exists only in that era.
-// Notifications and responses carry no envelope: the header alone decides. Everything else follows
-// the 2025 session rules.
+// as strings, so unknown future versions count), or when its method exists only in that era and no
+// header names an earlier version (a 2025 client asking for server/discover or tasks/update gets
+// -32601 as in its own era). Notifications and responses carry no envelope: the header alone
+// decides. Everything else follows the 2025 session rules.
 Era classify_era(const jsonrpc::Message& message, std::string_view protocol_version_header);
 // Whether an MCP-Protocol-Version header (empty when absent) names the stateless era.
 bool stateless_version_header(std::string_view protocol_version_header);

@@ -199,12 +199,14 @@ const Method* admit_in_session(CallState& call, const Inbound& inbound) {
     return method;
 }
 
-// The transport classified the message already (Streamable HTTP), or the core does it here.
+// The transport classified the message already (Streamable HTTP), or the core does it here. On a
+// connection without headers (stdio, in-process) the version its session negotiated stands for one.
 Era era_of(const jsonrpc::Message& message, const Inbound& inbound) {
     if (inbound.era) return *inbound.era;
     const auto* headers = inbound.headers;
-    return classify_era(message,
-                        headers && headers->protocol_version ? std::string_view(*headers->protocol_version) : "");
+    if (headers && headers->protocol_version) return classify_era(message, *headers->protocol_version);
+    const auto client = inbound.session && inbound.session->initialized() ? inbound.session->client() : nullptr;
+    return classify_era(message, client ? std::string_view(client->protocol_version) : std::string_view());
 }
 
 // The trace context, with a span for this request: the transport's headers, else

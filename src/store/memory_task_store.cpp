@@ -43,15 +43,16 @@ public:
         return task != nullptr ? std::optional<TaskRecord>(*task) : std::nullopt;
     }
 
-    bool finish(std::string_view id, TaskStatus status, std::string_view payload) override {
+    bool finish(std::string_view id, const TaskEnd& end) override {
         std::lock_guard lock(mutex_);
         auto* task = running(id);
         if (task == nullptr) return false;
-        task->status = status;
+        task->status = end.status;
         task->input_requests.clear();
         task->answers.clear();
-        if (status == TaskStatus::completed) task->result = payload;
-        if (status == TaskStatus::failed) task->error = payload;
+        task->result = end.result;
+        task->error = end.error;
+        if (!end.message.empty()) task->message = end.message;
         task->updated_ms = epoch_ms();
         return true;
     }

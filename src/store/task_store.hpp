@@ -38,6 +38,14 @@ struct TaskRecord {
     std::string answers;
 };
 
+// How a task ended. A 2025 tool call whose result says isError ends failed with its result.
+struct TaskEnd {
+    TaskStatus status = TaskStatus::completed;
+    std::string result;   // JSON text of the call's result, or empty
+    std::string error;    // JSON text of the JSON-RPC error, or empty
+    std::string message;  // the statusMessage to leave, or empty to keep the last one
+};
+
 // Said of a task whose node stopped beating (Redis): the error it fails with.
 inline constexpr std::string_view kNodeLostMessage = "The server node running this task stopped";
 
@@ -49,9 +57,8 @@ public:
     virtual bool create(const TaskRecord& record, std::size_t max_per_owner) = 0;
     // Nothing when unknown or expired.
     virtual std::optional<TaskRecord> get(std::string_view id) = 0;
-    // Ends a task that runs: completed (`payload` is the result), failed (the error) or cancelled.
-    // False when it had ended already.
-    virtual bool finish(std::string_view id, TaskStatus status, std::string_view payload) = 0;
+    // Ends a task that runs. False when it had ended already.
+    virtual bool finish(std::string_view id, const TaskEnd& end) = 0;
     // The task waits for its client: input_required, with these requests (a JSON object by key).
     virtual bool await_input(std::string_view id, std::string_view requests) = 0;
     // The client answered (`responses`, a JSON object by key): answers to requests the task waits

@@ -60,7 +60,7 @@ TEST_F(RedisTasks, OneNodeCreatesAnotherReadsAnswersAndCancels) {
     a->tasks().set_message("t1", "half way");
     EXPECT_EQ(b->tasks().get("t1")->message, "half way");
     EXPECT_EQ(b->tasks().cancel("t1")->status, TaskStatus::cancelled);
-    EXPECT_FALSE(a->tasks().finish("t1", TaskStatus::completed, "{}"));  // cancelled first
+    EXPECT_FALSE(a->tasks().finish("t1", {.status = TaskStatus::completed, .result = "{}"}));  // cancelled first
     EXPECT_EQ(a->tasks().get("t1")->status, TaskStatus::cancelled);
     EXPECT_FALSE(a->tasks().resume("t1"));
     EXPECT_FALSE(b->tasks().get("never"));
@@ -74,9 +74,15 @@ TEST_F(RedisTasks, EndsOnceBoundsPerOwnerAndListsInPages) {
     for (int i = 0; i < 3; ++i) ASSERT_TRUE(a->tasks().create(record(numbered("p", i), "bob", n, now + i), 3));
     EXPECT_FALSE(a->tasks().create(record("p3", "bob", n, now + 3), 3));
     EXPECT_TRUE(a->tasks().create(record("q0", "carol", n, now), 3));
-    EXPECT_TRUE(a->tasks().finish("p0", TaskStatus::failed, R"({"code":-32603,"message":"x"})"));
-    EXPECT_FALSE(a->tasks().finish("p0", TaskStatus::completed, "{}"));
-    EXPECT_EQ(a->tasks().get("p0")->error, R"({"code":-32603,"message":"x"})");
+    EXPECT_TRUE(a->tasks().finish("p0", {.status = TaskStatus::failed,
+                                         .result = R"({"isError":true})",
+                                         .error = R"({"code":-32603,"message":"x"})",
+                                         .message = "it broke"}));
+    EXPECT_FALSE(a->tasks().finish("p0", {.status = TaskStatus::completed, .result = "{}"}));
+    auto p0 = a->tasks().get("p0");
+    EXPECT_EQ(p0->error, R"({"code":-32603,"message":"x"})");
+    EXPECT_EQ(p0->result, R"({"isError":true})");
+    EXPECT_EQ(p0->message, "it broke");
     auto page = a->tasks().list("bob", -1, "", 2);
     ASSERT_EQ(page.size(), 2u);
     EXPECT_EQ(page[0].id, "p0");
@@ -94,7 +100,7 @@ TEST_F(RedisTasks, ATaskOfANodeThatStoppedBeatingFailsWhenRead) {
         dead = a->cluster()->node_id();
         ASSERT_TRUE(a->tasks().create(record("orphan", "", dead, mcp::detail::epoch_ms()), 10));
         ASSERT_TRUE(a->tasks().create(record("ended", "", dead, mcp::detail::epoch_ms()), 10));
-        ASSERT_TRUE(a->tasks().finish("ended", TaskStatus::completed, R"({"content":[]})"));
+        ASSERT_TRUE(a->tasks().finish("ended", {.status = TaskStatus::completed, .result = R"({"content":[]})"}));
     }
     ASSERT_TRUE(b->tasks().create(record("alive", "", b->cluster()->node_id(), mcp::detail::epoch_ms()), 10));
     EXPECT_EQ(b->tasks().get("orphan")->status, TaskStatus::working);  // its lease still runs

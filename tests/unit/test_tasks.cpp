@@ -46,9 +46,9 @@ TEST(MemoryTaskStore, EndsOnceAndKeepsWhatEndedIt) {
     const auto now = mcp::detail::epoch_ms();
     ASSERT_TRUE(store->create(record("a", "alice", now), 10));
     EXPECT_EQ(store->get("a")->status, TaskStatus::working);
-    EXPECT_TRUE(store->finish("a", TaskStatus::completed, R"({"content":[]})"));
-    EXPECT_FALSE(store->finish("a", TaskStatus::failed, R"({"code":1})"));  // ended already
-    EXPECT_EQ(store->cancel("a")->status, TaskStatus::completed);           // a cancel after the end changes nothing
+    EXPECT_TRUE(store->finish("a", {.status = TaskStatus::completed, .result = R"({"content":[]})"}));
+    EXPECT_FALSE(store->finish("a", {.status = TaskStatus::failed, .error = R"({"code":1})"}));  // ended already
+    EXPECT_EQ(store->cancel("a")->status, TaskStatus::completed);  // a cancel after the end changes nothing
     EXPECT_EQ(store->get("a")->result, R"({"content":[]})");
     EXPECT_FALSE(store->get("nope"));
     EXPECT_FALSE(store->cancel("nope"));
@@ -122,6 +122,8 @@ protected:
                     [] { return "ok"; });
         server.tool({.name = "broken", .description = "A protocol error", .task_support = mcp::TaskSupport::optional},
                     []() -> std::string { throw mcp::Error(-32603, "broke"); });
+        server.tool({.name = "oops", .description = "A tool error", .task_support = mcp::TaskSupport::optional},
+                    []() -> std::string { throw std::runtime_error("no luck"); });
         server.tool({.name = "ask", .description = "Asks twice", .task_support = mcp::TaskSupport::optional},
                     [](mcp::ToolContext& ctx) {
                         mcp::FormSchema form;
@@ -236,6 +238,24 @@ TEST_F(Tasks, AProtocolErrorFailsTheTaskAndAToolErrorCompletesIt) {
     EXPECT_FALSE(failed.as_object().contains("result"));
 }
 
+TEST_F(Tasks, AToolErrorCompletesAModernTaskAndFailsASessionOne) {
+    auto modern_id = modern_result("tools/call", {{"name", "oops"}}).at("taskId");
+    EXPECT_EQ(poll(modern_id, "completed").at("result").at("isError"), true);
+
+    connect_and_initialize();
+    const auto id = result("tools/call", {{"name", "oops"}, {"task", boost::json::object()}}).at("task").at("taskId");
+    auto r = result("tasks/result", {{"taskId", id}});  // the result, not an error
+    EXPECT_EQ(r.at("isError"), true);
+    EXPECT_EQ(r.at("content").at(0).at("text"), "no luck");
+    auto task = result("tasks/get", {{"taskId", id}});
+    EXPECT_EQ(task.at("status"), "failed");
+    EXPECT_EQ(task.at("statusMessage"), "Tool execution failed: no luck");
+    const auto protocol =
+        result("tools/call", {{"name", "broken"}, {"task", boost::json::object()}}).at("task").at("taskId");
+    EXPECT_EQ(error_code("tasks/result", {{"taskId", protocol}}), -32603);
+    EXPECT_EQ(result("tasks/get", {{"taskId", protocol}}).at("statusMessage"), "broke");
+}
+
 TEST_F(Tasks, CancelStopsTheHandlerAndTheTaskStaysCancelled) {
     auto id = modern_result("tools/call", {{"name", "wait"}}).at("taskId");
     ASSERT_TRUE(eventually([&] { return started == 1; }));
@@ -310,6 +330,12 @@ TEST_F(Tasks, SessionClientAsksWithParamsTaskAndWaitsWithTasksResult) {
     ASSERT_EQ(list.at("tasks").as_array().size(), 1u);
     EXPECT_EQ(list.at("tasks").at(0).at("status"), "completed");
     EXPECT_EQ(error_code("tasks/cancel", {{"taskId", id}}), -32602);  // finished: 2025 refuses
+}
+
+TEST_F(Tasks, SessionClientDoesNotHaveTheExtensionsMethods) {
+    connect_and_initialize();
+    EXPECT_EQ(error_code("tasks/update", {{"taskId", "x"}, {"inputResponses", boost::json::object()}}), -32601);
+    EXPECT_EQ(error_code("server/discover"), -32601);
 }
 
 TEST_F(Tasks, SessionClientCancelsARunningTask) {

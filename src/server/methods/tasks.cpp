@@ -15,12 +15,6 @@ namespace mcp::detail {
 
 namespace {
 
-const std::string& subject_of(const CallState& call) {
-    static const std::string anonymous;
-    const auto& principal = call.exchange->principal();
-    return principal ? principal->subject : anonymous;
-}
-
 // 2026: the tasks methods serve only clients that declared the extension.
 void check_declared(const CallState& call) {
     if (call.exchange->era() != Era::stateless || call.exchange->client_extension(kTasksExtension) != nullptr) return;
@@ -40,7 +34,7 @@ std::string task_id_param(const CallState& call) {
 // The caller's task; another principal's is as unknown as one that never was.
 TaskRecord find_task(ServerCore& core, const CallState& call, const std::string& id) {
     auto task = task_store(core).get(id);
-    if (!task || task->owner != subject_of(call)) throw InvalidParams("Unknown task: " + id);
+    if (!task || task->owner != task_owner(call)) throw InvalidParams("Unknown task: " + id);
     return *task;
 }
 
@@ -97,7 +91,8 @@ boost::json::value task_result(ServerCore& core, CallState& call) {
         if (call.stop.stop_requested()) throw Error(error_code::internal_error, "tasks/result was cancelled");
         task = find_task(core, call, id);
     }
-    if (task.status == TaskStatus::failed) {
+    // A failed 2025 tool call still answers with its result (isError); a protocol error with itself.
+    if (task.status == TaskStatus::failed && task.result.empty()) {
         auto error = stored_json(task.error);
         const auto& e = error.as_object();
         const auto* code = e.if_contains("code");
@@ -117,19 +112,19 @@ boost::json::value task_result(ServerCore& core, CallState& call) {
 
 // 2025: the caller's tasks, oldest first, a page at a time.
 boost::json::value list_tasks(ServerCore& core, CallState& call) {
-    const auto& subject = subject_of(call);
+    const auto owner = task_owner(call);
     std::int64_t after_ms = -1;
     std::string after_id;
     if (const auto* cursor = call.params().if_contains("cursor"); cursor != nullptr && !cursor->is_null()) {
         if (!cursor->is_string()) throw InvalidParams("Invalid params: cursor must be a string");
-        const auto last = decode_cursor(core.keys(), "tasks", subject, cursor->get_string());
+        const auto last = decode_cursor(core.keys(), "tasks", owner, cursor->get_string());
         const auto cut = last.find('\n');
         if (cut == std::string::npos) throw InvalidParams("Invalid cursor");
         std::from_chars(last.data(), last.data() + cut, after_ms);
         after_id = last.substr(cut + 1);
     }
     const auto page = core.options.page_size;
-    auto tasks = task_store(core).list(subject, after_ms, after_id, page + 1);
+    auto tasks = task_store(core).list(owner, after_ms, after_id, page + 1);
     boost::json::array items;
     const auto poll = core.options.tasks.poll_interval;
     for (std::size_t i = 0; i < tasks.size() && i < page; ++i)
@@ -138,7 +133,7 @@ boost::json::value list_tasks(ServerCore& core, CallState& call) {
     if (tasks.size() > page) {
         const auto& last = tasks[page - 1];
         result["nextCursor"] =
-            encode_cursor(core.keys(), "tasks", subject, std::to_string(last.created_ms) + '\n' + last.id);
+            encode_cursor(core.keys(), "tasks", owner, std::to_string(last.created_ms) + '\n' + last.id);
     }
     return result;
 }

@@ -64,13 +64,13 @@ namespace {
 
 boost::json::object tasks_capability() { return {{"extensions", {{kTasksExtension, boost::json::object()}}}}; }
 
-const std::string& subject_of(const CallState& call) {
-    static const std::string anonymous;
-    const auto& principal = call.exchange->principal();
-    return principal ? principal->subject : anonymous;
-}
-
 }  // namespace
+
+std::string task_owner(const CallState& call) {
+    if (const auto& principal = call.exchange->principal()) return principal->subject;
+    if (call.exchange->era() == Era::sessions && call.session) return "session:" + call.session->id();
+    return {};
+}
 
 bool may_become_task(const ToolEntry& tool, const CallState& call) {
     const auto support = tool.def.spec.task_support;
@@ -101,7 +101,7 @@ void start_task(CallState& call) {
     const auto era = call.exchange->era();
     TaskRecord record;
     record.id = random_token(18);
-    record.owner = subject_of(call);
+    record.owner = task_owner(call);
     auto* cluster = core.cluster.backend().cluster();
     record.node = cluster != nullptr ? cluster->node_id() : "local";
     record.created_ms = record.updated_ms = epoch_ms();

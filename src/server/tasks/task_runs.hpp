@@ -42,6 +42,11 @@ private:
 
 TaskStore& task_store(ServerCore& core);
 
+// Whom a task belongs to: the principal's subject; without one, a 2025 client's session ("session:"
+// and its id); an anonymous 2026 client's tasks belong to every anonymous client, and their
+// unguessable ids are what keeps them apart (the spec's rule where requestors cannot be told apart).
+std::string task_owner(const CallState& call);
+
 // Whether this tools/call of `tool` may become a task: the tool supports tasks and the client can
 // take one (2026: it declared the tasks extension, for the session or in this request's _meta;
 // 2025: params.task). Throws what each era answers a call the tool cannot serve that way: -32021

@@ -29,6 +29,17 @@ void relate(boost::json::object& message, const std::string& id) {
     meta.as_object()[kRelatedTaskKey] = {{"taskId", id}};
 }
 
+// The first text block of a tool result, for a status message.
+std::string first_text(const boost::json::object& result) {
+    const auto* content = result.if_contains("content");
+    if (content == nullptr || !content->is_array()) return {};
+    for (const auto& block : content->get_array()) {
+        const auto* text = block.is_object() ? block.get_object().if_contains("text") : nullptr;
+        if (text != nullptr && text->is_string()) return std::string(text->get_string()).substr(0, 512);
+    }
+    return {};
+}
+
 std::string number_text(double v) {
     return v == std::floor(v) && std::abs(v) < 1e15 ? std::to_string(static_cast<long long>(v)) : std::to_string(v);
 }
@@ -91,22 +102,41 @@ void TaskSink::changed() {
 }
 
 void TaskSink::complete(std::optional<boost::json::value> response) {
-    if (!response) return end(TaskStatus::cancelled, {});
-    auto& o = response->as_object();
-    if (const auto* error = o.if_contains("error")) return end(TaskStatus::failed, boost::json::serialize(*error));
-    auto& result = o["result"];
-    if (const auto* type = result.as_object().if_contains("resultType"); type && *type == "input_required") {
-        return wait_for_input(result.as_object()["inputRequests"]);
+    if (!response) {
+        // Stopped: by tasks/cancel, or by a shutdown that outlasted its grace period.
+        if (!core_.shutting_down.load()) return end({.status = TaskStatus::cancelled});
+        return end({.status = TaskStatus::failed,
+                    .error = boost::json::serialize(boost::json::object{
+                        {"code", -32603}, {"message", "The server node running this task shut down"}})});
     }
-    end(TaskStatus::completed, boost::json::serialize(result));
+    auto& o = response->as_object();
+    if (const auto* error = o.if_contains("error")) {
+        const auto* message = error->as_object().if_contains("message");
+        return end({.status = TaskStatus::failed,
+                    .error = boost::json::serialize(*error),
+                    .message = message != nullptr && message->is_string() ? std::string(message->get_string()) : ""});
+    }
+    auto& result = o["result"].as_object();
+    if (const auto* type = result.if_contains("resultType"); type && *type == "input_required") {
+        return wait_for_input(result["inputRequests"]);
+    }
+    // A tool's own error: 2025 says failed (tasks/result still answers with the result), the 2026
+    // extension completed with isError (failed is for protocol errors).
+    const auto* is_error = result.if_contains("isError");
+    if (era_ == Era::sessions && is_error != nullptr && *is_error == true) {
+        return end({.status = TaskStatus::failed,
+                    .result = boost::json::serialize(result),
+                    .message = "Tool execution failed: " + first_text(result)});
+    }
+    end({.status = TaskStatus::completed, .result = boost::json::serialize(result)});
 }
 
-void TaskSink::end(TaskStatus status, std::string_view payload) {
+void TaskSink::end(const TaskEnd& how) {
     try {
         // False when it was cancelled, or failed for a lost node, before.
-        if (task_store(core_).finish(id_, status, payload) && metrics::enabled()) tasks_ended(to_string(status)).add();
+        if (task_store(core_).finish(id_, how) && metrics::enabled()) tasks_ended(to_string(how.status)).add();
     } catch (const StoreUnavailable& e) {
-        log().warn("task {}: its end ({}) could not be stored: {}", id_, to_string(status), e.what());
+        log().warn("task {}: its end ({}) could not be stored: {}", id_, to_string(how.status), e.what());
     }
     core_.task_runs.remove(id_);
     changed();
@@ -131,9 +161,9 @@ void TaskSink::wait_for_input(const boost::json::value& requests) {
         }
     } catch (const StoreUnavailable& e) {
         mailbox.forget(key);
-        return end(TaskStatus::failed,
-                   boost::json::serialize(boost::json::object{
-                       {"code", -32603}, {"message", std::string("Store unavailable: ") + e.what()}}));
+        return end({.status = TaskStatus::failed,
+                    .error = boost::json::serialize(boost::json::object{
+                        {"code", -32603}, {"message", std::string("Store unavailable: ") + e.what()}})});
     }
     // tasks/cancel stops the wait: the mailbox lets go of the call (off this callback's thread).
     on_cancel_.emplace(call->stop.get_token(), std::function<void()>([&core, key] {

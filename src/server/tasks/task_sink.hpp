@@ -42,7 +42,7 @@ public:
 
 private:
     void wait_for_input(const boost::json::value& requests);
-    void end(TaskStatus status, std::string_view payload);
+    void end(const TaskEnd& how);
 
     ServerCore& core_;
     const std::string id_;

@@ -140,7 +140,7 @@ public:
 
     bool create(const TaskRecord& record, std::size_t max_per_owner) override;
     std::optional<TaskRecord> get(std::string_view id) override;
-    bool finish(std::string_view id, TaskStatus status, std::string_view payload) override;
+    bool finish(std::string_view id, const TaskEnd& end) override;
     bool await_input(std::string_view id, std::string_view requests) override;
     bool answer(std::string_view id, std::string_view responses) override;
     std::optional<std::string> resume(std::string_view id) override;

@@ -148,17 +148,19 @@ std::optional<TaskRecord> RedisTaskStore::get(std::string_view id) {
     return parse_record(id, reply);
 }
 
-bool RedisTaskStore::finish(std::string_view id, TaskStatus status, std::string_view payload) {
+bool RedisTaskStore::finish(std::string_view id, const TaskEnd& end) {
+    // ARGV: status, now, result, error, message; empty ones are not written.
     static const std::string script =
         "local st = redis.call('HGET', KEYS[1], 'status') "
         "if st ~= 'working' and st ~= 'input_required' then return 0 end "
         "for _, f in ipairs(redis.call('HKEYS', KEYS[1])) do "
         "  if string.sub(f, 1, 2) == 'i:' or string.sub(f, 1, 2) == 'a:' then redis.call('HDEL', KEYS[1], f) end end "
         "redis.call('HSET', KEYS[1], 'status', ARGV[1], 'updated', ARGV[2]) "
-        "if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], ARGV[3], ARGV[4]) end return 1";
-    const std::string field = status == TaskStatus::completed ? "result" : status == TaskStatus::failed ? "error" : "";
-    auto replies = client_.pipeline_replicated({{"EVAL", script, "1", key(id), std::string(to_string(status)),
-                                                 std::to_string(epoch_ms()), field, std::string(payload)}});
+        "if ARGV[3] ~= '' then redis.call('HSET', KEYS[1], 'result', ARGV[3]) end "
+        "if ARGV[4] ~= '' then redis.call('HSET', KEYS[1], 'error', ARGV[4]) end "
+        "if ARGV[5] ~= '' then redis.call('HSET', KEYS[1], 'msg', ARGV[5]) end return 1";
+    auto replies = client_.pipeline_replicated({{"EVAL", script, "1", key(id), std::string(to_string(end.status)),
+                                                 std::to_string(epoch_ms()), end.result, end.error, end.message}});
     return checked(replies.front()).integer == 1;
 }
 
