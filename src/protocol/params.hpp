@@ -88,9 +88,10 @@ struct ListenFilter {
     std::optional<bool> promptsListChanged;
     std::optional<bool> resourcesListChanged;
     const boost::json::array* resourceSubscriptions = nullptr;  // counted before its items are read
+    const boost::json::array* taskIds = nullptr;                // the tasks extension (SEP-2663)
 };
 BOOST_DESCRIBE_STRUCT(ListenFilter, (),
-                      (toolsListChanged, promptsListChanged, resourcesListChanged, resourceSubscriptions))
+                      (toolsListChanged, promptsListChanged, resourcesListChanged, resourceSubscriptions, taskIds))
 
 struct ListenParams {
     ListenFilter notifications;

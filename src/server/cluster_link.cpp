@@ -9,11 +9,8 @@
 
 namespace mcp::detail {
 
-ClusterLink::ClusterLink(const std::string& store, std::function<void(std::string_view)> resource_updated_elsewhere,
-                         std::function<void(std::string_view)> task_cancelled_elsewhere)
-    : store_(store),
-      resource_updated_elsewhere_(std::move(resource_updated_elsewhere)),
-      task_cancelled_elsewhere_(std::move(task_cancelled_elsewhere)) {}
+ClusterLink::ClusterLink(const std::string& store, Handlers elsewhere)
+    : store_(store), elsewhere_(std::move(elsewhere)) {}
 
 ClusterLink::~ClusterLink() {
     if (backend_ && backend_->cluster()) {
@@ -38,14 +35,16 @@ void ClusterLink::join(Cluster& cluster) {
         return true;
     };
     // (2025 sessions were told by the node where the resource changed, through the store.)
-    subscriptions_.push_back(cluster.subscribe("resource", [this, from_elsewhere](std::string_view signal) {
-        std::string_view uri;
-        if (from_elsewhere(signal, uri)) resource_updated_elsewhere_(uri);
-    }));
-    subscriptions_.push_back(cluster.subscribe("task-cancel", [this, from_elsewhere](std::string_view signal) {
-        std::string_view task;
-        if (from_elsewhere(signal, task)) task_cancelled_elsewhere_(task);
-    }));
+    auto relay = [&](std::string topic, const std::function<void(std::string_view)>& handler) {
+        subscriptions_.push_back(
+            cluster.subscribe(std::move(topic), [&handler, from_elsewhere](std::string_view signal) {
+                std::string_view payload;
+                if (from_elsewhere(signal, payload)) handler(payload);
+            }));
+    };
+    relay("resource", elsewhere_.resource_updated);
+    relay("task-cancel", elsewhere_.task_cancelled);
+    relay("task", elsewhere_.task_changed);
     subscriptions_.push_back(cluster.subscribe("app", [this, from_elsewhere](std::string_view signal) {
         std::string_view message;
         if (!from_elsewhere(signal, message)) return;
@@ -82,24 +81,24 @@ void ClusterLink::broadcast(std::string_view topic, std::string_view payload) {
     }
 }
 
-void ClusterLink::resource_updated(std::string_view uri) {
+void ClusterLink::signal(std::string_view topic, std::string_view payload, std::string_view what) {
     auto* cluster = backend().cluster();
     if (cluster == nullptr) return;
     try {
-        cluster->publish("resource", cluster->node_id() + '\n' + std::string(uri));
+        cluster->publish(topic, cluster->node_id() + '\n' + std::string(payload));
     } catch (const StoreUnavailable& e) {
-        log().warn("resource update not sent to the other nodes' listen streams: {}", e.what());
+        log().warn("{} not sent to the other nodes: {}", what, e.what());
     }
 }
 
-void ClusterLink::task_cancelled(std::string_view task) {
-    auto* cluster = backend().cluster();
-    if (cluster == nullptr) return;
-    try {
-        cluster->publish("task-cancel", cluster->node_id() + '\n' + std::string(task));
-    } catch (const StoreUnavailable& e) {
-        log().warn("task {} cancelled, but its node was not told: {}", task, e.what());
-    }
+void ClusterLink::resource_updated(std::string_view uri) {
+    signal("resource", uri, "a resource update for listen streams");
 }
+
+void ClusterLink::task_cancelled(std::string_view task) {
+    signal("task-cancel", task, "a task's cancellation (its record says cancelled already)");
+}
+
+void ClusterLink::task_changed(std::string_view task) { signal("task", task, "a task's change for listen streams"); }
 
 }  // namespace mcp::detail

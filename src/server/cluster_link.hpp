@@ -1,8 +1,8 @@
 #pragma once
 // This node's link to the nodes sharing its store: the backend named by --store, made on first
 // use, and what travels between the nodes besides 2025 session state (which the session service
-// shares): resource updates for 2026 listen streams, tasks/cancel for the node running the task,
-// and application broadcasts.
+// shares): resource updates and task changes for 2026 listen streams, tasks/cancel for the node
+// running the task, and application broadcasts.
 #include "store/backend.hpp"
 
 #include <cstdint>
@@ -18,11 +18,14 @@ namespace mcp::detail {
 
 class ClusterLink {
 public:
+    // What another node said, run on a store thread.
+    struct Handlers {
+        std::function<void(std::string_view uri)> resource_updated;  // a resource changed there
+        std::function<void(std::string_view task)> task_cancelled;   // a task was cancelled there
+        std::function<void(std::string_view task)> task_changed;     // a task's status changed there
+    };
     // `store` is read when the backend is made, so it may change until then (Server::configure).
-    // `resource_updated_elsewhere` runs, on a store thread, for a resource another node changed;
-    // `task_cancelled_elsewhere` for a task another node was asked to cancel.
-    ClusterLink(const std::string& store, std::function<void(std::string_view uri)> resource_updated_elsewhere,
-                std::function<void(std::string_view task)> task_cancelled_elsewhere);
+    ClusterLink(const std::string& store, Handlers elsewhere);
     ~ClusterLink();
     ClusterLink(const ClusterLink&) = delete;
     ClusterLink& operator=(const ClusterLink&) = delete;
@@ -38,14 +41,18 @@ public:
     // Tells the other nodes that a task was cancelled, for the one that runs it; with the store
     // down, logs and goes on (the task's record says cancelled already).
     void task_cancelled(std::string_view task);
+    // Tells the other nodes that a task's status changed, for their listen streams.
+    void task_changed(std::string_view task);
 
 private:
     void join(Cluster& cluster);
     void run_broadcast_handlers(std::string_view topic, std::string_view payload);
 
     const std::string& store_;
-    std::function<void(std::string_view)> resource_updated_elsewhere_;
-    std::function<void(std::string_view)> task_cancelled_elsewhere_;
+    // Publishes "<node>\n<payload>" on `topic`; with the store down, logs `what` and goes on.
+    void signal(std::string_view topic, std::string_view payload, std::string_view what);
+
+    Handlers elsewhere_;
     std::once_flag backend_once_;
     std::shared_ptr<Backend> backend_;
     std::vector<std::uint64_t> subscriptions_;

@@ -13,9 +13,9 @@ ServerCore::ServerCore(Implementation i, ServerOptions o)
     : info(std::move(i)),
       server_info(boost::json::object{{"name", info.name}, {"version", info.version}}),
       options(std::move(o)),
-      cluster(
-          options.store, [this](std::string_view uri) { listens.resource_updated(uri); },
-          [this](std::string_view task) { task_runs.stop(task); }) {
+      cluster(options.store, {.resource_updated = [this](std::string_view uri) { listens.resource_updated(uri); },
+                              .task_cancelled = [this](std::string_view task) { task_runs.stop(task); },
+                              .task_changed = [this](std::string_view task) { tell_task_listeners(*this, task); }}) {
     gauges.push_back(
         metrics::registry()
             .family("mcp_listen_streams", "Open 2026-07-28 subscriptions/listen streams", metrics::Type::gauge)

@@ -69,6 +69,17 @@ void ListenRegistry::resource_updated(std::string_view uri) {
     }
 }
 
+bool ListenRegistry::listens_to_task(std::string_view id) {
+    const auto open = open_listens();
+    return std::any_of(open.begin(), open.end(), [&](const auto& l) { return l->task_ids.contains(id); });
+}
+
+void ListenRegistry::task_changed(std::string_view id, std::string_view owner, const boost::json::value& notification) {
+    for (const auto& l : open_listens()) {
+        if (l->task_ids.contains(id) && l->task_owner == owner) l->deliver(notification);
+    }
+}
+
 std::vector<std::shared_ptr<Listen>> ListenRegistry::take_all() {
     std::lock_guard lock(mutex_);
     return std::exchange(listens_, {});

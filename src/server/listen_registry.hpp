@@ -19,6 +19,9 @@ struct Listen {
     bool prompts = false;
     bool resources = false;
     std::set<std::string, std::less<>> uris;
+    // notifications/tasks for these tasks, when they belong to `task_owner` (server/tasks/).
+    std::set<std::string, std::less<>> task_ids;
+    std::string task_owner;
 
     std::mutex mutex;    // orders the acknowledgement before every notification
     bool open = false;   // acknowledged and not yet ended
@@ -40,6 +43,10 @@ public:
     // "tools", "prompts" or "resources".
     void list_changed(std::string_view list);
     void resource_updated(std::string_view uri);
+    // Whether an open stream listens to the task, and its notification for those that do (those of
+    // its owner).
+    bool listens_to_task(std::string_view id);
+    void task_changed(std::string_view id, std::string_view owner, const boost::json::value& notification);
     // Every stream still registered (server shutdown).
     std::vector<std::shared_ptr<Listen>> take_all();
     // Streams open now.

@@ -8,6 +8,8 @@
 #include <atomic>
 #include <chrono>
 #include <future>
+#include <mutex>
+#include <stop_token>
 #include <thread>
 
 using namespace testing_support;
@@ -176,6 +178,7 @@ protected:
         return task;
     }
 
+    std::stop_source cancel_listens;  // closes the listen streams a test opened
     std::atomic<bool> released{false};
     std::atomic<int> started{0};
     std::atomic<int> cancelled{0};
@@ -220,6 +223,58 @@ TEST_F(Tasks, WithoutTheExtensionTheCallRunsPlainlyAndTasksMethodsAreRefused) {
     EXPECT_EQ(code_of(modern("tasks/list", {})), -32601);
     // A legacy params.task does not make a plain tool a task.
     EXPECT_EQ(modern_result("tools/call", {{"name", "plain"}, {"task", {{"ttl", 1000}}}}).at("resultType"), "complete");
+}
+
+TEST_F(Tasks, AListenStreamFollowsTheTasksItNames) {
+    struct Stream : mcp::CallSink {
+        std::mutex mutex;
+        std::vector<boost::json::value> got;
+        std::optional<boost::json::value> end;
+        bool send(boost::json::value m) override {
+            std::lock_guard lock(mutex);
+            got.push_back(std::move(m));
+            return true;
+        }
+        void complete(std::optional<boost::json::value> r) override {
+            std::lock_guard lock(mutex);
+            end = r ? std::move(*r) : boost::json::value(nullptr);
+        }
+        std::vector<boost::json::value> tasks_notifications() {
+            std::lock_guard lock(mutex);
+            std::vector<boost::json::value> out;
+            for (const auto& m : got) {
+                if (m.at("method") == "notifications/tasks") out.push_back(m);
+            }
+            return out;
+        }
+    };
+    const auto id = modern_result("tools/call", {{"name", "wait"}}).at("taskId");
+    auto listen = [&](bool tasks, boost::json::array ids) {
+        auto stream = std::make_shared<Stream>();
+        boost::json::object params{{"notifications", {{"taskIds", std::move(ids)}}}, {"_meta", envelope(tasks)}};
+        mcp::Inbound inbound;
+        inbound.cancel = cancel_listens.get_token();
+        server.handle(request(9000 + static_cast<int>(tasks), "subscriptions/listen", std::move(params)), inbound,
+                      stream);
+        return stream;
+    };
+    auto refused = listen(false, {id});
+    ASSERT_TRUE(refused->end.has_value());
+    EXPECT_EQ(refused->end->at("error").at("code"), -32021);
+
+    auto stream = listen(true, {id, "someone-elses"});
+    ASSERT_FALSE(stream->got.empty());
+    EXPECT_EQ(stream->got.front().at("params").at("notifications").at("taskIds").as_array().size(), 2u);
+    released = true;
+    ASSERT_TRUE(eventually([&] {
+        auto n = stream->tasks_notifications();
+        return !n.empty() && n.back().at("params").at("status") == "completed";
+    }));
+    auto last = stream->tasks_notifications().back().at("params");
+    EXPECT_EQ(last.at("taskId"), id);
+    EXPECT_EQ(last.at("result").at("content").at(0).at("text"), "done in a task");
+    EXPECT_EQ(last.at("_meta").at("io.modelcontextprotocol/subscriptionId"), 9001);
+    cancel_listens.request_stop();
 }
 
 TEST_F(Tasks, HostileTaskParamsAreInvalidParams) {

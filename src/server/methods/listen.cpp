@@ -1,10 +1,33 @@
 // subscriptions/listen (2026-07-28): a long-lived response stream of change notifications.
 #include "server/methods/methods.hpp"
+#include "server/tasks/task_runs.hpp"
+#include "server/tasks/task_wire.hpp"
 #include "sessions/session_state.hpp"
 
 namespace mcp::detail {
 
 namespace {
+
+// notifications/tasks for these tasks (SEP-2663): the extension must be declared. Every id is
+// honored; a task that is not the caller's, or is unknown, simply never notifies.
+void read_task_ids(const ServerCore& core, const CallState& call, const boost::json::array& ids, Listen& listen,
+                   boost::json::object& honored) {
+    if (call.exchange->client_extension(kTasksExtension) == nullptr) {
+        throw Error(error_code::missing_required_client_capability, "Missing required client capability",
+                    boost::json::object{
+                        {"requiredCapabilities", {{"extensions", {{kTasksExtension, boost::json::object()}}}}}});
+    }
+    if (ids.size() > core.options.max_subscriptions)
+        throw InvalidParams("Too many taskIds (limit " + std::to_string(core.options.max_subscriptions) + ")");
+    boost::json::array echoed;
+    for (const auto& id : ids) {
+        if (!id.is_string() || id.get_string().empty() || id.get_string().size() > 256)
+            throw InvalidParams("notifications.taskIds must be an array of task ids");
+        if (listen.task_ids.emplace(id.get_string()).second) echoed.push_back(id);
+    }
+    listen.task_owner = task_owner(call);
+    honored["taskIds"] = std::move(echoed);
+}
 
 std::shared_ptr<Listen> read_filter(ServerCore& core, const std::shared_ptr<CallState>& call,
                                     boost::json::object& honored) {
@@ -31,6 +54,7 @@ std::shared_ptr<Listen> read_filter(ServerCore& core, const std::shared_ptr<Call
         }
         honored["resourceSubscriptions"] = std::move(echoed);
     }
+    if (const auto* ids = filter.taskIds) read_task_ids(core, *call, *ids, *listen, honored);
     return listen;
 }
 

@@ -58,6 +58,7 @@ boost::json::value update_task(ServerCore& core, CallState& call) {
     // The last awaited answer wakes the node that runs the task (this one or another).
     if (task_store(core).answer(id, boost::json::serialize(*responses)))
         core.cluster.backend().mailbox().deliver("task:" + id, boost::json::object());
+    task_changed(core, id);
     return boost::json::object();
 }
 
@@ -75,7 +76,7 @@ boost::json::value cancel_task(ServerCore& core, CallState& call) {
         if (metrics::enabled()) tasks_ended("cancelled").add();
         stop_task(core, id);
     }
-    core.task_runs.changed();
+    task_changed(core, id);
     if (modern) return boost::json::object();
     return task_fields(*after, Era::sessions, core.options.tasks.poll_interval);
 }

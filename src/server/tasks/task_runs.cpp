@@ -127,6 +127,26 @@ void start_task(CallState& call) {
     request_sink->complete(jsonrpc::make_result(call.message.id, std::move(result)));
 }
 
+void task_changed(ServerCore& core, std::string_view id) {
+    core.task_runs.changed();
+    tell_task_listeners(core, id);
+    core.cluster.task_changed(id);
+}
+
+void tell_task_listeners(ServerCore& core, std::string_view id) {
+    if (!core.listens.listens_to_task(id)) return;
+    std::optional<TaskRecord> task;
+    try {
+        task = task_store(core).get(id);
+    } catch (const StoreUnavailable&) {
+        return;  // optional notifications; tasks/get tells the same
+    }
+    if (!task) return;
+    core.listens.task_changed(
+        id, task->owner,
+        jsonrpc::make_notification("notifications/tasks", detailed_task(*task, core.options.tasks.poll_interval)));
+}
+
 void stop_task(ServerCore& core, std::string_view id) {
     if (core.task_runs.stop(id)) return;
     core.cluster.task_cancelled(id);

@@ -61,6 +61,12 @@ void start_task(CallState& call);
 // tasks/cancel on this node or, through a signal, on the one running the task.
 void stop_task(ServerCore& core, std::string_view id);
 
+// A task's status changed here: tasks/result calls on this node look again, and listen streams
+// (2026 notifications/tasks) on every node are told.
+void task_changed(ServerCore& core, std::string_view id);
+// This node's listen streams that follow the task get its state (a change here or elsewhere).
+void tell_task_listeners(ServerCore& core, std::string_view id);
+
 // A task's client answered everything it waited for: the handler runs again with the answers.
 void resume_task(const std::shared_ptr<CallState>& call);
 

@@ -89,7 +89,7 @@ void TaskSink::progress(double progress, std::optional<double> total, std::strin
 }
 
 void TaskSink::changed() {
-    core_.task_runs.changed();
+    task_changed(core_, id_);
     if (era_ != Era::sessions || !session_) return;
     try {
         auto record = task_store(core_).get(id_);

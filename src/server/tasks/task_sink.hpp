@@ -37,7 +37,8 @@ public:
     void answered();
     // ctx.progress in a 2026 task: the status message.
     void progress(double progress, std::optional<double> total, std::string_view message);
-    // The status changed: 2025 sessions are told, and tasks/result calls on this node look again.
+    // The status changed: 2025 sessions are told, and so are listen streams and tasks/result calls
+    // (task_changed).
     void changed();
 
 private:
