@@ -3,7 +3,9 @@
 #   scripts/install-deps.sh            build dependencies
 #   scripts/install-deps.sh --test     plus what the tests need (JSON-Schema-Test-Suite, Redis and nginx
 #                                      for the several-node tests, wrk for the benchmark smoke run,
-#                                      clang-tidy and clang-format for scripts/tidy.sh and check-format.sh, npm packages)
+#                                      clang-tidy and clang-format for scripts/tidy.sh and check-format.sh,
+#                                      clang 14 and its sanitizer and libFuzzer runtimes for tests/fuzz,
+#                                      npm packages)
 # Node.js and npm come from NodeSource on our machines: never apt-get nodejs or npm here, that
 # would replace them.
 set -euo pipefail
@@ -15,7 +17,8 @@ packages=(build-essential cmake ninja-build ccache pkg-config
 with_tests=0
 if [[ "${1:-}" == "--test" ]]; then
   with_tests=1
-  packages+=(libgtest-dev libgmock-dev json-schema-test-suite redis-server nginx wrk clang-tidy clang-format)
+  packages+=(libgtest-dev libgmock-dev json-schema-test-suite redis-server nginx wrk clang-tidy clang-format
+             clang-14 libclang-rt-14-dev)
 fi
 
 missing=()
