@@ -1,5 +1,5 @@
 // Turns the raw records of one bench/run.sh run into the tables, one section per suite (http,
-// stdio, memory, growth): prints Markdown, writes <base>.md and <base>.json. Exit code 1 when any
+// stdio, memory, parked, growth, https, interceptors): prints Markdown, writes <base>.md and <base>.json. Exit code 1 when any
 // reply was wrong, any socket error happened, a server died, a setup step failed or a suite that
 // ran has no records.
 //   node bench/report.mjs WORK_DIR OUT_BASE
@@ -25,13 +25,22 @@ const samples = ofSuite(allSamples, 'http');
 const points = ofSuite(allPoints, 'http');
 const growthSamples = ofSuite(allSamples, 'growth');
 const growthPoints = ofSuite(allPoints, 'growth');
+const httpsSamples = ofSuite(allSamples, 'https');
+const httpsPoints = ofSuite(allPoints, 'https');
+const interceptorSamples = ofSuite(allSamples, 'interceptors');
+const interceptorPoints = ofSuite(allPoints, 'interceptors');
+const instructions = jsonl('instructions.jsonl');
+const schemeInstructions = (scheme) => instructions.find((r) => r.scheme === scheme)?.instructions_per_call ?? null;
+const tlsSession = existsSync(`${workDir}/tls.session`) ? readFileSync(`${workDir}/tls.session`, 'utf8').trim() : '';
 const targets = jsonl('targets.jsonl');
 const events = jsonl('events.jsonl');
 const stdio = jsonl('stdio.jsonl');
 const memory = jsonl('memory.jsonl');
+const parked = jsonl('parked.jsonl');
 
 const TARGET_LABEL = {
     'mcp-cpp': 'mcp-cpp',
+    'mcp-cpp-metrics': 'mcp-cpp, --metrics scraped every 1 s',
     floor: 'nginx floor',
     'v2-stateless': 'TS server 2.4.0 (createMcpHandler)',
     'v2-session': 'TS server 2.4.0 (sessions)',
@@ -175,6 +184,30 @@ const growthRows = aggregate(growthSamples, growthPoints, ['target', 'tools', 't
     .sort((a, b) => (a.wire === b.wire ? 0 : a.wire === 'tools-call' ? -1 : 1) || (a.handler ? 1 : 0) - (b.handler ? 1 : 0) ||
         a.tools - b.tools || a.text_bytes - b.text_bytes);
 
+// https: each connection count over plain HTTP and over TLS, and their ratio.
+const httpsRows = aggregate(httpsSamples, httpsPoints, ['target', 'scheme', 'wire', 'conns']);
+const httpsInstructions = { http: schemeInstructions('http'), https: schemeInstructions('https') };
+const httpsPairs = [...new Set(httpsRows.map((r) => r.conns))].sort((a, b) => a - b).map((conns) => {
+    const plain = httpsRows.find((r) => r.conns === conns && r.scheme === 'http');
+    const tls = httpsRows.find((r) => r.conns === conns && r.scheme === 'https');
+    return { conns, plain, tls, ratio: ratio(tls, plain) };
+});
+
+// interceptors: none, one that only passes the call on, the rate limiter; each against none.
+const INTERCEPTOR_LABEL = {
+    none: 'none',
+    'pass-through': 'one that only calls next()',
+    'rate-limit': '`--rate-limit` (never reached)',
+};
+const interceptorRows = aggregate(interceptorSamples, interceptorPoints, ['target', 'interceptors', 'wire', 'conns'])
+    .sort((a, b) => Object.keys(INTERCEPTOR_LABEL).indexOf(a.interceptors) - Object.keys(INTERCEPTOR_LABEL).indexOf(b.interceptors));
+const instructionsOf = (kind) => instructions.find((r) => r.interceptors === kind)?.instructions_per_call ?? null;
+for (const r of interceptorRows) {
+    r.ratio_to_none = ratio(r, interceptorRows.find((x) => x.interceptors === 'none'));
+    r.instructions_per_call = instructionsOf(r.interceptors);
+}
+const interceptorKinds = Object.keys(INTERCEPTOR_LABEL).filter((k) => interceptorRows.some((r) => r.interceptors === k) || instructionsOf(k) != null);
+
 // --- formatting ----------------------------------------------------------------------------------
 const int = (x) => (x == null ? '–' : Math.round(x).toLocaleString('en-US'));
 const fix = (x, d = 2) => (x == null ? '–' : x.toFixed(d));
@@ -226,6 +259,22 @@ if (ratios.length && peerKeys.length) {
     p(`| mcp-cpp wire | conns | ${peerKeys.map((k) => { const [t, w] = k.split('|'); return `${TARGET_LABEL[t]}, ${WIRE_LABEL[w]}`; }).join(' | ')} |`);
     p(`|---|---:|${peerKeys.map(() => '---:').join('|')}|`);
     for (const r of ratios) p(`| ${WIRE_LABEL[r.wire]} | ${r.conns} | ${peerKeys.map((k) => times(r.vs[k])).join(' | ')} |`);
+    p();
+}
+// The same server with and without --metrics (and a scraper every second): what metrics cost.
+const metricsCost = rows
+    .filter((r) => r.target === 'mcp-cpp-metrics')
+    .map((on) => ({ on, off: find('mcp-cpp', on.wire, on.conns) }))
+    .filter((m) => m.off);
+if (metricsCost.length) {
+    p('## Cost of metrics (--metrics, scraped every second)');
+    p();
+    p('| wire | conns | calls/s off | calls/s on | on ÷ off | server CPU µs/call off | on |');
+    p('|---|---:|---:|---:|---:|---:|---:|');
+    for (const { on, off } of metricsCost) {
+        p(`| ${WIRE_LABEL[on.wire]} | ${on.conns} | ${range(off.calls_per_s, int)} | ${range(on.calls_per_s, int)} | ` +
+            `${pct(ratio(on, off))} | ${fix(med(off.server_cpu_us_per_call), 1)} | ${fix(med(on.server_cpu_us_per_call), 1)} |`);
+    }
     p();
 }
 const hook = meta.conns
@@ -312,8 +361,7 @@ if (memoryRows.length) {
         'notifications/initialized over HTTP, 32 at a time) or as many tools/call of mcp-cpp-demo\'s `delete_note` parked in ' +
         'an elicitation nobody answers (each an open SSE stream that carried its elicitation/create), and after the sessions ' +
         `are ended (DELETE) or the streams closed; each reading ${meta.memory_settle_ms} ms after the step (bench/drivers/memory.mjs). ` +
-        'A Node server\'s figures include garbage not yet collected. The TypeScript peers serve no eliciting tool: parked calls ' +
-        'are measured on mcp-cpp only.');
+        'A Node server\'s figures include garbage not yet collected. The TypeScript server 2.4.0 peer serves no eliciting tool.');
     p();
     p('| server | held | VmRSS before MB | while held MB | growth per 1000 MB | KiB each | after ending them MB | threads before → held → after | failed |');
     p('|---|---|---:|---:|---:|---:|---:|---|---:|');
@@ -321,6 +369,29 @@ if (memoryRows.length) {
         p(`| ${TARGET_LABEL[r.target] ?? r.target} | ${r.n} ${r.kind === 'parked' ? 'parked elicitations' : 'idle sessions'} | ` +
             `${mb(r.rss_before_kb)} | ${mb(r.rss_open_kb)} | ${mb(r.kb_each == null ? null : r.kb_each * 1000)} | ${fix(r.kb_each, 1)} | ` +
             `${mb(r.rss_closed_kb)} | ${r.threads_before ?? '–'} → ${r.threads_open ?? '–'} → ${r.threads_closed ?? '–'} | ${r.failures} |`);
+    }
+    p();
+}
+if (parked.length) {
+    p('## Parked calls');
+    p();
+    p('N tools/call of `delete_note` (mcp-cpp-demo\'s, and the same tool on the TypeScript sdk 1.32.2 peer) spread over S ' +
+        '2025-11-25 sessions, 64 in flight; each counts as parked once its SSE stream carried the elicitation/create, and the ' +
+        'client then hangs up, so the call waits with no connection. A fresh server per row (bench/drivers/parked.mjs). ' +
+        `VmRSS and threads ${meta.memory_settle_ms} ms before and after the fill; then 2000 tools/call of \`echo\` (after as many unmeasured), one at a ` +
+        'time on a session of their own, while every call stays parked; then DELETE of one session (N / S parked calls) while ' +
+        'the echoes go on over another connection: the slowest echo is the stall, beside the slowest of as long a quiet window ' +
+        'just before (the driver\'s own noise).');
+    p();
+    p('| server | parked | sessions | fill s | parked/s | VmRSS before → parked MB | KiB each | threads before → parked | ' +
+        'echo p50 / p99 ms | DELETE of | DELETE ms | stall ms (quiet) | failed |');
+    p('|---|---:|---:|---:|---:|---|---:|---|---|---:|---:|---|---:|');
+    for (const r of parked) {
+        p(`| ${TARGET_LABEL[r.target] ?? r.target} | ${r.n} | ${r.sessions} | ${fix(r.fill_ms / 1000, 1)} | ` +
+            `${r.fill_ms ? Math.round(r.ok / (r.fill_ms / 1000)) : '–'} | ${mb(r.rss_before_kb)} → ${mb(r.rss_parked_kb)} | ` +
+            `${fix(r.rss_per_parked_kb, 2)} | ${r.threads_before ?? '–'} → ${r.threads_parked ?? '–'} | ` +
+            `${fix(r.echo_p50_ms, 2)} / ${fix(r.echo_p99_ms, 2)} | ${r.delete_parked ?? '–'} | ${r.delete_ms ?? '–'} | ` +
+            `${fix(r.delete_stall_ms, 1)} (${fix(r.quiet_max_ms, 1)}) | ${r.failures} |`);
     }
     p();
 }
@@ -333,7 +404,9 @@ if (growthRows.length) {
         `stateless wire; ${meta.warmup_s} s warm-up, then ${meta.reps} × ${meta.growth.duration_s} s per point. tools/call of ` +
         `\`echo\` at ${meta.growth.conns} connections (bench/wrk/wire2026.lua, the text repeated to size); peak RSS: VmHWM over ` +
         'the point. Columns as in the HTTP table. Handler: `inline` as the demo declares `echo` (`runs_inline`), ' +
-        '`pool` the same tool on the handler pool, as a handler that may block runs.');
+        '`pool` the same tool on the handler pool, as a handler that may block runs; `structured` the tool returning ' +
+        'structuredContent against a declared outputSchema, which is validated on every call (`structured, unvalidated`: ' +
+        'the same with --output-validation off, so the difference is what the check costs).');
     p();
     p('| registered tools | handler | text | calls/s | MB/s of text | p50 ms | p99 ms | CPU µs/call | peak RSS MB | server core | wrk core | others on the cores | failed |');
     p('|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|');
@@ -358,18 +431,76 @@ if (growthRows.length) {
     p();
 }
 
-const bad = [...rows, ...growthRows].filter((r) => r.failures || r.socket_errors);
+if (httpsPairs.length || httpsInstructions.http != null || httpsInstructions.https != null) {
+    p('## HTTPS (mcp-cpp)');
+    p();
+    p('mcp-cpp-demo serving TLS itself (`--tls-cert`/`--tls-key`, an ECDSA P-256 certificate made for the run' +
+        `${tlsSession ? `; ${tlsSession.replace(/^New, /, '')}` : ''}), and the same binary over plain HTTP, one after the other: ` +
+        'the 2026-07-28 wire (bench/wrk/wire2026.lua), every reply checked. wrk keeps its connections open, so this is the ' +
+        'cost of encrypting the requests and replies, not of handshakes. Columns as in the HTTP table.');
+    p();
+    p('| conns | HTTP calls/s | HTTPS calls/s | HTTPS ÷ HTTP | CPU µs/call HTTP | HTTPS | p99 ms HTTP | HTTPS | server core HTTP / HTTPS | wrk core HTTP / HTTPS | others on the cores HTTP; HTTPS | failed |');
+    p('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|');
+    const others = (r) => (r ? `${pct(med(r.others_on_server_core))} / ${pct(med(r.others_on_load_core))}${r.runs_still_disturbed ? ` ⚠${r.runs_still_disturbed}` : ''}` : '–');
+    for (const { conns, plain, tls, ratio: x } of httpsPairs) {
+        p(`| ${conns} | ${range(plain?.calls_per_s, int)} | ${range(tls?.calls_per_s, int)} | ${times(x)} | ` +
+            `${fix(med(plain?.server_cpu_us_per_call), 1)} | ${fix(med(tls?.server_cpu_us_per_call), 1)} | ` +
+            `${range(plain?.p99_us, ms)} | ${range(tls?.p99_us, ms)} | ${pct(med(plain?.server_core_busy))} / ${pct(med(tls?.server_core_busy))} | ` +
+            `${pct(med(plain?.load_core_busy))} / ${pct(med(tls?.load_core_busy))} | ${others(plain)}; ${others(tls)} | ` +
+            `${[plain, tls].reduce((a, r) => a + (r ? r.failures + r.socket_errors : 0), 0)} |`);
+    }
+    p();
+    const { http: ih, https: is } = httpsInstructions;
+    p(`Server instructions per call, counted by callgrind (user space only: the kernel's TCP path is not in them): ` +
+        `${ih == null ? '–' : int(ih)} over HTTP, ${is == null ? '–' : int(is)} over HTTPS` +
+        `${ih != null && is != null ? ` (${times(is / ih)}, +${int(is - ih)})` : ''}. One client sends ${meta.callgrind_http_calls ?? '?'} ` +
+        'tools/call one after the other on one kept-alive connection to a fresh server, then twice as many; the difference ' +
+        'is divided by the first count, so startup, the handshake and shutdown cancel out (bench/drivers/sequential.mjs). ' +
+        'Unlike the throughputs, these do not depend on what else the machine does.');
+    p();
+}
+if (interceptorKinds.length) {
+    p('## Interceptors (mcp-cpp)');
+    p();
+    p('bench/server/growth_server.cpp with 10 tools: tools/call of `echo` (`runs_inline`, 100 bytes of text) on the ' +
+        `2026-07-28 wire at ${meta.growth.conns} connections, with no interceptor, with one that only calls \`next()\` ` +
+        '(`MCP_BENCH_INTERCEPTORS=1`), and with `--rate-limit 1000000000/s` (a token bucket per principal, never empty). ' +
+        'Instructions per call: callgrind on stdio (a 2025-11-25 session), the difference between a run of ' +
+        `${meta.callgrind_calls ?? '?'} calls and one of twice as many, divided by ${meta.callgrind_calls ?? '?'}: ` +
+        'deterministic, unlike the throughput on a shared machine. With no interceptor and no principal the core only tests ' +
+        'that there is none (`invoke`, src/server/dispatch.cpp).');
+    p();
+    p('| interceptors | calls/s | ÷ none | CPU µs/call | p99 ms | instructions per call | more than none | server core | wrk core | others on the cores | failed |');
+    p('|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|');
+    const none = instructionsOf('none');
+    for (const kind of interceptorKinds) {
+        const r = interceptorRows.find((x) => x.interceptors === kind);
+        const n = instructionsOf(kind);
+        p(`| ${INTERCEPTOR_LABEL[kind]} | ${range(r?.calls_per_s, int)} | ${kind === 'none' ? '' : times(r?.ratio_to_none)} | ` +
+            `${fix(med(r?.server_cpu_us_per_call), 1)} | ${range(r?.p99_us, ms)} | ${int(n)} | ` +
+            `${kind === 'none' || n == null || none == null ? '' : `${n - none >= 0 ? '+' : ''}${int(n - none)} (${pct((n - none) / none)})`} | ` +
+            `${pct(med(r?.server_core_busy))} | ${pct(med(r?.load_core_busy))} | ` +
+            `${r ? `${pct(med(r.others_on_server_core))} / ${pct(med(r.others_on_load_core))}${r.runs_still_disturbed ? ` ⚠${r.runs_still_disturbed}` : ''}` : '–'} | ` +
+            `${r ? r.failures + r.socket_errors : '–'} |`);
+    }
+    p();
+}
+
+const bad = [...rows, ...growthRows, ...httpsRows, ...interceptorRows].filter((r) => r.failures || r.socket_errors);
 const badStdio = stdioRows.filter((r) => r.failures || r.error);
-const badMemory = memoryRows.filter((r) => r.failures);
+const badMemory = [...memoryRows, ...parked.map((r) => ({ ...r, kind: `parked ${r.n}/${r.sessions}, detached` }))].filter((r) => r.failures);
 // A suite that ran must have left records.
 const empty = [
-    ['http', samples], ['stdio', stdio], ['memory', memory], ['growth', growthSamples],
+    ['http', samples], ['stdio', stdio], ['memory', memory], ['parked', parked], ['growth', growthSamples], ['https', httpsSamples],
+    ['interceptors', interceptorSamples],
 ].filter(([suite, records]) => suitesRun.includes(suite) && records.length === 0).map(([suite]) => suite);
 if (bad.length || badStdio.length || badMemory.length || events.length || empty.length) {
     p('## Failures');
     p();
     for (const r of bad) {
-        const what = r.tools != null ? `growth, ${r.tools} tools, ${r.wire}${r.text_bytes ? ` (${size(r.text_bytes)})` : ''}` : `${TARGET_LABEL[r.target]}, ${WIRE_LABEL[r.wire]}`;
+        const what = r.scheme ? `https suite, over ${r.scheme}` : r.interceptors ? `interceptors suite, ${r.interceptors}`
+            : r.tools != null ? `growth, ${r.tools} tools, ${r.wire}${r.text_bytes ? ` (${size(r.text_bytes)})` : ''}`
+                : `${TARGET_LABEL[r.target]}, ${WIRE_LABEL[r.wire]}`;
         p(`- ${what}, ${r.conns} connections: ${r.failures} wrong replies, ` +
             `${r.socket_errors} socket errors/timeouts/HTTP ≥ 400${r.first_failure ? `; first: \`${r.first_failure.slice(0, 400)}\`` : ''}`);
     }
@@ -397,7 +528,11 @@ writeFileSync(
             http: suitesRun.includes('http'),
             stdio: suitesRun.includes('stdio') ? stdioRows : null,
             memory: suitesRun.includes('memory') ? memoryRows : null,
+            parked: suitesRun.includes('parked') ? parked : null,
             growth: suitesRun.includes('growth') ? growthRows : null,
+            https: suitesRun.includes('https') ? { tls: tlsSession, rows: httpsRows, instructions: httpsInstructions } : null,
+            interceptors: suitesRun.includes('interceptors')
+                ? { rows: interceptorRows, instructions: instructions.filter((r) => r.interceptors) } : null,
         },
         samples: allSamples, points: allPoints, stdio_records: stdio,
     }, null, 1) + '\n'

@@ -2,12 +2,19 @@
 # mcp-cpp side by side with the TypeScript SDK and this machine's HTTP floor, in one run.
 #
 #   bench/run.sh            the full run: 1, 32 and 256 connections, a warm-up then 3 x 10 s per
-#                           point; writes bench/results/<date>-<host>.{md,json}  (about 35 minutes)
+#                           point; writes bench/results/<date>-<host>.{md,json}  (about 40 minutes)
 #   bench/run.sh --quick    a smoke test: 32 connections, one 2 s run per point (growth: 1 s), every
 #                           reply still checked; results stay in the work directory under /tmp
-#                           (about 1.5 minutes)
+#                           (about 2.5 minutes)
+#   bench/run.sh --soak MINUTES
+#                           the soak run (bench/soak/): for MINUTES (at least 3), one node and two nodes
+#                           sharing a redis-server side by side under a mixed load, every reply
+#                           checked; RSS, threads, open fds and Redis keys sampled every 10 s must not
+#                           trend upward after warm-up; writes bench/results/<date>-<host>-soak-<M>min.
+#                           {md,json,csv,png} (or into --out); exits 1 on a wrong reply, a death or
+#                           an upward trend. Not a benchmark: nothing is pinned or timed (bench/README.md)
 #
-# It installs what it needs (Debian: wrk, nginx-light, curl, jq; npm: the peers pinned by
+# It installs what it needs (Debian: wrk, nginx-light, curl, jq, valgrind; npm: the peers pinned by
 # bench/peers/package-lock.json), builds mcp-cpp-demo and mcp-cpp-bench-growth (Release) if needed,
 # then runs its suites, each target one after the other, each on a fresh 127.0.0.1 port, the server
 # pinned to one core and the load (wrk or a Node driver) to another (the first two CPUs of this
@@ -20,15 +27,25 @@
 #   stdio    a pipelined tools/call stream, 256 outstanding, through mcp-cpp-demo, the two SDKs'
 #            stdio servers and `cat` (the driver's ceiling): calls/s and CPU per call
 #   memory   VmRSS per 1000 idle 2025 sessions (mcp-cpp and the sessionful peers) and per 1000
-#            tool calls parked in an unanswered elicitation (mcp-cpp)
+#            tool calls parked in an unanswered elicitation (mcp-cpp and v1-session)
+#   parked   1k, 10k and 100k elicitations parked at once with the clients gone (mcp-cpp and
+#            v1-session): fill time, VmRSS and threads per parked call, an unrelated call's p50/p99
+#            meanwhile, and what DELETE of a session holding 30k of them does to other connections
 #   growth   mcp-cpp with 10, 1000 and 10 000 registered tools: tools/call and a full paginated
 #            tools/list; tools/call with 100 B, 10 KiB and 1 MiB of text
+#   https    mcp-cpp-demo serving TLS itself (--tls-cert/--tls-key) and plain HTTP, the 2026 wire
+#            at the same points (wrk), and the server's instructions per call (callgrind): what TLS
+#            costs a call
+#   interceptors  the growth server's echo with no interceptor, one that only passes the call on,
+#            and --rate-limit (never reached): calls/s (wrk) and instructions per call (callgrind)
 #
 # Options:
 #   --quick                 as above
-#   --suites LIST           comma-separated subset of: http,stdio,memory,growth (default: all)
-#   --targets LIST          comma-separated subset of: mcp-cpp,floor,v2-stateless,v2-session,
-#                           v1-stateless,v1-session,v2-stdio,v1-stdio,cat (default: all); each
+#   --suites LIST           comma-separated subset of: http,stdio,memory,parked,growth,https,
+#                           interceptors
+#                           (default: all)
+#   --targets LIST          comma-separated subset of: mcp-cpp,mcp-cpp-metrics,floor,v2-stateless,
+#                           v2-session,v1-stateless,v1-session,v2-stdio,v1-stdio,cat (default: all); each
 #                           suite runs those of its targets that are listed
 #   --conns "1 32 256"      connection counts (http) --duration S   seconds per measured run
 #   --reps N                repetitions per point    --warmup S     seconds of warm-up per point
@@ -42,7 +59,10 @@
 # Targets (see bench/README.md):
 #   mcp-cpp       http, memory: build/examples/demo/mcp-cpp-demo --http 127.0.0.1:PORT --io-threads 1
 #                 --log-level off, wires 2026, 2025-session, 2025-churn; stdio: the same binary on
-#                 stdin/stdout; growth: build/bench/mcp-cpp-bench-growth (bench/server/growth_server.cpp)
+#                 stdin/stdout; https: the same with --tls-cert/--tls-key, and without; growth,
+#                 interceptors: build/bench/mcp-cpp-bench-growth (bench/server/growth_server.cpp)
+#   mcp-cpp-metrics  http: the same, with --metrics on a second port that curl scrapes every second
+#                 (as Prometheus would), wires 2026 and 2025-session: the cost of metrics
 #   floor         nginx, one worker, fixed replies byte-identical to mcp-cpp's (bench/nginx/nginx.conf)
 #                 wires 2026 (checked) alternating with 2026-nocheck (no response() hook: its cost),
 #                 2025-session and 2025-churn (the same scripts as for the servers: what wrk can drive)
@@ -51,7 +71,7 @@
 #                 2025-churn; memory (sessions)
 #   v1-stateless  @modelcontextprotocol/sdk 1.32.2, sessionIdGenerator undefined: wire 2025-stateless
 #   v1-session    @modelcontextprotocol/sdk 1.32.2, sessions (SSE replies): wires 2025-session,
-#                 2025-churn; memory (sessions)
+#                 2025-churn; memory (sessions, parked calls); parked
 #   v2-stdio      stdio: @modelcontextprotocol/server 2.4.0, serveStdio (bench/peers/server-stdio.mjs)
 #   v1-stdio      stdio: @modelcontextprotocol/sdk 1.32.2, StdioServerTransport (the same file)
 #   cat           stdio: cat, which sends each request back: what the driver can check per second
@@ -61,12 +81,13 @@ shopt -u patsub_replacement 2>/dev/null || true
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BENCH=$ROOT/bench
 
-quick=0 do_install=1 do_build=1 out_dir="" build_dir=build targets_opt="" suites_opt="" again_opt=""
+quick=0 soak_minutes=0 do_install=1 do_build=1 out_dir="" build_dir=build targets_opt="" suites_opt="" again_opt=""
 conns_opt="" duration_opt="" reps_opt="" warmup_opt=""
 die() { echo "bench: $*" >&2; exit 2; }
 while (($#)); do
     case $1 in
         --quick) quick=1 ;;
+        --soak) soak_minutes=${2:?}; shift ;;
         --targets) targets_opt=${2:?}; shift ;;
         --suites) suites_opt=${2:?}; shift ;;
         --conns) conns_opt=${2:?}; shift ;;
@@ -92,14 +113,21 @@ fi
 DISTURBED_ABOVE=0.10 # share of a core taken by other processes that makes a run "disturbed"
 STDIO_WINDOW=256                         # stdio: requests outstanding at most
 MEMORY_N=1000 MEMORY_SETTLE_MS=1000      # memory: sessions or parked calls; wait before each reading
+PARKED_RUNS=(1000:10 10000:10 100000:10 30000:1) # parked: calls:sessions, each on a fresh server
+((quick)) && PARKED_RUNS=(1000:1)
 ((quick)) && MEMORY_SETTLE_MS=300
 GROWTH_TOOLS=(10 1000 10000) GROWTH_BYTES=(100 10240 1048576) GROWTH_CONNS=32 GROWTH_DURATION=$DURATION
 ((quick)) && GROWTH_DURATION=1
+CALLGRIND_CALLS=20000 CALLGRIND_HTTP_CALLS=2000 # instructions per call from runs of N and 2N calls
+((quick)) && CALLGRIND_CALLS=300 CALLGRIND_HTTP_CALLS=300
 DISTURBED=false
 for n in "${CONNS[@]}" "$DURATION" "$REPS" "$WARMUP"; do
     [[ $n =~ ^[0-9]+$ ]] && ((n > 0)) || die "connections, durations and repetitions are positive integers"
 done
 [[ $MAX_AGAIN =~ ^[0-9]+$ ]] || die "--again takes a count"
+[[ $soak_minutes =~ ^[0-9]+$ ]] && ((soak_minutes == 0 || (soak_minutes >= 3 && soak_minutes <= 1440))) ||
+    die "--soak takes minutes, from 3 to 1440"
+((soak_minutes && quick)) && die "--soak and --quick do not go together"
 ((${#CONNS[@]} <= 8 && DURATION <= 600 && REPS <= 20 && WARMUP <= 60 && MAX_AGAIN <= 5)) || die "that run would be too long"
 MAX_CONNS=$(printf '%s\n' "${CONNS[@]}" | sort -n | tail -1)
 
@@ -116,15 +144,18 @@ pick_from() {
     for item in "${into[@]}"; do [[ " ${all[*]} " == *" $item "* ]] || die "unknown $3 $item"; done
 }
 
-ALL_SUITES=(http stdio memory growth)
+ALL_SUITES=(http stdio memory parked growth https interceptors)
 pick_from SUITES ALL_SUITES suite "$suites_opt"
 suite_on() { [[ " ${SUITES[*]} " == *" $1 "* ]]; }
 
 # Each suite's targets, in order; --targets picks among all of them.
-HTTP_TARGETS=(mcp-cpp floor v2-stateless v2-session v1-stateless v1-session)
+HTTP_TARGETS=(mcp-cpp mcp-cpp-metrics floor v2-stateless v2-session v1-stateless v1-session)
 STDIO_TARGETS=(mcp-cpp v2-stdio v1-stdio cat)
 MEMORY_TARGETS=(mcp-cpp v2-session v1-session)
+PARKED_TARGETS=(mcp-cpp v1-session)
 GROWTH_TARGETS=(mcp-cpp)
+HTTPS_TARGETS=(mcp-cpp)
+INTERCEPTORS_TARGETS=(mcp-cpp)
 ALL_TARGETS=("${HTTP_TARGETS[@]}" v2-stdio v1-stdio cat)
 pick_from TARGETS ALL_TARGETS target "$targets_opt"
 selected() { [[ " ${TARGETS[*]} " == *" $1 "* ]]; }
@@ -141,6 +172,7 @@ SUITES=("${runnable[@]}")
 wires_of() {
     case $1 in
         mcp-cpp) echo "2026 2025-session 2025-churn" ;;
+        mcp-cpp-metrics) echo "2026 2025-session" ;;
         floor) echo "2026+2026-nocheck 2025-session 2025-churn" ;; # a+b: a and b alternate run by run
         v2-stateless) echo "2026 2025-stateless" ;;
         v2-session) echo "2025-session 2025-churn" ;;
@@ -166,7 +198,13 @@ install_debian() {
     command -v wrk >/dev/null || missing+=(wrk)
     command -v curl >/dev/null || missing+=(curl)
     command -v jq >/dev/null || missing+=(jq)
+    if ((soak_minutes)); then
+        command -v redis-server >/dev/null || missing+=(redis-server)
+        command -v gnuplot >/dev/null || missing+=(gnuplot-nox)
+    fi
     command -v taskset >/dev/null || missing+=(util-linux)
+    command -v openssl >/dev/null || missing+=(openssl)
+    if suite_on interceptors && ! command -v valgrind >/dev/null; then missing+=(valgrind); fi
     if ! command -v nginx >/dev/null && ! [[ -x /usr/sbin/nginx ]]; then
         if apt-cache show nginx-light >/dev/null 2>&1; then missing+=(nginx-light); else missing+=(nginx); fi
     fi
@@ -205,7 +243,7 @@ build_demo() {
     DEMO=$dir/examples/demo/mcp-cpp-demo
     GROWTH=$dir/bench/mcp-cpp-bench-growth
     local -a build_targets=(mcp-cpp-demo)
-    suite_on growth && build_targets+=(mcp-cpp-bench-growth)
+    if suite_on growth || suite_on interceptors; then build_targets+=(mcp-cpp-bench-growth); fi
     if ((do_build)); then
         local jobs=${BENCH_JOBS:-2}
         if [[ -f $dir/CMakeCache.txt ]]; then
@@ -225,7 +263,7 @@ build_demo() {
     # Measure one binary throughout, even if the build directory is rebuilt meanwhile.
     cp "$DEMO" "$WORK/mcp-cpp-demo"
     DEMO_RUN=$WORK/mcp-cpp-demo
-    if suite_on growth; then
+    if suite_on growth || suite_on interceptors; then
         [[ -x $GROWTH ]] || die "no $GROWTH (run without --no-build, or configure with -DMCP_BUILD_BENCH=ON)"
         cp "$GROWTH" "$WORK/mcp-cpp-bench-growth"
         GROWTH_RUN=$WORK/mcp-cpp-bench-growth
@@ -322,22 +360,40 @@ wait_listening() { # until the port answers HTTP at all, bounded
     local i
     for ((i = 0; i < 150; i++)); do
         kill -0 "$2" 2>/dev/null || return 1
-        [[ $(curl -s -o /dev/null -w '%{http_code}' --max-time 1 "http://127.0.0.1:$1$URL_PATH") != 000 ]] && return 0
+        [[ $(curl -sk -o /dev/null -w '%{http_code}' --max-time 1 "$SCHEME://127.0.0.1:$1$URL_PATH") != 000 ]] && return 0
         sleep 0.1
     done
     return 1
 }
 
 SPID="" PORT=""
+SCHEME=http     # https: the https suite's TLS runs (start_target, wait_listening, run_wrk)
+TARGET_ARGS=()  # more options for mcp-cpp and growth (the https and interceptors suites set them)
 start_target() { # start_target TARGET [TOOLS, for growth] -> SPID, PORT
-    local target=$1 log=$WORK/logs/$1${2:+-$2}.server.log
+    local target=$1 log=$WORK/logs/$1${2:+-$2}$LOG_TAG.server.log
     PORT=$(free_port)
     case $target in
         mcp-cpp)
-            taskset -c "$SERVER_CPU" "$DEMO_RUN" --http "127.0.0.1:$PORT" --io-threads 1 --log-level off >"$log" 2>&1 &
+            taskset -c "$SERVER_CPU" "$DEMO_RUN" --http "127.0.0.1:$PORT" --io-threads 1 --log-level off "${TARGET_ARGS[@]}" >"$log" 2>&1 &
+            ;;
+        mcp-cpp-metrics) # and a scraper, as Prometheus with a 1 s interval, for the server's life
+            local mport
+            mport=$(free_port)
+            taskset -c "$SERVER_CPU" "$DEMO_RUN" --http "127.0.0.1:$PORT" --io-threads 1 --log-level off \
+                --metrics "127.0.0.1:$mport" >"$log" 2>&1 &
+            local server=$!
+            (while kill -0 "$server" 2>/dev/null; do
+                curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$mport/metrics"
+                sleep 1
+            done) &
+            STARTED+=("$!")
+            SPID=$server
+            STARTED+=("$SPID")
+            wait_listening "$PORT" "$SPID"
+            return
             ;;
         growth) # mcp-cpp with TOOLS registered tools (bench/server/growth_server.cpp)
-            taskset -c "$SERVER_CPU" "$GROWTH_RUN" "$2" --http "127.0.0.1:$PORT" --io-threads 1 --log-level off >"$log" 2>&1 &
+            taskset -c "$SERVER_CPU" "$GROWTH_RUN" "$2" --http "127.0.0.1:$PORT" --io-threads 1 --log-level off "${TARGET_ARGS[@]}" >"$log" 2>&1 &
             ;;
         floor)
             local prefix=$WORK/nginx conf
@@ -433,7 +489,7 @@ run_wrk() {
     times >"$WORK/times.0" # this shell's children: wrk's own CPU time is the difference
     env "${envs[@]}" timeout -k 5 $((secs + 60)) taskset -c "$LOAD_CPU" \
         wrk -t"$threads" -c"$conns" -d"${secs}s" --timeout 30s --latency -s "$BENCH/wrk/$script" \
-        "http://127.0.0.1:$PORT$URL_PATH" >"$log" 2>&1 || true
+        "$SCHEME://127.0.0.1:$PORT$URL_PATH" >"$log" 2>&1 || true
     times >"$WORK/times.1"
     t1=$(proc_ticks "$SPID") s1=$(core_ticks "$SERVER_CPU") l1=$(core_ticks "$LOAD_CPU")
     w0=$(children_cpu_s "$WORK/times.0") w1=$(children_cpu_s "$WORK/times.1")
@@ -568,14 +624,14 @@ suite_stdio() {
     done
 }
 
-# memory: VmRSS with MEMORY_N idle 2025 sessions open, and (mcp-cpp) with MEMORY_N tool calls
-# parked in an unanswered elicitation (bench/drivers/memory.mjs); a fresh server for each.
+# memory: VmRSS with MEMORY_N idle 2025 sessions open, and (mcp-cpp, v1-session) with MEMORY_N
+# tool calls parked in an unanswered elicitation (bench/drivers/memory.mjs); a fresh server for each.
 suite_memory() {
     local target kind log res
     for target in "${MEMORY_TARGETS[@]}"; do
         selected "$target" || continue
         for kind in sessions parked; do
-            [[ $kind == parked && $target != mcp-cpp ]] && continue # the peers have no eliciting tool
+            [[ $kind == parked && $target == v2-session ]] && continue # that peer has no eliciting tool
             echo "bench: == memory $target $kind"
             if ! start_target "$target"; then
                 event "$target" "memory" "did not start (see $WORK/logs/$target.server.log)"
@@ -599,12 +655,43 @@ suite_memory() {
     done
 }
 
+# parked: for each PARKED_RUNS entry N:S, a fresh server and N calls of delete_note over S
+# sessions, each parked in an elicitation whose client hung up (bench/drivers/parked.mjs).
+suite_parked() {
+    local target run n sessions log res
+    for target in "${PARKED_TARGETS[@]}"; do
+        selected "$target" || continue
+        for run in "${PARKED_RUNS[@]}"; do
+            n=${run%%:*} sessions=${run##*:}
+            echo "bench: == parked $target: $n over $sessions sessions"
+            if ! start_target "$target"; then
+                event "$target" parked "did not start (see $WORK/logs/$target.server.log)"
+                stop_pid "$SPID"
+                continue
+            fi
+            log=$WORK/logs/parked.$target.$n.$sessions.txt
+            timeout -k 5 900 taskset -c "$LOAD_CPU" node "$BENCH/drivers/parked.mjs" --url "http://127.0.0.1:$PORT$URL_PATH" \
+                --pid "$SPID" --n "$n" --sessions "$sessions" --detached --settle-ms "$MEMORY_SETTLE_MS" >"$log" 2>&1 || true
+            res=$(grep -m1 '^BENCH_RESULT ' "$log" | cut -d' ' -f2-) || true
+            if [[ -n $res ]]; then
+                jq -c --arg target "$target" '{target:$target} + .' <<<"$res" >>"$WORK/parked.jsonl"
+                jq -r '"  parked \(.target) \(.n)/\(.sessions): \(.ok) ok, \(.failures) failed; fill \(.fill_ms) ms, \(.rss_per_parked_kb) KiB and threads \(.threads_before) -> \(.threads_parked); echo p99 \(.echo_p99_ms) ms; DELETE stall \(.delete_stall_ms) ms"' \
+                    <<<"$(tail -1 "$WORK/parked.jsonl")"
+            else
+                event "$target" parked "the driver produced no result for $n/$sessions (see $log)"
+            fi
+            kill -0 "$SPID" 2>/dev/null || event "$target" parked "the server died during $n/$sessions (see $WORK/logs/$target.server.log)"
+            stop_pid "$SPID"
+        done
+    done
+}
+
 # growth: mcp-cpp with GROWTH_TOOLS registered tools: tools/call of echo (100 B of text, and with
 # the fewest tools also the larger GROWTH_BYTES) at GROWTH_CONNS connections, and full paginated
 # tools/list listings on one connection; the server's default page size.
 suite_growth() {
     selected mcp-cpp || return 0
-    local tools bytes EXTRA LOG_TAG
+    local tools bytes EXTRA="" LOG_TAG=""
     local -x BENCH_TOOLS BENCH_TEXT_BYTES # for the wrk scripts
     local DURATION=$GROWTH_DURATION       # what measure_point sees (bash scoping is dynamic)
     for tools in "${GROWTH_TOOLS[@]}"; do
@@ -641,6 +728,155 @@ suite_growth() {
         event mcp-cpp growth "the pooled server did not start (see $WORK/logs/growth-$tools.server.log)"
     fi
     stop_pid "$SPID"
+    # Structured output checked against the tool's outputSchema on every call, then unchecked
+    # (--output-validation off): the difference is the validation's cost.
+    local validation label
+    for validation in on off; do
+        label=structured
+        [[ $validation == off ]] && label="structured, unvalidated"
+        echo "bench: == growth, $tools tools, $label"
+        if MCP_BENCH_STRUCTURED=1 MCP_OUTPUT_VALIDATION=$validation start_target growth "$tools"; then
+            BENCH_TOOLS=$tools BENCH_TEXT_BYTES=${GROWTH_BYTES[0]}
+            EXTRA="{\"suite\":\"growth\",\"tools\":$tools,\"text_bytes\":${GROWTH_BYTES[0]},\"handler\":\"$label\"}" LOG_TAG=.t$tools.output-$validation
+            measure_point mcp-cpp tools-call "$GROWTH_CONNS" 1 || true
+            kill -0 "$SPID" 2>/dev/null || event mcp-cpp growth "the structured server died (see $WORK/logs/growth-$tools.server.log)"
+        else
+            event mcp-cpp growth "the structured server did not start (see $WORK/logs/growth-$tools.server.log)"
+        fi
+        stop_pid "$SPID"
+    done
+}
+
+# The server's instructions per call over SCHEME (http or https), counted by callgrind: mcp-cpp-demo
+# answering tools/call of echo one after the other on one kept-alive connection
+# (bench/drivers/sequential.mjs, every reply checked), N calls and then 2N in a fresh server; the
+# difference divided by N, so that startup, the handshake and shutdown cancel out. Prints it.
+server_instructions_per_call() { # SCHEME
+    local scheme=$1 i port pid total=() file
+    local -a args
+    command -v valgrind >/dev/null || return 1
+    for i in 1 2; do
+        port=$(free_port)
+        args=(--http "127.0.0.1:$port" --io-threads 1 --log-level off)
+        [[ $scheme == https ]] && args+=(--tls-cert "$WORK/tls.pem" --tls-key "$WORK/tls.key")
+        file=$WORK/callgrind.$scheme.$i.out
+        valgrind --tool=callgrind --callgrind-out-file="$file" "$DEMO_RUN" "${args[@]}" \
+            >"$WORK/logs/callgrind.$scheme.$i.txt" 2>&1 &
+        pid=$!
+        if ! SCHEME=$scheme wait_listening "$port" "$pid" ||
+            ! timeout -k 5 900 node "$BENCH/drivers/sequential.mjs" --url "$scheme://127.0.0.1:$port$URL_PATH" \
+                --calls $((CALLGRIND_HTTP_CALLS * i)) >>"$WORK/logs/callgrind.$scheme.$i.txt" 2>&1; then
+            stop_pid "$pid"
+            return 1
+        fi
+        kill -TERM "$pid"
+        wait "$pid" || true # callgrind writes its counts as the server exits
+        total+=("$(awk '/^(summary|totals):/ { print $2; exit }' "$file")")
+    done
+    [[ -n ${total[0]} && -n ${total[1]} ]] || return 1
+    echo $(((total[1] - total[0]) / CALLGRIND_HTTP_CALLS))
+}
+
+# https: the 2026 wire served by mcp-cpp-demo over TLS (an ECDSA P-256 certificate of this run;
+# wrk keeps its connections, so the figure is the cost of TLS records, not of handshakes), and the
+# same binary over plain HTTP at the same points, one after the other; then the server's
+# instructions per call over each.
+suite_https() {
+    selected mcp-cpp || return 0
+    local scheme conns EXTRA="" LOG_TAG="" SCHEME
+    local -a TARGET_ARGS
+    if ! openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 2 -subj /CN=127.0.0.1 \
+        -addext subjectAltName=IP:127.0.0.1 -keyout "$WORK/tls.key" -out "$WORK/tls.pem" >"$WORK/logs/tls.txt" 2>&1; then
+        event mcp-cpp https "could not make a certificate (see $WORK/logs/tls.txt)"
+        return 0
+    fi
+    for scheme in http https; do
+        SCHEME=$scheme LOG_TAG=.$scheme EXTRA="{\"suite\":\"https\",\"scheme\":\"$scheme\"}"
+        TARGET_ARGS=()
+        [[ $scheme == https ]] && TARGET_ARGS=(--tls-cert "$WORK/tls.pem" --tls-key "$WORK/tls.key")
+        echo "bench: == https, mcp-cpp over $scheme"
+        if ! start_target mcp-cpp; then
+            event mcp-cpp https "did not start over $scheme (see $WORK/logs/mcp-cpp.$scheme.server.log)"
+            stop_pid "$SPID"
+            continue
+        fi
+        if [[ $scheme == https ]]; then # what wrk's OpenSSL and the server agree on
+            openssl s_client -connect "127.0.0.1:$PORT" </dev/null 2>/dev/null | grep -m1 '^New, ' >"$WORK/tls.session" || true
+        fi
+        for conns in "${CONNS[@]}"; do
+            measure_point mcp-cpp 2026 "$conns" $((conns == MAX_CONNS)) && continue
+            kill -0 "$SPID" 2>/dev/null || event mcp-cpp https "the server died at $conns connections over $scheme"
+            break
+        done
+        stop_pid "$SPID"
+    done
+    local instructions
+    for scheme in http https; do
+        if instructions=$(server_instructions_per_call "$scheme"); then
+            jq -nc --arg scheme "$scheme" --argjson calls "$CALLGRIND_HTTP_CALLS" --argjson per_call "$instructions" \
+                '{scheme:$scheme, calls:$calls, instructions_per_call:$per_call}' >>"$WORK/instructions.jsonl"
+            echo "  https suite, over $scheme: $instructions server instructions per call (callgrind)"
+        else
+            event mcp-cpp https "no instruction count over $scheme (see $WORK/logs/callgrind.$scheme.*.txt)"
+        fi
+    done
+}
+
+# Instructions per tools/call of echo, counted by callgrind on stdio (the growth server, 10 tools,
+# with TARGET_ARGS and MCP_BENCH_INTERCEPTORS as set): a 2025 session of N calls and one of 2N,
+# the difference divided by N, so that startup and shutdown cancel out. Every reply is counted.
+# Prints the figure; fails when valgrind is missing or a reply is missing.
+instructions_per_call() { # KIND
+    local kind=$1 i n total=() file
+    command -v valgrind >/dev/null || return 1
+    for i in 1 2; do
+        n=$((CALLGRIND_CALLS * i))
+        awk -v n="$n" -v text="$BENCH_TEXT" 'BEGIN {
+            print "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},\"clientInfo\":{\"name\":\"mcp-cpp-bench\",\"version\":\"1.0.0\"}}}"
+            print "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"
+            for (i = 1; i <= n; i++)
+                printf "{\"jsonrpc\":\"2.0\",\"id\":%d,\"method\":\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"text\":\"%s\"}}}\n", i, text
+        }' >"$WORK/stdio-requests.jsonl"
+        file=$WORK/callgrind.$kind.$i.out
+        timeout -k 5 900 valgrind --tool=callgrind --callgrind-out-file="$file" "$GROWTH_RUN" 10 --log-level off \
+            "${TARGET_ARGS[@]}" <"$WORK/stdio-requests.jsonl" >"$WORK/stdio-replies.jsonl" 2>"$WORK/logs/callgrind.$kind.$i.txt" ||
+            return 1
+        [[ $(grep -c "{\"type\":\"text\",\"text\":\"$BENCH_TEXT\"}" "$WORK/stdio-replies.jsonl") == "$n" ]] || return 1
+        total+=("$(awk '/^(summary|totals):/ { print $2; exit }' "$file")")
+    done
+    [[ -n ${total[0]} && -n ${total[1]} ]] || return 1
+    echo $(((total[1] - total[0]) / CALLGRIND_CALLS))
+}
+
+# interceptors: the growth server's echo (10 tools, runs_inline, the 2026 wire at GROWTH_CONNS
+# connections) with no interceptor, with one that only calls next(), and with --rate-limit at a
+# rate never reached (a bucket per principal, under a mutex); then each one's instructions per call.
+suite_interceptors() {
+    selected mcp-cpp || return 0
+    local kind EXTRA="" LOG_TAG="" instructions
+    local -a TARGET_ARGS
+    local -x BENCH_TOOLS=10 BENCH_TEXT_BYTES=${GROWTH_BYTES[0]} MCP_BENCH_INTERCEPTORS
+    for kind in none pass-through rate-limit; do
+        MCP_BENCH_INTERCEPTORS=0 TARGET_ARGS=()
+        [[ $kind == pass-through ]] && MCP_BENCH_INTERCEPTORS=1
+        [[ $kind == rate-limit ]] && TARGET_ARGS=(--rate-limit 1000000000/s)
+        EXTRA="{\"suite\":\"interceptors\",\"interceptors\":\"$kind\"}" LOG_TAG=.$kind
+        echo "bench: == interceptors: $kind"
+        if start_target growth 10; then
+            measure_point mcp-cpp tools-call "$GROWTH_CONNS" 1 ||
+                { kill -0 "$SPID" 2>/dev/null || event mcp-cpp interceptors "the server died ($kind)"; }
+        else
+            event mcp-cpp interceptors "did not start ($kind, see $WORK/logs/growth-10.$kind.server.log)"
+        fi
+        stop_pid "$SPID"
+        if instructions=$(instructions_per_call "$kind"); then
+            jq -nc --arg kind "$kind" --argjson calls "$CALLGRIND_CALLS" --argjson per_call "$instructions" \
+                '{interceptors:$kind, calls:$calls, instructions_per_call:$per_call}' >>"$WORK/instructions.jsonl"
+            echo "  interceptors $kind: $instructions instructions per call (callgrind)"
+        else
+            event mcp-cpp interceptors "no instruction count for $kind (see $WORK/logs/callgrind.$kind.*.txt)"
+        fi
+    done
 }
 
 write_meta() {
@@ -661,26 +897,41 @@ write_meta() {
         --arg binary_time "$(date -u -r "$DEMO" +%Y-%m-%dT%H:%M:%SZ)" \
         --arg reply "$(cat "$WORK/reply.2026.json" 2>/dev/null || true)" \
         --argjson suites "$(printf '%s\n' "${SUITES[@]}" | jq -R . | jq -sc .)" --argjson stdio_window "$STDIO_WINDOW" \
-        --argjson memory_n "$MEMORY_N" --argjson memory_settle_ms "$MEMORY_SETTLE_MS" --argjson growth_conns "$GROWTH_CONNS" \
+        --argjson memory_n "$MEMORY_N" --argjson memory_settle_ms "$MEMORY_SETTLE_MS" --argjson parked_runs "$(printf '%s\n' "${PARKED_RUNS[@]}" | jq -R . | jq -sc .)" --argjson growth_conns "$GROWTH_CONNS" \
+        --argjson callgrind_calls "$CALLGRIND_CALLS" --argjson callgrind_http_calls "$CALLGRIND_HTTP_CALLS" --arg valgrind "$(valgrind --version 2>/dev/null || true)" \
         --argjson growth_duration "$GROWTH_DURATION" --argjson growth_tools "$(printf '%s\n' "${GROWTH_TOOLS[@]}" | jq -sc .)" --argjson growth_bytes "$(printf '%s\n' "${GROWTH_BYTES[@]}" | jq -sc .)" \
         '{date:$date, host:$host, cpu:$cpu, kernel:$kernel, cpus_online:$online, affinity:$affinity,
           server_cpu:$server_cpu, load_cpu:$load_cpu, quick:($quick==1), duration_s:$duration, reps:$reps,
           warmup_s:$warmup, max_again:$again, disturbed_above:$disturbed_above, conns:$conns, text_bytes:($text|length), echo_reply_bytes:($reply|length),
           loadavg_start:$loadavg, demo_built_by_run:($built==1), demo_binary_time:$binary_time,
-          suites:$suites, stdio_window:$stdio_window, memory_n:$memory_n, memory_settle_ms:$memory_settle_ms,
+          suites:$suites, stdio_window:$stdio_window, memory_n:$memory_n, memory_settle_ms:$memory_settle_ms, parked_runs:$parked_runs,
           growth:{tools:$growth_tools, text_bytes:$growth_bytes, conns:$growth_conns, duration_s:$growth_duration},
-          versions:{wrk:$wrk, nginx:$nginx, node:$node, mcp_cpp:$commit, mcp_cpp_uncommitted_files:$dirty,
+          callgrind_calls:$callgrind_calls, callgrind_http_calls:$callgrind_http_calls,
+          versions:{wrk:$wrk, nginx:$nginx, node:$node, valgrind:$valgrind, mcp_cpp:$commit, mcp_cpp_uncommitted_files:$dirty,
                     "@modelcontextprotocol/server":"2.4.0", "@modelcontextprotocol/sdk":"1.32.2"}}' >"$WORK/meta.json"
 }
 
 # --- the run -------------------------------------------------------------------------------------
 start_s=$SECONDS
+if ((soak_minutes)); then
+    command -v node >/dev/null || die "the soak runs on Node.js 20 or newer (from NodeSource; not apt-get nodejs)"
+    install_debian
+    SUITES=(soak) # build_demo builds the demo only
+    build_demo
+    out_dir=${out_dir:-$BENCH/results}
+    mkdir -p "$out_dir"
+    rc=0
+    node "$BENCH/soak/soak.mjs" --minutes "$soak_minutes" --demo "$DEMO_RUN" --out "$out_dir" \
+        --name "$(date +%Y-%m-%d)-$(hostname -s)-soak-${soak_minutes}min" --work "$WORK" || rc=$?
+    echo "bench: soak finished in $((SECONDS - start_s)) s; logs in $WORK"
+    exit "$rc"
+fi
 install_debian
 install_npm
 build_demo
 echo "bench: work directory $WORK; server on CPU $SERVER_CPU, wrk on CPU $LOAD_CPU;" \
     "connections ${CONNS[*]}, ${REPS} x ${DURATION} s after ${WARMUP} s of warm-up"
-for f in samples points targets events stdio memory; do : >"$WORK/$f.jsonl"; done
+for f in samples points targets events stdio memory parked instructions; do : >"$WORK/$f.jsonl"; done
 if suite_on http && selected floor; then capture_replies || true; fi
 write_meta
 for suite in "${SUITES[@]}"; do "suite_$suite"; done

@@ -7,3 +7,6 @@ find_package(fmt REQUIRED)
 find_package(spdlog REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(Threads REQUIRED)
+# libyaml reads SKILL.md frontmatter (the Skills extension); Debian ships it with a pkg-config file only.
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(YAML REQUIRED IMPORTED_TARGET yaml-0.1)

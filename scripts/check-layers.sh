@@ -9,8 +9,8 @@ cd "$(dirname "$0")/.."
 
 # Layers, lowest first, each with its rank: a file may include its own layer or a lower rank.
 # Layers of equal rank are siblings and may not include each other.
-declare -A rank=([util]=0 [json]=1 [protocol]=2 [security]=2 [store]=3 [sessions]=4 [core]=5 [auth]=6 [stdio]=7 [http]=7 [app]=8)
-order=(util json protocol security store sessions core auth stdio http app)
+declare -A rank=([util]=0 [json]=1 [protocol]=2 [security]=2 [store]=3 [sessions]=4 [core]=5 [auth]=6 [ext]=6 [stdio]=7 [http]=7 [app]=8)
+order=(util json protocol security store sessions core auth ext stdio http app)
 
 # The layer of a file (a path under src/ or include/) or of an included path; nothing for a
 # system or third-party header.
@@ -24,15 +24,16 @@ layer_of() {
     src/sessions/*|sessions/*|include/mcp/sessions/*|mcp/sessions/*) echo sessions ;;
     src/server/*|server/*|include/mcp/server/*|mcp/server/*) echo core ;;
     src/auth/*|auth/*|include/mcp/auth/*|mcp/auth/*) echo auth ;;
+    src/ext/*|ext/*|include/mcp/ext/*|mcp/ext/*) echo ext ;;
     src/transport/stdio/*|transport/stdio/*|include/mcp/transport/stdio.hpp|mcp/transport/stdio.hpp) echo stdio ;;
     src/transport/http/*|transport/http/*|include/mcp/transport/http.hpp|mcp/transport/http.hpp) echo http ;;
     src/run.cpp|src/run/*|run/*|include/mcp/run.hpp|mcp/run.hpp|include/mcp/mcp.hpp|mcp/mcp.hpp) echo app ;;
   esac
 }
 
-# A transport (and auth, which serves it) may include the private headers of the layers below the
-# core, not the core's own.
-private_denied() { [[ ($1 == stdio || $1 == http || $1 == auth) && $2 == core ]]; }
+# A transport (and auth, which serves it, and the extensions, built on the server's public API) may
+# include the private headers of the layers below the core, not the core's own.
+private_denied() { [[ ($1 == stdio || $1 == http || $1 == auth || $1 == ext) && $2 == core ]]; }
 
 declare -A public_edges=() private_edges=()
 violations=()

@@ -2,8 +2,10 @@
 # Installs what mcp-cpp needs on Debian 12, skipping what is already there.
 #   scripts/install-deps.sh            build dependencies
 #   scripts/install-deps.sh --test     plus what the tests need (JSON-Schema-Test-Suite, Redis and nginx
-#                                      for the several-node tests, wrk for the benchmark smoke run,
-#                                      clang-tidy and clang-format for scripts/tidy.sh and check-format.sh,
+#                                      for the several-node tests, redis-sentinel for the failover test,
+#                                      wrk and valgrind for the benchmark smoke run,
+#                                      clang-tidy and clang-format for scripts/tidy.sh and check-format.sh, Prometheus and
+#                                      promtool for the metrics tests, Chromium to render the demo's MCP App headless,
 #                                      clang 14 and its sanitizer and libFuzzer runtimes for tests/fuzz,
 #                                      npm packages)
 # Node.js and npm come from NodeSource on our machines: never apt-get nodejs or npm here, that
@@ -13,12 +15,12 @@ cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake ninja-build ccache pkg-config
           libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev
-          libssl-dev libfmt-dev libspdlog-dev libcli11-dev)
+          libssl-dev libfmt-dev libspdlog-dev libcli11-dev libyaml-dev)
 with_tests=0
 if [[ "${1:-}" == "--test" ]]; then
   with_tests=1
-  packages+=(libgtest-dev libgmock-dev json-schema-test-suite redis-server nginx wrk clang-tidy clang-format
-             clang-14 libclang-rt-14-dev)
+  packages+=(libgtest-dev libgmock-dev json-schema-test-suite redis-server redis-sentinel nginx wrk valgrind clang-tidy
+             clang-format prometheus chromium)
 fi
 
 missing=()

@@ -79,13 +79,18 @@ endforeach()
 # exactly these; --stdio has none, MCP_CONFIG and MCP_SECRET are read by hand.
 set(derived
   HTTP ENDPOINT ALLOWED_HOSTS IO_THREADS
+  STDIO_SUBJECT STDIO_SCOPES
+  PUBLIC_URL TLS_CERT TLS_KEY TLS_CLIENT_CA CORS_ORIGINS
+  AUTH_ISSUER AUTH_AUDIENCE AUTH_JWKS_URI AUTH_INTROSPECTION_URL AUTH_CLIENT_CREDENTIALS_FILE AUTH_SCOPES AUTH_CA_FILE
+  AUTH_LEEWAY AUTH_RESOURCE_NAME AUTH_RESOURCE_DOCUMENTATION AUTH_LIST_UNAUTHORIZED RATE_LIMIT
   MAX_CONNECTIONS MAX_HEADER_BYTES HEADER_TIMEOUT BODY_TIMEOUT IDLE_TIMEOUT WRITE_TIMEOUT MAX_STREAMS_PER_SESSION SHUTDOWN_GRACE
   MAX_SESSIONS SESSION_TIMEOUT
-  ELICITATION_TIMEOUT SAMPLING_TIMEOUT ROOTS_TIMEOUT REQUEST_STATE_TTL
+  ELICITATION_TIMEOUT SAMPLING_TIMEOUT ROOTS_TIMEOUT REQUEST_STATE_TTL MAX_PARKED_CALLS
   STORE SECRET_FILE
   CACHE_TTL READ_CACHE_TTL CACHE_SCOPE
   LOG_LEVEL LOG_FORMAT CLIENT_LOG_LEVEL
-  PAGE_SIZE MAX_MESSAGE_BYTES MAX_JSON_DEPTH MAX_LISTEN_STREAMS MAX_SUBSCRIPTIONS
+  METRICS DRAIN_DELAY AUDIT_LOG
+  PAGE_SIZE MAX_MESSAGE_BYTES MAX_JSON_DEPTH OUTPUT_VALIDATION MAX_LISTEN_STREAMS MAX_SUBSCRIPTIONS
   HANDLER_THREADS MAX_HANDLER_THREADS HANDLER_QUEUE HANDLER_GROW_AFTER HANDLER_IDLE_TIMEOUT HANDLER_STACK_SIZE)
 execute_process(COMMAND "${BINARY}" --help OUTPUT_VARIABLE help RESULT_VARIABLE rc)
 string(REGEX MATCHALL "\\(Env:MCP_[A-Z_]+\\)" listed "${help}")
@@ -97,7 +102,8 @@ if(NOT rc EQUAL 0 OR NOT listed STREQUAL expected)
   message(FATAL_ERROR "--help should list MCP_ variables ${expected}, lists ${listed}")
 endif()
 foreach(heading "Transport" "HTTP limits and timeouts" "Sessions \\(2025-era HTTP\\)" "Requests to the client"
-                "Store and keys" "Caching" "Logging" "Limits" "Handler pool")
+                "Store and keys" "Caching" "Logging" "Operations" "Limits" "Handler pool" "stdio" "HTTPS and browsers"
+                "Authorization \\(OAuth 2.1 resource server, HTTP\\)")
   if(NOT help MATCHES "\n${heading}:\n  --")
     message(FATAL_ERROR "--help has no group headed '${heading}:'")
   endif()
@@ -117,10 +123,16 @@ foreach(case
     "CACHE_TTL=5x|--cache-ttl" "READ_CACHE_TTL=5x|--read-cache-ttl" "CACHE_SCOPE=shared|--cache-scope"
     "LOG_LEVEL=loud|--log-level" "LOG_FORMAT=xml|--log-format" "CLIENT_LOG_LEVEL=loud|--client-log-level"
     "PAGE_SIZE=0|--page-size" "MAX_MESSAGE_BYTES=lots|--max-message-bytes" "MAX_JSON_DEPTH=1|--max-json-depth"
+    "OUTPUT_VALIDATION=maybe|--output-validation"
     "MAX_LISTEN_STREAMS=0|--max-listen-streams" "MAX_SUBSCRIPTIONS=0|--max-subscriptions"
     "HANDLER_THREADS=5000|--handler-threads" "MAX_HANDLER_THREADS=0|--max-handler-threads"
     "HANDLER_QUEUE=0|--handler-queue" "HANDLER_GROW_AFTER=5x|--handler-grow-after"
-    "HANDLER_IDLE_TIMEOUT=5x|--handler-idle-timeout" "HANDLER_STACK_SIZE=1KiB|--handler-stack-size")
+    "HANDLER_IDLE_TIMEOUT=5x|--handler-idle-timeout" "HANDLER_STACK_SIZE=1KiB|--handler-stack-size"
+    "PUBLIC_URL=ftp://example.com/mcp|--public-url" "TLS_CERT=${WORK_DIR}/missing.pem|--tls-cert"
+    "TLS_KEY=${WORK_DIR}/missing.pem|--tls-key" "TLS_CLIENT_CA=${WORK_DIR}/missing.pem|--tls-client-ca"
+    "AUTH_CLIENT_CREDENTIALS_FILE=${WORK_DIR}/missing|--auth-client-credentials-file"
+    "AUTH_CA_FILE=${WORK_DIR}/missing.pem|--auth-ca-file" "AUTH_LEEWAY=5x|--auth-leeway"
+    "AUTH_LIST_UNAUTHORIZED=maybe|--auth-list-unauthorized" "RATE_LIMIT=fast|--rate-limit")
   string(REPLACE "|" ";" parts "${case}")
   list(GET parts 0 setting)
   list(GET parts 1 flag)
@@ -201,10 +213,17 @@ demo(initialize.jsonl MCP_HANDLER_THREADS=8 MCP_MAX_HANDLER_THREADS=4)
 if(NOT rc EQUAL 2)
   message(FATAL_ERROR "MCP_HANDLER_THREADS=8 MCP_MAX_HANDLER_THREADS=4: expected exit 2, got ${rc}")
 endif()
-expect_match("MCP_HANDLER_THREADS, MCP_MAX_HANDLER_THREADS" "${stderr}" "--max-handler-threads must be at least --handler-threads")
+expect_match("MCP_HANDLER_THREADS, MCP_MAX_HANDLER_THREADS" "${stderr}"
+  "--max-handler-threads \\(4\\) must be at least the handler threads kept ready \\(8")
+# Below the default of one thread per CPU (at least 2): refused too, not raised in silence.
+demo(initialize.jsonl MCP_MAX_HANDLER_THREADS=1)
+if(NOT rc EQUAL 2)
+  message(FATAL_ERROR "MCP_MAX_HANDLER_THREADS=1: expected exit 2, got ${rc}")
+endif()
+expect_match("MCP_MAX_HANDLER_THREADS=1" "${stderr}" "--max-handler-threads \\(1\\) must be at least")
 
 demo(initialize.jsonl MCP_STORE=bogus)
 if(NOT rc EQUAL 2)
   message(FATAL_ERROR "MCP_STORE=bogus: expected exit 2, got ${rc}")
 endif()
-expect_match("MCP_STORE" "${stderr}" "store: expected memory or redis://")
+expect_match("MCP_STORE" "${stderr}" "store: expected memory, redis://.* or redis-sentinel://")

@@ -8,7 +8,7 @@
 //       each an open SSE stream that must carry an elicitation/create; then the N streams closed
 // VmRSS and the thread count are read before, while open (after --settle-ms) and after the close.
 import http from 'node:http';
-import { readFileSync } from 'node:fs';
+import { VERSION, openSession, procStatus, request } from './session_http.mjs';
 
 const opts = { url: '', pid: 0, sessions: 0, parked: 0, settleMs: 1000 };
 const argv = process.argv.slice(2);
@@ -25,16 +25,10 @@ const N = opts.sessions || opts.parked;
 if (!opts.url || !opts.pid || !(N > 0 && N <= 100_000) || (opts.sessions && opts.parked)) {
     throw new Error('usage: memory.mjs --url URL --pid PID (--sessions N | --parked N)');
 }
-const VERSION = '2025-11-25';
 const CONCURRENCY = 32;
 const agent = new http.Agent({ keepAlive: true, maxSockets: opts.parked ? N + 8 : CONCURRENCY });
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-function status() {
-    const text = readFileSync(`/proc/${opts.pid}/status`, 'utf8');
-    const field = (name) => Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(text)?.[1]);
-    return { rss_kb: field('VmRSS'), threads: field('Threads') };
-}
 
 const result = { kind: opts.sessions ? 'sessions' : 'parked', n: N, ok: 0, failures: 0, first_failure: '' };
 function fail(what) {
@@ -42,48 +36,11 @@ function fail(what) {
     if (!result.first_failure) result.first_failure = String(what).slice(0, 400);
 }
 
-// One request; resolves with { status, headers, body } once the body has ended, or with `body` so
-// far as soon as `until(body)` holds (the stream then stays open: `req` closes it).
-function request(method, body, headers = {}, until = null, timeoutMs = 30_000) {
-    return new Promise((resolve, reject) => {
-        const req = http.request(opts.url, {
-            method,
-            agent,
-            timeout: timeoutMs,
-            headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-        });
-        req.on('timeout', () => req.destroy(new Error(`${method}: no reply for ${timeoutMs} ms`)));
-        req.on('error', reject);
-        req.on('response', (res) => {
-            let text = '';
-            res.setEncoding('utf8');
-            res.on('data', (c) => {
-                text += c;
-                if (until?.(text)) resolve({ status: res.statusCode, headers: res.headers, body: text, req });
-            });
-            res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: text, req }));
-            res.on('error', reject);
-        });
-        req.end(body);
-    });
-}
+const send = (method, body, headers, options) => request(opts.url, agent, method, body, headers, options);
+const status = () => procStatus(opts.pid);
 
-async function openSession(capabilities) {
-    const init = await request('POST', JSON.stringify({
-        jsonrpc: '2.0', id: 1, method: 'initialize',
-        params: { protocolVersion: VERSION, capabilities, clientInfo: { name: 'mcp-cpp-bench', version: '1.0.0' } },
-    }));
-    const sid = init.headers['mcp-session-id'];
-    if (init.status !== 200 || !sid || !init.body.includes(`"protocolVersion":"${VERSION}"`)) {
-        throw new Error(`initialize: ${init.status} ${init.body.slice(0, 300)}`);
-    }
-    const h = { 'mcp-session-id': sid, 'mcp-protocol-version': VERSION };
-    const done = await request('POST', '{"jsonrpc":"2.0","method":"notifications/initialized"}', h);
-    if (done.status !== 202) throw new Error(`notifications/initialized: ${done.status} ${done.body.slice(0, 300)}`);
-    return h;
-}
 async function endSession(h) {
-    const r = await request('DELETE', undefined, h);
+    const r = await send('DELETE', undefined, h);
     if (r.status < 200 || r.status > 299) throw new Error(`DELETE: ${r.status} ${r.body.slice(0, 300)}`);
 }
 
@@ -106,7 +63,7 @@ async function each(n, limit, task) {
 async function sessions() {
     const opened = [];
     await each(N, CONCURRENCY, async () => {
-        opened.push(await openSession({}));
+        opened.push(await openSession(opts.url, agent, {}));
         result.ok++;
     });
     if (new Set(opened.map((h) => h['mcp-session-id'])).size !== opened.length) fail('a session id was given twice');
@@ -114,12 +71,12 @@ async function sessions() {
 }
 
 async function parked() {
-    const h = await openSession({ elicitation: {} });
+    const h = await openSession(opts.url, agent, { elicitation: {} });
     const streams = [];
     await Promise.all(Array.from({ length: N }, async (_, i) => {
         const call = { jsonrpc: '2.0', id: `p${i}`, method: 'tools/call', params: { name: 'delete_note', arguments: { slug: 'welcome' } } };
         try {
-            const r = await request('POST', JSON.stringify(call), h, (body) => body.includes('"method":"elicitation/create"'), 60_000);
+            const r = await send('POST', JSON.stringify(call), h, { until: (body) => body.includes('"method":"elicitation/create"'), timeoutMs: 60_000 });
             streams.push(r.req);
             if (r.status === 200 && r.headers['content-type']?.startsWith('text/event-stream') && r.body.includes('"method":"elicitation/create"')) {
                 result.ok++;

@@ -1,5 +1,7 @@
 // Peer for bench/run.sh: @modelcontextprotocol/sdk 1.32.2 (the v1 line, 2025-era wire only) serving
-// the same `echo` tool as mcp-cpp-demo over Streamable HTTP on node:http.
+// the same `echo` tool as mcp-cpp-demo over Streamable HTTP on node:http, and a `delete_note` that
+// asks the client to confirm (elicitation/create on the call's stream, an hour to answer) as the
+// demo's does: what the memory suite parks.
 //   node server-v1.mjs --port P --mode stateless   sessionIdGenerator undefined: a fresh server and
 //                                                   transport per request (the SDK's stateless idiom),
 //                                                   JSON responses
@@ -8,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitResultSchema, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { ECHO_DESCRIPTION, listen, parseArgs, parseJson, readBody } from './common.mjs';
 
@@ -20,6 +22,25 @@ function makeServer() {
         'echo',
         { description: ECHO_DESCRIPTION, inputSchema: { text: z.string() } },
         async ({ text }) => ({ content: [{ type: 'text', text }] })
+    );
+    server.registerTool(
+        'delete_note',
+        { description: 'Deletes a note after the user confirms', inputSchema: { slug: z.string() } },
+        async ({ slug }, extra) => {
+            const answer = await extra.sendRequest(
+                {
+                    method: 'elicitation/create',
+                    params: {
+                        message: `Delete the note "${slug}"?`,
+                        requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean', title: 'Delete it?' } } },
+                    },
+                },
+                ElicitResultSchema,
+                { timeout: 3_600_000 }
+            );
+            const confirmed = answer.action === 'accept' && answer.content?.confirm === true;
+            return { content: [{ type: 'text', text: `${confirmed ? 'Deleted' : 'Kept'} ${slug}` }] };
+        }
     );
     return server;
 }

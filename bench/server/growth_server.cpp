@@ -1,8 +1,11 @@
 // mcp-cpp-bench-growth: the demo's echo tool among N registered tools of the same shape, for the
 // growth suite of bench/run.sh (tools/call and a full paginated tools/list against the registry's
-// size).
+// size), its interceptors suite (what interceptors cost, and what none costs), and what validating
+// structured output costs.
 //   mcp-cpp-bench-growth TOOLS [the options of mcp::run: --http HOST:PORT, --page-size N, ...]
 #include <mcp/mcp.hpp>
+
+#include <boost/json/parse.hpp>
 
 #include <cstdio>
 #include <cstdlib>
@@ -29,12 +32,38 @@ int main(int argc, char** argv) {
     // MCP_BENCH_POOLED=1 the tools run on the handler pool instead: what declaring it saves.
     const char* pooled = std::getenv("MCP_BENCH_POOLED");
     const bool runs_inline = pooled == nullptr || std::string_view(pooled) != "1";
-    const auto add = [&server, runs_inline](std::string name) {
-        server.tool(
-            {.name = std::move(name), .description = "Returns its text argument unchanged", .runs_inline = runs_inline},
-            [](const EchoInput& in) { return in.text; });
+    // With MCP_BENCH_STRUCTURED=1 the tools also return structuredContent ({text, bytes}) and declare
+    // its outputSchema, which every call is validated against unless --output-validation off.
+    const char* structured = std::getenv("MCP_BENCH_STRUCTURED");
+    const bool with_output = structured != nullptr && std::string_view(structured) == "1";
+    const auto output_schema =
+        boost::json::parse(R"({"type":"object","properties":{"text":{"type":"string"},)"
+                           R"("bytes":{"type":"integer","minimum":0}},"required":["text","bytes"]})")
+            .as_object();
+    const auto add = [&](std::string name) {
+        if (!with_output) {
+            server.tool({.name = std::move(name),
+                         .description = "Returns its text argument unchanged",
+                         .runs_inline = runs_inline},
+                        [](const EchoInput& in) { return in.text; });
+            return;
+        }
+        server.tool({.name = std::move(name),
+                     .description = "Returns its text argument unchanged, and its size as structured output",
+                     .output_schema = output_schema,
+                     .runs_inline = runs_inline},
+                    [](const EchoInput& in) {
+                        return mcp::CallToolResult{
+                            .content = {mcp::text(in.text)},
+                            .structured_content = boost::json::object{{"text", in.text}, {"bytes", in.text.size()}}};
+                    });
     };
     add("echo");
+    // MCP_BENCH_INTERCEPTORS=N: N interceptors that only pass the call on, the least one can cost.
+    const char* interceptors = std::getenv("MCP_BENCH_INTERCEPTORS");
+    for (long i = interceptors != nullptr ? std::strtol(interceptors, nullptr, 10) : 0; i > 0; --i) {
+        server.intercept([](const mcp::Invocation&, const mcp::Proceed& next) { return next(); });
+    }
     char name[32];
     for (long i = 1; i < tools; ++i) {
         std::snprintf(name, sizeof name, "echo_%05ld", i);

@@ -23,8 +23,8 @@
 # What it does, by hand:
 #   redis-server --bind 127.0.0.1 --port 6379 --save '' --appendonly no
 #   export MCP_SECRET=$(head -c32 /dev/urandom | base64)        # the same key ring on every node
-#   mcp-cpp-demo --http 127.0.0.1:8081 --store redis://127.0.0.1:6379/0 &
-#   mcp-cpp-demo --http 127.0.0.1:8082 --store redis://127.0.0.1:6379/0 &
+#   mcp-cpp-demo --http 127.0.0.1:8081 --store redis://127.0.0.1:6379/0 --metrics 127.0.0.1:9091 &
+#   mcp-cpp-demo --http 127.0.0.1:8082 --store redis://127.0.0.1:6379/0 --metrics 127.0.0.1:9092 &
 #   nginx with examples/cluster/nginx.conf, its @NGINX_PORT@ @NODE_A@ @NODE_B@ filled in
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -164,11 +164,13 @@ wait_for redis_ping 100 "redis-server on 127.0.0.1:$redis_port" "$dir/redis.log"
 
 secret=${MCP_SECRET:-$(head -c32 /dev/urandom | base64)}   # one key ring for both nodes
 store="redis://127.0.0.1:$redis_port/0"
+free_port metrics_a   # each node's operator port: /metrics, /healthz, /readyz
+free_port metrics_b
 MCP_SECRET=$secret "$binary" --http "127.0.0.1:$port_a" --store "$store" --log-level "$log_level" --shutdown-grace 2s \
-          </dev/null >"$dir/node-a.log" 2>&1 &
+          --metrics "127.0.0.1:$metrics_a" </dev/null >"$dir/node-a.log" 2>&1 &
 pids+=($!)
 MCP_SECRET=$secret "$binary" --http "127.0.0.1:$port_b" --store "$store" --log-level "$log_level" --shutdown-grace 2s \
-          </dev/null >"$dir/node-b.log" 2>&1 &
+          --metrics "127.0.0.1:$metrics_b" </dev/null >"$dir/node-b.log" 2>&1 &
 pids+=($!)
 wait_for "http_up http://127.0.0.1:$port_a/mcp" 150 "node A on 127.0.0.1:$port_a" "$dir/node-a.log"
 wait_for "http_up http://127.0.0.1:$port_b/mcp" 150 "node B on 127.0.0.1:$port_b" "$dir/node-b.log"
@@ -182,6 +184,7 @@ wait_for "http_up $url" 100 "nginx on 127.0.0.1:$nginx_port" "$dir/nginx/error.l
 
 echo "redis-server 127.0.0.1:$redis_port; nodes 127.0.0.1:$port_a and 127.0.0.1:$port_b (--store $store)"
 echo "nginx round robin: $url"
+echo "metrics, health and readiness: http://127.0.0.1:$metrics_a and http://127.0.0.1:$metrics_b (/metrics, /healthz, /readyz)"
 echo "logs: $dir"
 
 if ((!check)); then
@@ -211,6 +214,13 @@ expect() { # expect STATUS GREP-PATTERN WHAT
   [[ -z $2 ]] || grep -q -- "$2" "$body" || fail "$3: the answer lacks $2: $(head -c 500 "$body")"
   echo "check: ok: $3"
 }
+
+# Both nodes are ready: Redis answers them.
+for node in "A $metrics_a" "B $metrics_b"; do
+  set -- $node
+  [[ $(curl -s -m 5 "http://127.0.0.1:$2/readyz") == ready ]] || fail "node $1 is not ready: $(curl -s -m 5 "http://127.0.0.1:$2/readyz")"
+  echo "check: ok: node $1 is ready"
+done
 
 post '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"run.sh","version":"1"}}}'
 expect 200 '"protocolVersion":"2025-11-25"' initialize

@@ -1,7 +1,8 @@
 // mcp-cpp-conformance: the fixtures the official MCP conformance suite
 // (@modelcontextprotocol/conformance) calls by name, served for both protocol revisions on one
 // endpoint. tests/conformance/run.mjs starts it with `--http 127.0.0.1:<port>` and runs the suite.
-// The fixtures that ask the client (elicitation, sampling, roots) are in client_requests.cpp.
+// The fixtures that ask the client (elicitation, sampling, roots) are in client_requests.cpp, the
+// Skills extension's in skills.cpp, the tasks extension's in tasks.cpp.
 #include "fixtures.hpp"
 
 #include <boost/json/parse.hpp>
@@ -305,5 +306,7 @@ int main(int argc, char** argv) {
     conformance::add_resources(server);
     conformance::add_prompts(server);
     conformance::add_client_request_fixtures(server);
+    conformance::add_skill_fixtures(server);
+    conformance::add_task_fixtures(server);
     return mcp::run(server, argc, argv);
 }

@@ -3,14 +3,17 @@
 //              color_swatch (an image), add_note (changes a resource and tells subscribers),
 //              delete_note (asks the user to confirm: elicitation), draft_note (a title from the
 //              user and a body from the client's model in one round), project_roots (the
-//              client's roots), connect_account (a URL elicitation)
+//              client's roots), connect_account (a URL elicitation), export_notes (a task)
 //   resources  demo://server/stats, template demo://notes/{slug}
 //   prompts    summarize (enum argument, completes by itself), review_note (completes note slugs)
+//   extensions MCP Apps: ui://mcp-cpp-demo/word-stats renders word_stats' result;
+//              Skills: the skill notes-style (skill://notes-style/SKILL.md and its example)
 #include "notes_app.hpp"
 
-#include "png.hpp"
-
 #include <mcp/mcp.hpp>
+
+#include "png.hpp"
+#include "word_stats_app.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -125,6 +128,16 @@ inline void mcp_schema(mcp::json::SchemaHints<ReviewInput>& h) {
     h.field(&ReviewInput::slug).description("Which note to review");
 }
 
+struct ExportInput {
+    std::optional<int> step_ms;
+    std::optional<bool> confirm;
+};
+BOOST_DESCRIBE_STRUCT(ExportInput, (), (step_ms, confirm))
+inline void mcp_schema(mcp::json::SchemaHints<ExportInput>& h) {
+    h.field(&ExportInput::step_ms).description("Milliseconds per note (default 500)").minimum(0).maximum(60000);
+    h.field(&ExportInput::confirm).description("Ask the user before exporting (default false)");
+}
+
 // The notes behind demo://notes/{slug}; add_note changes them while the server runs.
 class Notes {
 public:
@@ -229,10 +242,18 @@ void add_notes_app(mcp::Server& server) {
                     return in.text;
                 });
 
+    // An HTML view of word_stats' result for hosts that render MCP Apps; others read the text.
+    mcp::Apps apps(server);
+    apps.add({.uri = "ui://mcp-cpp-demo/word-stats",
+              .name = "Word statistics",
+              .description = "Totals and a bar per frequent word",
+              .html = kWordStatsApp,
+              .prefers_border = true});
     server.tool({.name = "word_stats",
                  .description = "Counts words, characters and lines, and lists the most frequent words",
                  .title = "Word statistics",
                  .annotations = {.read_only_hint = true, .idempotent_hint = true},
+                 .meta = apps.tool_meta("ui://mcp-cpp-demo/word-stats"),
                  .required_scopes = read},
                 [calls](const StatsInput& in) {
                     ++*calls;
@@ -255,6 +276,35 @@ void add_notes_app(mcp::Server& server) {
                     }
                     ctx.info("slow_count finished");
                     return "Counted to " + std::to_string(in.to);
+                });
+
+    // A long job: the client gets a task at once and polls it (tasks/get, or tasks/result on the
+    // 2025 wire); the question, if asked, waits in the task for the client's answer.
+    server.tool({.name = "export_notes",
+                 .description = "Exports every note, slowly (one step per note); runs as a task the client polls",
+                 .annotations = {.read_only_hint = true},
+                 .required_scopes = read,
+                 .task_support = mcp::TaskSupport::optional},
+                [notes, calls](const ExportInput& in, mcp::ToolContext& ctx) {
+                    ++*calls;
+                    const auto slugs = notes->slugs();
+                    if (in.confirm.value_or(false)) {
+                        mcp::FormSchema form;
+                        form.boolean("confirm").title("Export them?").default_value(true);
+                        auto answer = ctx.elicit("Export " + std::to_string(slugs.size()) + " notes?", form, "confirm");
+                        const auto* yes = answer.content.if_contains("confirm");
+                        if (!answer.accepted() || yes == nullptr || *yes != true) return std::string("Export declined");
+                    }
+                    const auto step = std::chrono::milliseconds(in.step_ms.value_or(500));
+                    std::string exported;
+                    for (std::size_t i = 0; i < slugs.size(); ++i) {
+                        if (!wait_unless_cancelled(step, ctx.stop_token()))
+                            return "Cancelled after " + std::to_string(i) + " notes";
+                        exported += (exported.empty() ? "" : ", ") + slugs[i];
+                        ctx.progress(static_cast<double>(i + 1), static_cast<double>(slugs.size()),
+                                     "exported " + slugs[i]);
+                    }
+                    return "Exported " + std::to_string(slugs.size()) + " notes: " + exported;
                 });
 
     server.tool({.name = "color_swatch",
@@ -282,6 +332,8 @@ void add_notes_app(mcp::Server& server) {
         {.name = "delete_note",
          .description = "Deletes a note after the user confirms",
          .annotations = {.destructive_hint = true},
+         // Nothing happens before the question: while the user decides, the call holds no thread.
+         .replayable = true,
          .required_scopes = write},
         [&server, notes, calls](const SlugInput& in, mcp::ToolContext& ctx) {
             ++*calls;
@@ -399,6 +451,21 @@ void add_notes_app(mcp::Server& server) {
         }
         return out;
     });
+
+    // A skill that tells an agent how notes are written here (the Skills extension).
+    mcp::Skills skills(server);
+    skills.add({.path = "notes-style",
+                .skill_md = "---\n"
+                            "name: notes-style\n"
+                            "description: How to write notes for this server so that they read well and link up\n"
+                            "license: MIT\n"
+                            "---\n\n"
+                            "# Writing notes\n\n"
+                            "Start with a `# Title`, keep one topic per note, and name it with a short slug\n"
+                            "(`add_note`). `examples/good-note.md` shows the shape. Run `word_stats` on a long\n"
+                            "note before saving it: past 300 words, split it.\n",
+                .files = {{.path = "examples/good-note.md",
+                           .content = "# Release checklist\n\n- tag the build\n- publish the notes\n"}}});
 }
 
 }  // namespace demo

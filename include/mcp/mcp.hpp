@@ -14,6 +14,8 @@
 #include <boost/describe.hpp>
 #include <boost/json/serialize.hpp>
 
+#include <mcp/ext/apps.hpp>
+#include <mcp/ext/skills.hpp>
 #include <mcp/json/bind.hpp>
 #include <mcp/json/schema.hpp>
 #include <mcp/protocol/content.hpp>

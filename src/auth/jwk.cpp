@@ -19,8 +19,13 @@ void PkeyDeleter::operator()(EVP_PKEY* key) const { EVP_PKEY_free(key); }
 namespace {
 
 constexpr int kMinRsaBits = 2048;
-// A larger modulus only makes each verification slower: a key from a hostile JWKS.
-constexpr std::size_t kMaxRsaModulusBytes = 16384 / 8;
+// Every token is checked on an I/O thread, against each key its kid names (or, without a kid, every
+// key of its type): the keys' size and number bound what one token can cost. Issuers publish a
+// few keys of 2048 to 4096 bits.
+constexpr std::size_t kMaxRsaModulusBytes = 8192 / 8;
+constexpr std::size_t kMaxKeys = 32;
+// Reading a key costs a public-key check: a set padded with keys to skip is not read to its end.
+constexpr std::size_t kMaxEntriesRead = 100;
 
 std::optional<std::string> member_bytes(const boost::json::object& jwk, std::string_view name) {
     const auto* v = jwk.if_contains(name);
@@ -129,8 +134,9 @@ std::vector<VerificationKey> parse_jwks(const boost::json::value& document) {
     const auto* keys = object ? object->if_contains("keys") : nullptr;
     if (keys == nullptr || !keys->is_array()) throw std::invalid_argument("not a JWKS: no \"keys\" array");
     std::vector<VerificationKey> out;
-    for (const auto& jwk : keys->get_array()) {
-        if (const auto* o = jwk.if_object()) {
+    const auto& entries = keys->get_array();
+    for (std::size_t i = 0; i < entries.size() && i < kMaxEntriesRead && out.size() < kMaxKeys; ++i) {
+        if (const auto* o = entries[i].if_object()) {
             if (auto key = parse_key(*o)) out.push_back(std::move(*key));
         }
     }

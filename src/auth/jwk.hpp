@@ -29,8 +29,9 @@ struct VerificationKey {
 // The usable signing keys of a JWKS document. Keys that cannot verify signatures are skipped,
 // not refused, so that one odd key does not take the others down: encryption keys ("use":"enc"
 // or key_ops without "verify"), private or symmetric keys ("oct"), curves and types we do not
-// verify with, RSA keys under 2048 bits, and malformed members. Throws std::invalid_argument
-// when the document is not a JWKS at all (no "keys" array).
+// verify with, RSA keys under 2048 or over 8192 bits, and malformed members. Of the first 100
+// members, the first 32 usable keys are kept; the rest are ignored. Throws std::invalid_argument when the document is
+// not a JWKS at all (no "keys" array).
 std::vector<VerificationKey> parse_jwks(const boost::json::value& document);
 
 }  // namespace mcp::detail

@@ -11,18 +11,6 @@ namespace {
 
 using Clock = std::chrono::system_clock;
 
-// The latest time a claim may name: the clock counts nanoseconds in 64 bits and ends in 2262, and
-// the leeway is added to what a claim says. Beyond it a claim is nonsense, not a date.
-constexpr double kLatestClaimSeconds = 9e9;  // 2255
-
-std::optional<Clock::time_point> time_claim(const boost::json::object& claims, std::string_view name) {
-    const auto* v = claims.if_contains(name);
-    if (v == nullptr || !v->is_number()) return std::nullopt;
-    const double seconds = v->to_number<double>();
-    if (!(seconds >= 0 && seconds < kLatestClaimSeconds)) return std::nullopt;
-    return Clock::time_point(std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds)));
-}
-
 TokenRefusal refuse(std::string description) { return TokenRefusal{"invalid_token", std::move(description)}; }
 
 bool typ_acceptable(const boost::json::object& header) {
@@ -60,17 +48,31 @@ std::string subject_of(const boost::json::object& claims) {
 
 }  // namespace
 
+// The latest time a claim may name: the clock counts nanoseconds in 64 bits and ends in 2262, and
+// the leeway is added to what a claim says. Beyond it a claim is nonsense, not a date.
+constexpr double kLatestClaimSeconds = 9e9;  // 2255
+
+std::optional<Clock::time_point> numeric_date(const boost::json::object& claims, std::string_view name) {
+    const auto* v = claims.if_contains(name);
+    if (v == nullptr || !v->is_number()) return std::nullopt;
+    const double seconds = v->to_number<double>();
+    if (!(seconds >= 0 && seconds < kLatestClaimSeconds)) return std::nullopt;
+    return Clock::time_point(std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds)));
+}
+
 std::vector<std::string> scopes_of(const boost::json::object& claims) {
     std::vector<std::string> out;
-    if (const auto* scope = claims.if_contains("scope"); scope != nullptr && scope->is_string()) {
-        std::string_view rest = scope->get_string();
+    const auto* scopes = claims.if_contains("scope");
+    if (scopes == nullptr || !(scopes->is_string() || scopes->is_array())) scopes = claims.if_contains("scp");
+    if (scopes != nullptr && scopes->is_string()) {
+        std::string_view rest = scopes->get_string();
         while (!rest.empty()) {
             const auto space = rest.find(' ');
             if (space != 0) out.emplace_back(rest.substr(0, space));
             rest = space == std::string_view::npos ? std::string_view() : rest.substr(space + 1);
         }
-    } else if (const auto* scp = claims.if_contains("scp"); scp != nullptr && scp->is_array()) {
-        for (const auto& s : scp->get_array()) {
+    } else if (scopes != nullptr && scopes->is_array()) {
+        for (const auto& s : scopes->get_array()) {
             if (s.is_string()) out.emplace_back(s.get_string());
         }
     }
@@ -114,15 +116,15 @@ TokenVerdict validate_jwt(const CompactJws& token, const std::vector<Verificatio
     if (!audience_matches(claims.if_contains("aud"), rules.audiences)) {
         return refuse("The token was issued for another resource");
     }
-    const auto exp = time_claim(claims, "exp");
+    const auto exp = numeric_date(claims, "exp");
     if (!exp) return refuse("The token has no valid expiry");
     if (now > *exp + rules.leeway) return refuse("The token expired");
     if (claims.contains("nbf")) {
-        const auto nbf = time_claim(claims, "nbf");
+        const auto nbf = numeric_date(claims, "nbf");
         if (!nbf || now + rules.leeway < *nbf) return refuse("The token is not valid yet");
     }
     if (claims.contains("iat")) {
-        const auto iat = time_claim(claims, "iat");
+        const auto iat = numeric_date(claims, "iat");
         if (!iat || now + rules.leeway < *iat) return refuse("The token was issued in the future");
     }
     auto subject = subject_of(claims);

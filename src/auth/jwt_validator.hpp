@@ -9,7 +9,9 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -42,10 +44,16 @@ TokenVerdict validate_jwt(const CompactJws& token, const std::vector<Verificatio
                           std::chrono::system_clock::time_point now);
 
 // The scopes a token or an introspection answer grants: "scope" (space-separated, RFC 8693 and
-// RFC 7662) or, failing that, "scp" (an array, as some servers issue).
+// RFC 7662) or, failing that, "scp" (Microsoft Entra ID issues it space-separated, others as an
+// array); either may be a string or an array of strings.
 std::vector<std::string> scopes_of(const boost::json::object& claims);
 
 // Whether `aud` (a string or an array of strings) names one of `audiences`.
 bool audience_matches(const boost::json::value* aud, const std::vector<std::string>& audiences);
+
+// A NumericDate claim (exp, nbf, iat: seconds since the epoch); nullopt when it is missing, not a
+// number, or outside 0 .. 1e11 (the year 5138), where it can only be nonsense or an overflow.
+std::optional<std::chrono::system_clock::time_point> numeric_date(const boost::json::object& claims,
+                                                                  std::string_view name);
 
 }  // namespace mcp::detail

@@ -1,9 +1,11 @@
 #include "auth/token_verifier.hpp"
 
 #include "auth/http_fetch.hpp"
+#include "auth/introspection.hpp"
 #include "auth/token_cache.hpp"
 #include "util/base64.hpp"
 #include "util/log.hpp"
+#include "util/metrics.hpp"
 #include "util/percent_encoding.hpp"
 
 #include <boost/asio/as_tuple.hpp>
@@ -30,13 +32,24 @@ using Steady = std::chrono::steady_clock;
 
 namespace {
 
-constexpr std::chrono::seconds kDefaultKeysMaxAge{3600};
-constexpr std::chrono::seconds kMinKeysMaxAge{60};
-constexpr std::chrono::seconds kMaxKeysMaxAge{24 * 3600};
+// The authorization server's key set fetched (at start, when it expires, on an unknown kid).
+void count_jwks_fetch(std::string_view outcome) {
+    static auto& family = metrics::registry().family("mcp_auth_jwks_fetches_total",
+                                                     "Fetches of the authorization server's JWKS, by outcome",
+                                                     metrics::Type::counter, {"outcome"});
+    static auto& ok = family.counter({"ok"});
+    static auto& failed = family.counter({"failed"});
+    if (metrics::enabled()) (outcome == "ok" ? ok : failed).add();
+}
 // After a failed fetch, requests are answered 503 for this long before the next attempt: a down
 // authorization server is not asked once per request.
 constexpr std::chrono::seconds kRetryAfterFailure{1};
-constexpr std::chrono::seconds kIntrospectionTtlWithoutExp{60};
+
+// Counts down when the work it counts ends, however it ends.
+struct InFlight {
+    std::atomic<std::size_t>& count;
+    ~InFlight() { --count; }
+};
 
 // RFC 6750 §2.1 b64token: the characters a bearer token may have.
 bool is_b64token(std::string_view token) {
@@ -47,18 +60,6 @@ bool is_b64token(std::string_view token) {
         return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
                c == '_' || c == '~' || c == '+' || c == '/';
     });
-}
-
-std::chrono::seconds max_age_of(std::string_view cache_control) {
-    const auto at = cache_control.find("max-age=");
-    if (at == std::string_view::npos || cache_control.find("no-store") != std::string_view::npos ||
-        cache_control.find("no-cache") != std::string_view::npos) {
-        return cache_control.empty() || at == std::string_view::npos ? kDefaultKeysMaxAge : kMinKeysMaxAge;
-    }
-    long long seconds = 0;
-    const auto digits = cache_control.substr(at + 8);
-    std::from_chars(digits.data(), digits.data() + digits.size(), seconds);
-    return std::clamp(std::chrono::seconds(seconds), kMinKeysMaxAge, kMaxKeysMaxAge);
 }
 
 boost::json::value parse_json(const FetchResponse& response, const std::string& what) {
@@ -87,6 +88,22 @@ std::string metadata_url(const std::string& issuer, std::string_view well_known,
 
 }  // namespace
 
+std::chrono::seconds keys_max_age(std::string_view cache_control) {
+    constexpr std::chrono::seconds kDefault{3600};
+    constexpr std::chrono::seconds kMin{60};
+    constexpr std::chrono::seconds kMax{24 * 3600};
+    if (cache_control.find("no-store") != std::string_view::npos ||
+        cache_control.find("no-cache") != std::string_view::npos) {
+        return kMin;
+    }
+    const auto at = cache_control.find("max-age=");
+    if (at == std::string_view::npos) return kDefault;
+    long long seconds = 0;  // unparsable or out of range: 0, so the minimum
+    const auto digits = cache_control.substr(at + 8);
+    std::from_chars(digits.data(), digits.data() + digits.size(), seconds);
+    return std::clamp(std::chrono::seconds(seconds), kMin, kMax);
+}
+
 struct TokenVerifier::Impl : std::enable_shared_from_this<Impl> {
     explicit Impl(VerifierSettings s)
         : settings(std::move(s)),
@@ -112,6 +129,7 @@ struct TokenVerifier::Impl : std::enable_shared_from_this<Impl> {
     std::atomic<bool> background_refresh{false};
     std::atomic<bool> discovered{false};
     std::atomic<bool> jwt_enabled{false};
+    std::atomic<std::size_t> introspections{0};  // in flight
 
     // The verifier's thread only.
     std::string jwks_uri;
@@ -157,7 +175,7 @@ struct TokenVerifier::Impl : std::enable_shared_from_this<Impl> {
         }
         log().info("loaded {} signing keys from {}", parsed.size(), jwks_uri);
         keys.store(std::make_shared<const std::vector<VerificationKey>>(std::move(parsed)));
-        keys_due.store((Steady::now() + max_age_of(response.cache_control)).time_since_epoch().count());
+        keys_due.store((Steady::now() + keys_max_age(response.cache_control)).time_since_epoch().count());
     }
 
     // Discovery and the JWKS, once at a time: callers arriving meanwhile wait for the one running.
@@ -176,7 +194,15 @@ struct TokenVerifier::Impl : std::enable_shared_from_this<Impl> {
         try {
             if (!discovered) co_await discover();
             jwt_enabled.store(!jwks_uri.empty());
-            if (!jwks_uri.empty()) co_await fetch_keys();
+            if (!jwks_uri.empty()) {
+                try {
+                    co_await fetch_keys();
+                    count_jwks_fetch("ok");
+                } catch (...) {
+                    count_jwks_fetch("failed");
+                    throw;
+                }
+            }
             last_attempt_failed = false;
         } catch (const std::exception& e) {  // FetchFailed, or anything else: the waiters must be released
             last_attempt_failed = true;
@@ -203,41 +229,10 @@ struct TokenVerifier::Impl : std::enable_shared_from_this<Impl> {
             log().warn("token introspection: {}", e.what());
             co_return VerifierUnavailable{"the authorization server cannot be reached"};
         }
-        const auto& claims = answer.as_object();
-        const auto* active = claims.if_contains("active");
-        if (active == nullptr || !active->is_bool() || !active->get_bool()) {
-            co_return TokenRefusal{"invalid_token", "The token is not active"};
-        }
-        co_return accept_introspected(claims);
-    }
-
-    BearerVerdict accept_introspected(const boost::json::object& claims) const {
-        const auto now = Clock::now();
-        if (const auto* iss = claims.if_contains("iss");
-            iss != nullptr && !settings.issuer.empty() && (!iss->is_string() || iss->get_string() != settings.issuer)) {
-            return TokenRefusal{"invalid_token", "The token was issued by another authorization server"};
-        }
-        if (!audience_matches(claims.if_contains("aud"), settings.audiences)) {
-            return TokenRefusal{"invalid_token", "The token was issued for another resource"};
-        }
-        auto expires = now + kIntrospectionTtlWithoutExp;
-        if (const auto* exp = claims.if_contains("exp"); exp != nullptr && exp->is_number()) {
-            const auto at = Clock::time_point(std::chrono::seconds(exp->to_number<long long>()));
-            if (at <= now) return TokenRefusal{"invalid_token", "The token expired"};
-            expires = std::min(expires, at);
-        }
-        auto principal = std::make_shared<Principal>();
-        for (const auto* name : {"sub", "client_id", "username"}) {
-            const auto* v = claims.if_contains(name);
-            if (v != nullptr && v->is_string() && !v->get_string().empty()) {
-                principal->subject = v->get_string();
-                break;
-            }
-        }
-        if (principal->subject.empty()) return TokenRefusal{"invalid_token", "The token names no subject"};
-        principal->scopes = scopes_of(claims);
-        principal->claims = claims;
-        return AcceptedToken{std::move(principal), expires};
+        const TokenRules rules{settings.issuer, settings.audiences, settings.leeway};
+        auto verdict = introspection_verdict(answer.as_object(), rules, Clock::now());
+        if (auto* refusal = std::get_if<TokenRefusal>(&verdict)) co_return *refusal;
+        co_return std::get<AcceptedToken>(verdict);
     }
 
     // refresh() on the verifier's thread; the caller resumes on its own executor. (Coroutines,
@@ -331,6 +326,13 @@ asio::awaitable<BearerVerdict> TokenVerifier::verify(std::string token) {
     if (auto jws = impl->jwt_enabled.load() ? parse_compact_jws(token) : std::nullopt) {
         verdict = co_await impl->verify_jwt(*jws);
     } else {
+        // Each distinct opaque token costs a request to the authorization server: a flood of made-up
+        // ones must not open connections without bound.
+        if (impl->introspections.fetch_add(1) >= impl->settings.max_introspections) {
+            --impl->introspections;
+            co_return VerifierUnavailable{"too many token introspections in flight"};
+        }
+        const InFlight counted{impl->introspections};
         verdict = co_await asio::co_spawn(impl->io, impl->introspect(std::move(token)), asio::use_awaitable);
     }
     if (const auto* accepted = std::get_if<AcceptedToken>(&verdict)) impl->cache.add(digest, *accepted);

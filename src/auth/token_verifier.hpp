@@ -30,6 +30,8 @@ struct VerifierSettings {
     // An unknown kid fetches the JWKS again at most this often.
     std::chrono::milliseconds jwks_refetch_interval{10'000};
     std::size_t cache_entries = 10'000;  // accepted tokens remembered
+    // Introspection requests in flight at once; beyond, a token is answered 503.
+    std::size_t max_introspections = 64;
 };
 
 // The authorization server could not be asked (down, slow, answering nonsense): the request is
@@ -39,6 +41,11 @@ struct VerifierUnavailable {
 };
 
 using BearerVerdict = std::variant<AcceptedToken, TokenRefusal, VerifierUnavailable>;
+
+// How long a key set is kept, from its response's Cache-Control: its max-age, within 60 s and 24 h;
+// 60 s when it says no-store or no-cache (the keys are still needed: refetched each minute); an
+// hour when it names no max-age.
+std::chrono::seconds keys_max_age(std::string_view cache_control);
 
 class TokenVerifier {
 public:

@@ -44,4 +44,10 @@ struct MethodInfo {
 const MethodInfo* find_method_info(std::string_view name);
 std::span<const MethodInfo> all_methods();
 
+// Whether a name belongs to the protocol, so that an application's own method may not take it: a
+// method of either revision's schema (served here or not, such as sampling/createMessage), or a name in one of the
+// protocol's areas ("tools/...", "notifications/...") or in an area an official extension reserves ("skills/...",
+// "ui/..."), or JSON-RPC's "rpc.".
+bool protocol_method_name(std::string_view name);
+
 }  // namespace mcp::detail

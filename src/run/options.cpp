@@ -1,6 +1,7 @@
 #include "run/options.hpp"
 
 #include "util/duration.hpp"
+#include "util/handler_pool.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -186,13 +187,29 @@ void add_client_requests(CLI::App& app, ClientRequestOptions& requests) {
                  "How long a 2025-era handler waits for a sampling answer");
     add_duration(group, "--roots-timeout", requests.roots_timeout, "How long a 2025-era handler waits for roots/list");
     add_duration(group, "--request-state-ttl", requests.request_state_ttl, "How long a 2026 requestState stays valid");
+    group
+        .add_option("--max-parked-calls", requests.max_parked_calls,
+                    "2025-era calls of replayable handlers waiting for their clients at once; more get 503")
+        ->check(CLI::Range(std::size_t{1}, std::size_t{100'000'000}));
+}
+
+void add_tasks(CLI::App& app, TaskOptions& tasks) {
+    auto& group = *app.add_option_group("Tasks");
+    add_duration(group, "--task-ttl", tasks.ttl, "How long a task and its result stay readable, from its creation");
+    add_duration(group, "--task-poll-interval", tasks.poll_interval, "How often clients are told to poll a task");
+    group
+        .add_option("--max-tasks", tasks.max_per_principal,
+                    "Tasks one principal (all anonymous clients together) may hold within their ttl; more are refused")
+        ->check(CLI::Range(std::size_t{1}, std::size_t{100'000'000}));
 }
 
 void add_store_and_keys(CLI::App& app, RunOptions& options) {
     auto& group = *app.add_option_group("Store and keys");
     group.add_option("--store", options.server.store,
-                     "Where 2025-era HTTP sessions, SSE journals and pending client answers live: memory, or "
-                     "redis://[[user]:password@]host[:port][/db] shared by several nodes");
+                     "Where 2025-era HTTP sessions, SSE journals, pending client answers and tasks live: memory, or "
+                     "redis://[[user]:password@]host[:port][/db] shared by several nodes, or "
+                     "redis-sentinel://[[user]:password@]host[:port][,host[:port]...]/master-name[/db]"
+                     "[?sentinel-password=...] to follow a master through Sentinel");
     group
         .add_option("--secret-file", options.secret_file,
                     "Sealing keys: one base64 32-byte key, or lines kid:base64 (first active); env MCP_SECRET holds "
@@ -229,6 +246,28 @@ void add_logging(CLI::App& app, RunOptions& options) {
         ->default_str(std::string(to_string(client_level)));
 }
 
+void add_operations(CLI::App& app, RunOptions& options) {
+    auto& group = *app.add_option_group("Operations");
+    HttpOptions& http = options.http;
+    group
+        .add_option_function<std::string>(
+            "--metrics",
+            [&http](const std::string& address) {
+                HttpOptions probe;
+                parse_listen_address(address, probe);
+                http.metrics_host = probe.host;
+                http.metrics_port = probe.port;
+            },
+            "Serve Prometheus /metrics, /healthz and /readyz on HOST:PORT (HTTP only; off by default)")
+        ->check(kListenAddress);
+    add_duration(group, "--drain-delay", http.drain_delay,
+                 "On SIGTERM, /readyz fails at once and the endpoint serves this long before it stops accepting");
+    group.add_option("--audit-log", options.server.audit.path,
+                     "Write one JSON line per tool call, prompt get and resource read to FILE, or stderr");
+    group.add_flag("--audit-arguments", options.server.audit.arguments,
+                   "Put the call's arguments in the audit log too");
+}
+
 void add_limits(CLI::App& app, ServerOptions& server) {
     auto& group = *app.add_option_group("Limits");
     group.add_option("--page-size", server.page_size, "Items per page of tools/list, prompts/list, resources/list")
@@ -240,6 +279,12 @@ void add_limits(CLI::App& app, ServerOptions& server) {
         ->check(CLI::Range(std::size_t{64}, std::size_t{1} << 32));
     group.add_option("--max-json-depth", server.limits.max_depth, "Deepest nesting of arrays and objects accepted")
         ->check(CLI::Range(2, 10000));
+    group
+        .add_option_function<std::string>(
+            "--output-validation", [&server](const std::string& mode) { server.validate_tool_output = mode == "on"; },
+            "Check tools' structured results against their outputSchema: on, or off to save the check's cost")
+        ->check(CLI::IsMember({"on", "off"}))
+        ->default_str(server.validate_tool_output ? "on" : "off");
     group.add_option("--max-listen-streams", server.max_listen_streams, "Open subscriptions/listen streams in total")
         ->check(CLI::Range(1, 1000000));
     group
@@ -313,9 +358,11 @@ void add_options(CLI::App& app, RunOptions& options) {
     add_auth(app, options);
     add_sessions(app, options.server.sessions);
     add_client_requests(app, options.server.client_requests);
+    add_tasks(app, options.server.tasks);
     add_store_and_keys(app, options);
     add_caching(app, options.server.cache);
     add_logging(app, options);
+    add_operations(app, options);
     add_limits(app, options.server);
     add_handler_pool(app, options.server.execution);
     derive_env_names(app);
@@ -341,9 +388,15 @@ void finish_options(RunOptions& options) {
     if (!options.http.tls_client_ca_file.empty() && options.http.tls_cert_file.empty()) {
         throw std::invalid_argument("--tls-client-ca needs --tls-cert");
     }
+    if (options.http.metrics_port != 0 && !options.serve_http) {
+        throw std::invalid_argument("--metrics needs --http");
+    }
     const ExecutionOptions& execution = options.server.execution;
-    if (execution.max_threads < execution.core_threads) {
-        throw std::invalid_argument("--max-handler-threads must be at least --handler-threads");
+    if (execution.max_threads < core_threads_of(execution)) {
+        throw std::invalid_argument("--max-handler-threads (" + std::to_string(execution.max_threads) +
+                                    ") must be at least the handler threads kept ready (" +
+                                    std::to_string(core_threads_of(execution)) +
+                                    ", --handler-threads; 0 means one per CPU, at least 2)");
     }
 }
 

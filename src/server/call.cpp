@@ -10,4 +10,9 @@ const boost::json::object& CallState::params() const {
     return message.params != nullptr ? *message.params : empty;
 }
 
+std::optional<SessionState::Answering> CallState::untrack() {
+    if (!session || key.empty()) return std::nullopt;
+    return SessionState::of(*session).untrack(*this);
+}
+
 }  // namespace mcp::detail

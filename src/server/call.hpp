@@ -1,15 +1,20 @@
 #pragma once
 // The state of one JSON-RPC request while it is served.
 #include <mcp/protocol/jsonrpc.hpp>
+#include <mcp/server/context_snapshot.hpp>
 #include <mcp/server/exchange.hpp>
 #include <mcp/server/sink.hpp>
 
+#include "server/client_requests/parking.hpp"
 #include "server/client_requests/rounds.hpp"
 #include "sessions/in_flight.hpp"
+#include "sessions/session_state.hpp"
+#include "util/metrics.hpp"
 
 #include <boost/json/value.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -20,9 +25,11 @@ namespace mcp::detail {
 
 struct ServerCore;
 struct Method;
+class EntityMetrics;
+class TaskSink;
 
 // A call is in flight for its session (InFlightCall: notifications/cancelled reaches it there).
-struct CallState : InFlightCall {
+struct CallState : InFlightCall, std::enable_shared_from_this<CallState> {
     CallState(ServerCore& core, boost::json::value document, std::shared_ptr<CallSink> sink,
               std::shared_ptr<Session> session);
 
@@ -48,12 +55,32 @@ struct CallState : InFlightCall {
     InputRounds input;  // what the handler asked of the client
     // Runs on the transport's thread (the handler was declared runs_inline): it must not wait.
     bool runs_inline = false;
+    // The handler was declared replayable: a 2025 call parks instead of holding its thread while
+    // the client answers, and the handler runs again with the answers.
+    bool replayable = false;
+    std::shared_ptr<ParkedRound> parked;  // the last round it parked for
+    // Tasks (server/tasks/): the call may become one (a tool with task support, a client that can
+    // take a task), and once it is, the task its results go to. `sink` is then the task too.
+    bool may_become_task = false;
+    std::shared_ptr<TaskSink> task;
+    // The thread-local context the handler runs with, each time it runs on the pool.
+    std::optional<ContextSnapshot> snapshot;
 
     std::mutex progress_mutex;
     std::optional<double> last_progress;
 
+    // For metrics, logs and the audit log (docs/adr/0016-operating-it.md).
+    std::chrono::steady_clock::time_point received = std::chrono::steady_clock::now();
+    TraceContext trace;                     // the caller's trace and this request's span, if any
+    const EntityMetrics* entity = nullptr;  // the registered tool, prompt or resource it called
+    std::optional<metrics::GaugeScope> in_flight;
+
     // The params object, or an empty one.
     const boost::json::object& params() const;
+
+    // Frees the call's id in its session before the answer goes out; hold the result until the
+    // answer is written (a closing stdio session waits for it). Empty when the call was not tracked.
+    std::optional<SessionState::Answering> untrack();
 };
 
 }  // namespace mcp::detail

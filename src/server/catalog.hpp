@@ -1,6 +1,7 @@
 #pragma once
 // What this node serves: the registered tools, prompts, resources and templates, each with its
-// list item already in wire form, and the completers registered for their arguments.
+// list item already in wire form, the completers registered for their arguments, the declared
+// extensions and the methods registered beside the protocol's.
 #include <mcp/json/schema_validator.hpp>
 #include <mcp/protocol/uri_template.hpp>
 #include <mcp/server/completion.hpp>
@@ -8,12 +9,15 @@
 #include <mcp/server/detail/resource_adapter.hpp>
 #include <mcp/server/detail/tool_adapter.hpp>
 
+#include "server/custom_methods.hpp"
+#include "server/extensions.hpp"
 #include "server/registry.hpp"
 #include "server/routing_headers.hpp"
 
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <shared_mutex>
 #include <string>
 #include <string_view>
@@ -22,27 +26,35 @@
 
 namespace mcp::detail {
 
+class EntityMetrics;
+
+// Each entry has its metrics series, resolved at registration (server/call_metrics.hpp).
 struct ToolEntry {
     ToolDefinition def;
     json::SchemaValidator validator;
-    std::vector<HeaderParam> header_params;  // x-mcp-header annotations
-    boost::json::value wire;                 // the tools/list item
+    std::optional<json::SchemaValidator> output_validator;  // when the tool declares an outputSchema
+    std::vector<HeaderParam> header_params;                 // x-mcp-header annotations
+    boost::json::value wire;                                // the tools/list item
+    const EntityMetrics* metrics = nullptr;
 };
 
 struct PromptEntry {
     PromptDefinition def;
     boost::json::value wire;
+    const EntityMetrics* metrics = nullptr;
 };
 
 struct ResourceEntry {
     ResourceDefinition def;
     boost::json::value wire;
+    const EntityMetrics* metrics = nullptr;
 };
 
 struct TemplateEntry {
     TemplateDefinition def;
     UriTemplate matcher;
     boost::json::value wire;
+    const EntityMetrics* metrics = nullptr;
 };
 
 class Completers {
@@ -79,6 +91,8 @@ struct Catalog {
     Templates templates;
     Completers prompt_completers;
     Completers template_completers;
+    Extensions extensions;
+    CustomMethods methods;
 };
 
 }  // namespace mcp::detail

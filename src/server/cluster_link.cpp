@@ -9,8 +9,11 @@
 
 namespace mcp::detail {
 
-ClusterLink::ClusterLink(const std::string& store, std::function<void(std::string_view)> resource_updated_elsewhere)
-    : store_(store), resource_updated_elsewhere_(std::move(resource_updated_elsewhere)) {}
+ClusterLink::ClusterLink(const std::string& store, std::function<void(std::string_view)> resource_updated_elsewhere,
+                         std::function<void(std::string_view)> task_cancelled_elsewhere)
+    : store_(store),
+      resource_updated_elsewhere_(std::move(resource_updated_elsewhere)),
+      task_cancelled_elsewhere_(std::move(task_cancelled_elsewhere)) {}
 
 ClusterLink::~ClusterLink() {
     if (backend_ && backend_->cluster()) {
@@ -38,6 +41,10 @@ void ClusterLink::join(Cluster& cluster) {
     subscriptions_.push_back(cluster.subscribe("resource", [this, from_elsewhere](std::string_view signal) {
         std::string_view uri;
         if (from_elsewhere(signal, uri)) resource_updated_elsewhere_(uri);
+    }));
+    subscriptions_.push_back(cluster.subscribe("task-cancel", [this, from_elsewhere](std::string_view signal) {
+        std::string_view task;
+        if (from_elsewhere(signal, task)) task_cancelled_elsewhere_(task);
     }));
     subscriptions_.push_back(cluster.subscribe("app", [this, from_elsewhere](std::string_view signal) {
         std::string_view message;
@@ -82,6 +89,16 @@ void ClusterLink::resource_updated(std::string_view uri) {
         cluster->publish("resource", cluster->node_id() + '\n' + std::string(uri));
     } catch (const StoreUnavailable& e) {
         log().warn("resource update not sent to the other nodes' listen streams: {}", e.what());
+    }
+}
+
+void ClusterLink::task_cancelled(std::string_view task) {
+    auto* cluster = backend().cluster();
+    if (cluster == nullptr) return;
+    try {
+        cluster->publish("task-cancel", cluster->node_id() + '\n' + std::string(task));
+    } catch (const StoreUnavailable& e) {
+        log().warn("task {} cancelled, but its node was not told: {}", task, e.what());
     }
 }
 

@@ -1,6 +1,8 @@
 #include <mcp/server/context.hpp>
 
 #include "server/call.hpp"
+#include "server/tasks/task_runs.hpp"
+#include "server/tasks/task_sink.hpp"
 #include "util/json_number.hpp"
 
 #include <boost/json/object.hpp>
@@ -12,6 +14,8 @@ const Exchange& Context::exchange() const { return *state_->exchange; }
 std::stop_token Context::stop_token() const { return state_->stop.get_token(); }
 
 void Context::progress(double progress, std::optional<double> total, std::string_view message) {
+    // A 2026 task has no stream to send progress on: it becomes the task's status message.
+    if (state_->task && exchange().era() == Era::stateless) return state_->task->progress(progress, total, message);
     const auto& token = exchange().progress_token();
     // A cancelled call gets no response, so progress for it would only be noise.
     if (token.is_null() || state_->cancelled_by_client.load()) return;
@@ -27,6 +31,10 @@ void Context::progress(double progress, std::optional<double> total, std::string
     if (!message.empty()) params["message"] = message;
     state_->sink->send(jsonrpc::make_notification("notifications/progress", std::move(params)));
 }
+
+void Context::start_task() { detail::start_task(*state_); }
+
+bool Context::in_task() const { return state_->task != nullptr; }
 
 bool Context::close_sse_stream() { return state_->sink->release_stream(); }
 

@@ -13,16 +13,33 @@ ServerCore::ServerCore(Implementation i, ServerOptions o)
     : info(std::move(i)),
       server_info(boost::json::object{{"name", info.name}, {"version", info.version}}),
       options(std::move(o)),
-      cluster(options.store, [this](std::string_view uri) { listens.resource_updated(uri); }) {}
+      cluster(
+          options.store, [this](std::string_view uri) { listens.resource_updated(uri); },
+          [this](std::string_view task) { task_runs.stop(task); }) {
+    gauges.push_back(
+        metrics::registry()
+            .family("mcp_listen_streams", "Open 2026-07-28 subscriptions/listen streams", metrics::Type::gauge)
+            .callback({}, [this] { return static_cast<double>(listens.size()); }));
+    gauges.push_back(
+        metrics::registry()
+            .family("mcp_tasks_running", "Tasks whose handler runs or waits on this node", metrics::Type::gauge)
+            .callback({}, [this] { return static_cast<double>(task_runs.size()); }));
+}
 
 SessionService& ServerCore::sessions() {
     std::call_once(sessions_once_, [this] {
         const auto& o = options.sessions;
         sessions_ = std::make_unique<SessionService>(
             cluster.backend_ptr(),
-            SessionService::Settings{o.max_sessions, o.idle_timeout, o.journal_events_per_stream,
-                                     o.journal_bytes_per_stream, options.default_client_log_level,
-                                     [this]() -> const KeyRing& { return keys(); }});
+            SessionService::Settings{
+                .max_sessions = o.max_sessions,
+                .idle_timeout = o.idle_timeout,
+                .journal_events_per_stream = o.journal_events_per_stream,
+                .journal_bytes_per_stream = o.journal_bytes_per_stream,
+                .journal_streams = o.max_sessions * 4 + options.client_requests.max_parked_calls,
+                .initial_level = options.default_client_log_level,
+                .keys = [this]() -> const KeyRing& { return keys(); },
+                .in_background = [this](std::function<void()> work) { deadlines().post(std::move(work)); }});
         sessions_made_.store(sessions_.get());
     });
     return *sessions_;
@@ -31,9 +48,25 @@ SessionService& ServerCore::sessions() {
 HandlerPool& ServerCore::pool() {
     std::call_once(pool_once_, [this] {
         pool_ = std::make_unique<HandlerPool>(options.execution);
+        auto& threads = metrics::registry().family(
+            "mcp_handler_threads", "Handler pool threads, running a call or idle", metrics::Type::gauge, {"state"});
+        gauges.push_back(threads.callback({"busy"}, [this] {
+            const auto s = pool_->stats();
+            return static_cast<double>(s.threads - s.idle);
+        }));
+        gauges.push_back(threads.callback({"idle"}, [this] { return static_cast<double>(pool_->stats().idle); }));
+        gauges.push_back(
+            metrics::registry()
+                .family("mcp_handler_queue_length", "Calls waiting for a handler thread", metrics::Type::gauge)
+                .callback({}, [this] { return static_cast<double>(pool_->stats().queued); }));
         pool_started_.store(true);
     });
     return *pool_;
+}
+
+DeadlineQueue& ServerCore::deadlines() {
+    std::call_once(deadlines_once_, [this] { deadlines_ = std::make_unique<DeadlineQueue>(); });
+    return *deadlines_;
 }
 
 const KeyRing& ServerCore::keys() {

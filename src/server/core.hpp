@@ -8,12 +8,16 @@
 #include <mcp/server/options.hpp>
 #include <mcp/server/request_context.hpp>
 
+#include "server/audit_log.hpp"
 #include "server/call_tracker.hpp"
 #include "server/catalog.hpp"
 #include "server/cluster_link.hpp"
 #include "server/listen_registry.hpp"
+#include "server/tasks/task_runs.hpp"
 #include "sessions/session_service.hpp"
+#include "util/deadline_queue.hpp"
 #include "util/handler_pool.hpp"
+#include "util/metrics.hpp"
 
 #include <atomic>
 #include <memory>
@@ -37,12 +41,17 @@ struct ServerCore {
     std::vector<Interceptor> interceptors;  // fixed once serving begins
     CallTracker calls;
     ListenRegistry listens;
+    TaskRuns task_runs;  // the tasks this node runs
     std::atomic<bool> shutting_down{false};
+    std::atomic<std::size_t> parked_calls{0};  // bounded by options.client_requests.max_parked_calls
+    std::unique_ptr<AuditLog> audit;           // ServerOptions::audit; set by Server::configure
 
     // 2025-era sessions, made on first use from the backend and options.sessions.
     SessionService& sessions();
     // Started by the first call, so options can still change before serving begins.
     HandlerPool& pool();
+    // Deadlines of requests parked calls sent to 2025 clients; started on first use.
+    DeadlineQueue& deadlines();
     bool started() const { return pool_started_.load(); }
     // Serving has begun (a call, or a session opened): options are fixed from here on.
     bool serving() const { return started() || sessions_made_.load() != nullptr; }
@@ -63,11 +72,17 @@ private:
     std::unique_ptr<SessionService> sessions_;
     // Set once sessions_ exists: list changes before serving began have no session to reach.
     std::atomic<SessionService*> sessions_made_{nullptr};
+    // After the session service, so that it stops first: what it runs uses the service.
+    std::once_flag deadlines_once_;
+    std::unique_ptr<DeadlineQueue> deadlines_;
 
 public:
     // Declared last so that it goes first: no signal from another node runs into a half-destroyed
     // core.
     ClusterLink cluster;
+    // Read when scraped (listen streams, the handler pool): declared after what they read, so
+    // they go before it.
+    std::vector<metrics::CallbackHandle> gauges;
 };
 
 }  // namespace mcp::detail

@@ -2,12 +2,15 @@
 
 #include "protocol/era.hpp"
 #include "protocol/params.hpp"
+#include "server/call_observer.hpp"
 #include "server/client_requests/request_state.hpp"
 #include "server/methods/methods.hpp"
 #include "server/request_context_impl.hpp"
 #include "server/routing_headers.hpp"
 #include "server/scope_guard.hpp"
+#include "server/trace_context.hpp"
 #include "sessions/session_state.hpp"
+#include "store/store_metrics.hpp"
 #include "util/log.hpp"
 
 #include <mcp/json/bind.hpp>
@@ -54,6 +57,11 @@ const std::unordered_map<std::string_view, Method>& method_table() {
              .runs_inline = resource_runs_inline,
              .scopes = resource_scopes},
             {.name = "completion/complete", .run = complete},
+            {.name = "tasks/get", .run = get_task},
+            {.name = "tasks/cancel", .run = cancel_task},
+            {.name = "tasks/update", .run = update_task},
+            {.name = "tasks/result", .run = task_result},
+            {.name = "tasks/list", .run = list_tasks},
             {.name = "notifications/initialized", .notify = initialized},
             {.name = "notifications/cancelled", .notify = cancelled},
             {.name = "notifications/roots/list_changed", .notify = forget_roots},
@@ -95,8 +103,10 @@ void stamp_stateless_result(const ServerCore& core, Cache cache, boost::json::va
     if (!obj.contains("cacheScope")) obj["cacheScope"] = core.options.cache.public_scope ? "public" : "private";
 }
 
-void reject(const CallState& call, int code, const std::string& message, const boost::json::value& data = nullptr) {
-    call.sink->complete(jsonrpc::make_error(call.message.id, code, message, data));
+void reject(CallState& call, Era era, int code, const std::string& message) {
+    auto response = jsonrpc::make_error(call.message.id, code, message);
+    observe_answer(call, era, outcome_of(response));
+    call.sink->complete(std::move(response));
 }
 
 const std::string& subject_of(const CallState& call) {
@@ -138,16 +148,21 @@ boost::json::value input_required(const CallState& call) {
                                {"requestState", seal_request_state(call.core.keys(), state)}};
 }
 
-// A request for a method served in `era`, or nullptr.
-const Method* requested(std::string_view name, Era era) {
+// A request for a method served in `era`, or nullptr: the protocol's, else one an application or
+// an extension registered.
+const Method* requested(const ServerCore& core, std::string_view name, Era era) {
     const Method* method = find_method(name);
+    if (method == nullptr) {
+        const auto* entry = core.catalog.methods.find(name);
+        method = entry != nullptr ? &entry->binding : nullptr;
+    }
     return method != nullptr && !method->info->notification && method->info->exists_in(era) ? method : nullptr;
 }
 
 // Era rules of 2026-07-28, in the order the spec gives: envelope, headers, version, method.
 const Method* admit_stateless(CallState& call, const Inbound& inbound) {
     const auto& msg = call.message;
-    const Method* method = requested(msg.method, Era::stateless);
+    const Method* method = requested(call.core, msg.method, Era::stateless);
     const Envelope envelope = read_envelope(msg);
     if (inbound.headers != nullptr) {
         check_routing_headers(msg, method != nullptr ? method->info->entity_param : std::string_view(),
@@ -172,7 +187,7 @@ const Method* admit_stateless(CallState& call, const Inbound& inbound) {
 
 const Method* admit_in_session(CallState& call, const Inbound& inbound) {
     const auto& msg = call.message;
-    const Method* method = requested(msg.method, Era::sessions);
+    const Method* method = requested(call.core, msg.method, Era::sessions);
     if (method == nullptr) throw Error(error_code::method_not_found, "Method not found: " + std::string(msg.method));
     const auto& session = inbound.session;
     if (!method->info->before_initialize && (!session || !session->initialized())) {
@@ -192,17 +207,20 @@ Era era_of(const jsonrpc::Message& message, const Inbound& inbound) {
                         headers && headers->protocol_version ? std::string_view(*headers->protocol_version) : "");
 }
 
-// The trace context: the transport's headers, else traceparent/tracestate in params._meta.
+// The trace context, with a span for this request: the transport's headers, else
+// traceparent/tracestate in params._meta.
 TraceContext trace_of(const jsonrpc::Message& msg, const Inbound& inbound) {
-    if (!inbound.trace.traceparent.empty() || msg.params == nullptr) return inbound.trace;
-    TraceContext trace;
+    if (!inbound.trace.traceparent.empty() || msg.params == nullptr)
+        return start_span(inbound.trace.traceparent, inbound.trace.tracestate);
+    std::string_view traceparent;
+    std::string_view tracestate;
     if (const auto* meta = msg.params->if_contains("_meta"); meta && meta->is_object()) {
         if (const auto* p = meta->get_object().if_contains("traceparent"); p && p->is_string())
-            trace.traceparent = p->get_string();
+            traceparent = p->get_string();
         if (const auto* s = meta->get_object().if_contains("tracestate"); s && s->is_string())
-            trace.tracestate = s->get_string();
+            tracestate = s->get_string();
     }
-    return trace;
+    return start_span(traceparent, tracestate);
 }
 
 LogFields log_fields_of(const CallState& call) {
@@ -210,7 +228,14 @@ LogFields log_fields_of(const CallState& call) {
                      {"mcp.method", std::string(call.message.method)}};
     if (call.session && !call.session->id().empty()) fields.emplace_back("mcp.session", call.session->id());
     if (const auto& name = call.exchange->client_info().name; !name.empty()) fields.emplace_back("mcp.client", name);
+    if (const auto& principal = call.exchange->principal()) fields.emplace_back("mcp.principal", principal->subject);
     return fields;
+}
+
+// A call's turn on the handler pool, with the thread-local context of its request.
+void run_pooled(const std::shared_ptr<CallState>& call) {
+    auto scope = call->snapshot->restore();
+    if (run_call(*call->method, call)) call->core.calls.ended(*call);
 }
 
 }  // namespace
@@ -235,36 +260,44 @@ void deliver_response(ServerCore& core, const boost::json::value& message, const
 void handle_notification(ServerCore& core, const jsonrpc::Message& message, const std::shared_ptr<Session>& session) {
     const Method* method = find_method(message.method);
     if (method == nullptr || method->notify == nullptr) {
-        log().debug("ignoring notification {}", message.method);
+        log().debug("ignoring notification {}", printable(message.method));
         return;
     }
     try {
         method->notify(core, message, session);
     } catch (const Error& e) {
-        log().debug("ignoring notification {}: {}", message.method, e.message());  // nobody to answer
+        log().debug("ignoring notification {}: {}", printable(message.method),
+                    printable(e.message()));  // nobody to answer
     }
 }
 
 void handle_request(ServerCore& core, const std::shared_ptr<CallState>& call, const Inbound& inbound) {
     const Method* method = nullptr;
+    const Era era = era_of(call->message, inbound);
     try {
-        method = era_of(call->message, inbound) == Era::stateless ? admit_stateless(*call, inbound)
-                                                                  : admit_in_session(*call, inbound);
+        method = era == Era::stateless ? admit_stateless(*call, inbound) : admit_in_session(*call, inbound);
     } catch (const Error& e) {
-        call->sink->complete(error_response(*call, e));
+        auto response = error_response(*call, e);
+        observe_answer(*call, era, outcome_of(response));
+        call->sink->complete(std::move(response));
         return;
     }
     const auto& session = inbound.session;
     const bool listen = method->info->streams;
-    if (!method->info->user_code && !listen) return run_call(*method, call);
-    if (core.shutting_down.load()) return reject(*call, error_code::internal_error, "Server is shutting down");
+    if (!method->info->user_code && !listen) {
+        run_call(*method, call);
+        return;
+    }
+    if (core.shutting_down.load()) return reject(*call, era, error_code::internal_error, "Server is shutting down");
+    if (metrics::enabled() && !listen) call->in_flight.emplace(&calls_in_flight());
+    call->trace = trace_of(call->message, inbound);
 
     // Long-running: reachable by notifications/cancelled and the transport's cancel signal.
     call->key = request_key(call->message.id);
     if (listen) call->ends_with_client = true;
     if (session && !SessionState::of(*session).track(call)) {
         call->key.clear();
-        return reject(*call, error_code::invalid_request,
+        return reject(*call, era, error_code::invalid_request,
                       "Duplicate request id: a request with this id is still in flight");
     }
     if (inbound.cancel.stop_possible())
@@ -274,28 +307,41 @@ void handle_request(ServerCore& core, const std::shared_ptr<CallState>& call, co
     if (method->runs_inline != nullptr && method->runs_inline(core, *call)) {
         // Declared non-blocking: served on this thread, with the request context already here.
         call->runs_inline = true;
-        RequestContextScope request_context(trace_of(call->message, inbound), log_fields_of(*call));
-        return run_call(*method, call);
+        RequestContextScope request_context(call->trace, log_fields_of(*call));
+        run_call(*method, call);  // parks itself, should it wait for the client (2025, replayable)
+        return;
     }
 
-    std::optional<ContextSnapshot> snapshot;
     {
-        RequestContextScope request_context(trace_of(call->message, inbound), log_fields_of(*call));
-        snapshot = core.context_registry->capture();
+        RequestContextScope request_context(call->trace, log_fields_of(*call));
+        call->snapshot = core.context_registry->capture();
     }
     core.calls.started(call);
-    const bool queued = core.pool().try_submit([call, method, snapshot = std::move(*snapshot)] {
-        auto scope = snapshot.restore();
-        run_call(*method, call);
-        call->core.calls.ended(*call);
-    });
-    if (!queued) {
+    if (!core.pool().try_submit([call] { run_pooled(call); })) {
         core.calls.ended(*call);
-        if (session) SessionState::of(*session).untrack(*call);
+        const auto answering = call->untrack();
+        observe_answer(*call, era, Outcome::unavailable);
         call->sink->complete_overloaded(
             jsonrpc::make_error(call->message.id, error_code::internal_error,
                                 "Server overloaded: too many calls in flight, try again later"));
     }
+}
+
+void resume_call(const std::shared_ptr<CallState>& call) {
+    call->input.keys = KeyCounter();
+    // Not refused at the queue's bound: the call is admitted already, and its client answered.
+    if (call->core.pool().try_submit([call] { run_pooled(call); }, Admission::always)) return;
+    const auto answering = call->untrack();
+    call->core.calls.ended(*call);
+    observe_answer(*call, Era::sessions, Outcome::internal_error);
+    call->sink->complete(jsonrpc::make_error(call->message.id, error_code::internal_error, "Server is shutting down"));
+}
+
+void drop_call(const std::shared_ptr<CallState>& call) {
+    const auto answering = call->untrack();
+    call->core.calls.ended(*call);
+    observe_answer(*call, Era::sessions, Outcome::cancelled);
+    call->sink->complete(std::nullopt);
 }
 
 namespace {
@@ -322,7 +368,7 @@ boost::json::value invoke(const Method& method, CallState& call) {
 
 }  // namespace
 
-void run_call(const Method& method, const std::shared_ptr<CallState>& call) {
+bool run_call(const Method& method, const std::shared_ptr<CallState>& call) {
     const bool modern = call->exchange->era() == Era::stateless;
     // Emplaced, not assigned: assigning a value moves it only within one storage, and a result
     // built in call->scratch would be copied out.
@@ -332,16 +378,32 @@ void run_call(const Method& method, const std::shared_ptr<CallState>& call) {
     try {
         auto result = invoke(method, *call);
         // A handler that swallowed InputRequired still asked: the pending requests decide.
-        if (modern && !call->input.pending.empty()) throw InputRequired{};
+        if (!call->input.pending.empty()) throw InputRequired{};
         if (modern) stamp_stateless_result(call->core, method.info->cache, result);
         // A result built in call->scratch (a list page) is enveloped there and moves in; any
         // other in default storage (an embedder's storage is not the server's to allocate in).
         auto storage = result.storage() == call->scratch ? call->scratch : boost::json::storage_ptr();
         response.emplace(jsonrpc::make_result(call->message.id, std::move(result), std::move(storage)));
     } catch (const InputRequired&) {
-        auto result = input_required(*call);
-        stamp_stateless_result(call->core, Cache::none, result);  // never cacheable
-        response.emplace(jsonrpc::make_result(call->message.id, std::move(result)));
+        if (modern) {
+            auto result = input_required(*call);
+            stamp_stateless_result(call->core, Cache::none, result);  // never cacheable
+            response.emplace(jsonrpc::make_result(call->message.id, std::move(result)));
+        } else {
+            try {
+                park(call);
+                return false;
+            } catch (const StoreUnavailable& e) {
+                unavailable = true;
+                response.emplace(jsonrpc::make_error(call->message.id, error_code::internal_error,
+                                                     std::string("Store unavailable: ") + e.what()));
+            } catch (const ParkingFull&) {
+                unavailable = true;
+                response.emplace(jsonrpc::make_error(
+                    call->message.id, error_code::internal_error,
+                    "Server overloaded: too many calls wait for their clients' answers, try again later"));
+            }
+        }
     } catch (const CapabilityMissing& e) {
         response.emplace(modern ? jsonrpc::make_error(
                                       call->message.id, error_code::missing_required_client_capability, e.what(),
@@ -357,17 +419,25 @@ void run_call(const Method& method, const std::shared_ptr<CallState>& call) {
                                              std::string("Invalid params: ") + e.what()));
     } catch (const StoreUnavailable& e) {
         unavailable = true;
+        if (metrics::enabled()) store_metrics().unavailable.add();
         response.emplace(jsonrpc::make_error(call->message.id, error_code::internal_error,
                                              std::string("Store unavailable: ") + e.what()));
     } catch (const std::exception& e) {
-        log().warn("{} failed: {}", call->message.method, e.what());
+        log().warn("{} failed: {}", call->message.method, printable(e.what()));
         response.emplace(jsonrpc::make_error(call->message.id, error_code::internal_error,
                                              std::string("Internal error: ") + e.what()));
     } catch (...) {
         response.emplace(jsonrpc::make_error(call->message.id, error_code::internal_error, "Internal error"));
     }
-    if (call->session && !call->key.empty()) SessionState::of(*call->session).untrack(*call);
-    if (call->cancelled_by_client.load() || (call->exchange->era() == Era::stateless && call->stop.stop_requested())) {
+    const auto answering = call->untrack();
+    const bool cancelled =
+        call->cancelled_by_client.load() || (call->exchange->era() == Era::stateless && call->stop.stop_requested());
+    observe_answer(*call, call->exchange->era(),
+                   cancelled     ? Outcome::cancelled
+                   : unavailable ? Outcome::unavailable
+                   : refused     ? Outcome::refused
+                                 : outcome_of(*response));
+    if (cancelled) {
         call->sink->complete(std::nullopt);  // a cancelled request gets no response
     } else if (unavailable) {
         call->sink->complete_overloaded(std::move(*response));
@@ -376,6 +446,7 @@ void run_call(const Method& method, const std::shared_ptr<CallState>& call) {
     } else {
         call->sink->complete(std::move(response));
     }
+    return true;
 }
 
 }  // namespace mcp::detail

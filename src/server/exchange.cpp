@@ -29,6 +29,13 @@ bool Exchange::client_supports(std::string_view capability) const {
     }
 }
 
+const boost::json::object* Exchange::client_extension(std::string_view id) const {
+    const auto* extensions = client_->capabilities.if_contains("extensions");
+    const auto* settings =
+        extensions != nullptr && extensions->is_object() ? extensions->get_object().if_contains(id) : nullptr;
+    return settings != nullptr ? settings->if_object() : nullptr;
+}
+
 std::optional<LogLevel> Exchange::log_level() const {
     if (era_ == Era::stateless) return request_log_level_;
     if (session_) return session_->log_level();

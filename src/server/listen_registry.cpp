@@ -22,25 +22,34 @@ bool Listen::end() {
     return true;
 }
 
+std::vector<std::shared_ptr<Listen>> ListenRegistry::drop_ended_locked() {
+    auto ended = std::stable_partition(listens_.begin(), listens_.end(), [](const auto& l) {
+        std::lock_guard listen_lock(l->mutex);
+        return !l->ended;
+    });
+    std::vector<std::shared_ptr<Listen>> dropped(std::make_move_iterator(ended),
+                                                 std::make_move_iterator(listens_.end()));
+    listens_.erase(ended, listens_.end());
+    return dropped;
+}
+
 std::vector<std::shared_ptr<Listen>> ListenRegistry::open_listens() {
     std::vector<std::shared_ptr<Listen>> dropped;
     std::vector<std::shared_ptr<Listen>> open;
     {
         std::lock_guard lock(mutex_);
-        auto ended = std::stable_partition(listens_.begin(), listens_.end(), [](const auto& l) {
-            std::lock_guard listen_lock(l->mutex);
-            return !l->ended;
-        });
-        dropped.assign(std::make_move_iterator(ended), std::make_move_iterator(listens_.end()));
-        listens_.erase(ended, listens_.end());
+        dropped = drop_ended_locked();
         open = listens_;
     }
     return open;  // `dropped` is destroyed here, outside the lock
 }
 
 bool ListenRegistry::add(const std::shared_ptr<Listen>& listen, std::size_t max) {
-    if (open_listens().size() >= max) return false;
+    std::vector<std::shared_ptr<Listen>> dropped;  // destroyed after the lock is released
     std::lock_guard lock(mutex_);
+    // Ended streams leave on the next notification, or here once they take the room a new one needs.
+    if (listens_.size() >= max) dropped = drop_ended_locked();
+    if (listens_.size() >= max) return false;
     listens_.push_back(listen);
     return true;
 }
@@ -63,6 +72,14 @@ void ListenRegistry::resource_updated(std::string_view uri) {
 std::vector<std::shared_ptr<Listen>> ListenRegistry::take_all() {
     std::lock_guard lock(mutex_);
     return std::exchange(listens_, {});
+}
+
+std::size_t ListenRegistry::size() {
+    std::lock_guard lock(mutex_);
+    return static_cast<std::size_t>(std::count_if(listens_.begin(), listens_.end(), [](const auto& l) {
+        std::lock_guard listen_lock(l->mutex);
+        return !l->ended;
+    }));
 }
 
 }  // namespace mcp::detail

@@ -35,17 +35,21 @@ struct Listen {
 
 class ListenRegistry {
 public:
-    // False when `max` streams are already open.
+    // False when `max` streams are already open. O(1) unless the registry is full.
     bool add(const std::shared_ptr<Listen>& listen, std::size_t max);
     // "tools", "prompts" or "resources".
     void list_changed(std::string_view list);
     void resource_updated(std::string_view uri);
     // Every stream still registered (server shutdown).
     std::vector<std::shared_ptr<Listen>> take_all();
+    // Streams open now.
+    std::size_t size();
 
 private:
     // The open streams; ended ones are dropped (and destroyed after the lock is released).
     std::vector<std::shared_ptr<Listen>> open_listens();
+    // Takes the ended streams out (mutex_ held); the caller destroys them outside the lock.
+    std::vector<std::shared_ptr<Listen>> drop_ended_locked();
 
     std::mutex mutex_;
     std::vector<std::shared_ptr<Listen>> listens_;

@@ -5,6 +5,7 @@
 #include "server/dispatch.hpp"
 #include "server/methods/methods.hpp"
 #include "server/request_context_impl.hpp"
+#include "store/store_metrics.hpp"
 
 #include <mcp/protocol/errors.hpp>
 
@@ -26,6 +27,7 @@ void Server::configure(ServerOptions options) {
     if (options.limits.max_depth == 0) throw std::invalid_argument("max_depth must be at least 1");
     if (options.execution.max_threads == 0) throw std::invalid_argument("max_threads must be at least 1");
     detail::check_store_url(options.store);
+    core_->audit = options.audit.path.empty() ? nullptr : std::make_unique<detail::AuditLog>(options.audit);
     core_->options = std::move(options);
 }
 
@@ -103,6 +105,7 @@ void serve(detail::ServerCore& core, boost::json::value message, boost::json::st
             detail::deliver_response(core, call->document, msg, inbound.session);
         } catch (const StoreUnavailable& e) {
             // Not acknowledged: the client sends its answer again.
+            if (detail::metrics::enabled()) detail::store_metrics().unavailable.add();
             call->sink->complete_overloaded(jsonrpc::make_error(nullptr, error_code::internal_error,
                                                                 std::string("Store unavailable: ") + e.what()));
             return;

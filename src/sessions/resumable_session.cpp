@@ -11,6 +11,7 @@ namespace mcp::detail {
 
 namespace {
 
+// The finished POST streams kept for a resume, most recent first.
 constexpr std::size_t kRecentStreams = 64;
 
 // Messages not tied to a call go out on the standalone (GET) stream.
@@ -44,24 +45,36 @@ std::shared_ptr<ResumableStream> ResumableSession::open_stream() {
     // Random ids: with a shared journal, other nodes open streams of the same session.
     auto stream = make_stream(random_token(9));
     std::lock_guard lock(mutex_);
-    streams_.emplace(next_stream_++, stream);
-    // Forget the oldest finished streams; a client has had its chance to resume them.
-    for (auto it = streams_.begin(); streams_.size() > kRecentStreams && it != streams_.end();) {
-        if (!it->second->finished()) {
-            ++it;
-            continue;
-        }
-        it->second->discard();
-        it = streams_.erase(it);
-    }
+    streams_.emplace(stream->id(), stream);
     return stream;
 }
 
-std::shared_ptr<ResumableStream> ResumableSession::held(std::string_view stream_id) {
-    for (const auto& [n, stream] : streams_) {
-        if (stream->id() == stream_id) return stream;
+void ResumableSession::finish(ResumableStream& stream) {
+    stream.finish();
+    std::lock_guard lock(mutex_);
+    if (!streams_.contains(stream.id())) return;  // closed meanwhile
+    finished_.push_back(stream.id());
+    while (finished_.size() > kRecentStreams) {
+        forget(finished_.front(), true);
+        finished_.pop_front();
     }
-    return nullptr;
+}
+
+// A client has had its chance to resume it.
+void ResumableSession::forget(const std::string& stream_id, bool discard) {
+    auto it = streams_.find(stream_id);
+    if (it == streams_.end()) return;
+    try {
+        if (discard) it->second->discard();
+    } catch (const StoreUnavailable&) {
+        // The shared journal expires by itself.
+    }
+    streams_.erase(it);
+}
+
+std::shared_ptr<ResumableStream> ResumableSession::held(std::string_view stream_id) {
+    auto it = streams_.find(std::string(stream_id));
+    return it == streams_.end() ? nullptr : it->second;
 }
 
 std::shared_ptr<ResumableStream> ResumableSession::local_stream(std::string_view stream_id) {
@@ -74,7 +87,7 @@ void ResumableSession::catch_up_all() {
     std::vector<std::shared_ptr<ResumableStream>> streams{standalone_};
     {
         std::lock_guard lock(mutex_);
-        for (const auto& [n, stream] : streams_) streams.push_back(stream);
+        for (const auto& [id, stream] : streams_) streams.push_back(stream);
     }
     for (const auto& stream : streams) stream->catch_up();
 }
@@ -89,7 +102,12 @@ std::shared_ptr<ResumableStream> ResumableSession::find_stream(std::string_view 
     std::lock_guard lock(mutex_);
     if (auto stream = held(stream_id)) return stream;
     auto stream = make_stream(std::string(stream_id));
-    streams_.emplace(next_stream_++, stream);
+    streams_.emplace(stream->id(), stream);
+    adopted_.push_back(stream->id());
+    while (adopted_.size() > kRecentStreams) {
+        forget(adopted_.front(), false);  // its node keeps its journal
+        adopted_.pop_front();
+    }
     return stream;
 }
 
@@ -115,6 +133,8 @@ void ResumableSession::close(bool discard) {
     std::lock_guard lock(mutex_);
     for (const auto& [id, stream] : streams_) end(*stream);
     streams_.clear();
+    finished_.clear();
+    adopted_.clear();
 }
 
 void ResumableSession::close_standalone() {

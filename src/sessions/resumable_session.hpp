@@ -6,10 +6,11 @@
 
 #include <mcp/sessions/session.hpp>
 
-#include <map>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 
 namespace mcp::detail {
 
@@ -23,6 +24,9 @@ public:
 
     // A new POST response stream.
     std::shared_ptr<ResumableStream> open_stream();
+    // A POST stream's last event was published: the stream ends, and is kept for a resume among
+    // the session's most recent finished ones.
+    void finish(ResumableStream& stream);
     // A stream of this session by id ("get" is the standalone one), to resume after the event
     // `after_event`; nullptr when it is gone. With a shared journal, a stream another node opened
     // is found through its journal, or, right after its priming event, taken on trust: its id was
@@ -46,6 +50,8 @@ public:
 private:
     std::shared_ptr<ResumableStream> make_stream(std::string stream_id);
     std::shared_ptr<ResumableStream> held(std::string_view stream_id);  // mutex_ held
+    // Forgets a stream, and with `discard` its journal (mutex_ held).
+    void forget(const std::string& stream_id, bool discard);
 
     std::shared_ptr<Session> session_;
     EventJournal& journal_;
@@ -54,9 +60,11 @@ private:
     std::shared_ptr<ResumableStream> standalone_;
 
     std::mutex mutex_;
-    std::uint64_t next_stream_ = 1;
-    // Recent POST streams, oldest first; finished ones beyond the limit are forgotten.
-    std::map<std::uint64_t, std::shared_ptr<ResumableStream>> streams_;
+    // POST streams by id: those running (a parked call's among them, however many) and the most
+    // recent finished ones. Nothing here walks them all, but close().
+    std::unordered_map<std::string, std::shared_ptr<ResumableStream>> streams_;
+    std::deque<std::string> finished_;  // oldest first
+    std::deque<std::string> adopted_;   // opened on another node and resumed here, oldest first
 };
 
 }  // namespace mcp::detail

@@ -156,10 +156,17 @@ bool SessionState::track(const std::shared_ptr<InFlightCall>& call) {
     return in_flight_.emplace(call->key, call).second;
 }
 
-void SessionState::untrack(const InFlightCall& call) {
+SessionState::Answering SessionState::untrack(const InFlightCall& call) {
     std::lock_guard lock(mutex_);
     in_flight_.erase(call.key);
-    if (in_flight_.empty()) idle_.notify_all();
+    ++answering_;
+    return Answering(this);
+}
+
+SessionState::Answering::~Answering() {
+    if (state_ == nullptr) return;
+    std::lock_guard lock(state_->mutex_);
+    if (--state_->answering_ == 0 && state_->in_flight_.empty()) state_->idle_.notify_all();
 }
 
 bool SessionState::cancel(const boost::json::value& request_id) {
@@ -188,7 +195,7 @@ void SessionState::cancel_all() {
 
 void SessionState::wait_idle() {
     std::unique_lock lock(mutex_);
-    idle_.wait(lock, [&] { return in_flight_.empty(); });
+    idle_.wait(lock, [&] { return in_flight_.empty() && answering_ == 0; });
 }
 
 std::optional<boost::json::value> SessionState::cached_roots() const {

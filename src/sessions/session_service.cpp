@@ -1,5 +1,6 @@
 #include "sessions/session_service.hpp"
 
+#include "sessions/session_metrics.hpp"
 #include "sessions/session_state.hpp"
 #include "util/log.hpp"
 #include "util/random.hpp"
@@ -16,7 +17,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 JournalLimits journal_limits(const SessionService::Settings& s) {
-    return {s.journal_events_per_stream, s.journal_bytes_per_stream, s.max_sessions * 4, s.idle_timeout};
+    return {s.journal_events_per_stream, s.journal_bytes_per_stream, s.journal_streams, s.idle_timeout};
 }
 
 // Initialized and not gone: a session that can be told of changes.
@@ -54,6 +55,9 @@ SessionService::SessionService(std::shared_ptr<Backend> backend, Settings settin
       records_(backend_->make_session_records(settings_.idle_timeout)),
       journal_(backend_->make_journal(journal_limits(settings_))) {
     if (cluster_ != nullptr) join_cluster();
+    open_gauge_ = metrics::registry()
+                      .family("mcp_sessions_open", "2025-era HTTP sessions this node holds", metrics::Type::gauge)
+                      .callback({}, [this] { return static_cast<double>(size()); });
 }
 
 SessionService::~SessionService() {
@@ -99,6 +103,21 @@ void SessionService::join_cluster() {
     }));
 }
 
+SessionMetrics& session_metrics() {
+    using metrics::Type;
+    auto& r = metrics::registry();
+    static SessionMetrics m{
+        r.family("mcp_sessions_created_total", "2025-era HTTP sessions created by initialize", Type::counter)
+            .counter({}),
+        r.family("mcp_sessions_expired_total",
+                 "2025-era HTTP sessions this node ended for being idle past --session-timeout (with a shared "
+                 "store: found gone from it)",
+                 Type::counter)
+            .counter({}),
+        r.family("mcp_sse_resumptions_total", "SSE streams resumed with Last-Event-ID", Type::counter).counter({})};
+    return m;
+}
+
 std::shared_ptr<Session> SessionService::open(std::shared_ptr<MessageSink> channel, std::string id) {
     // Connections without an id of their own get a random one: it binds the ids of requests sent
     // to that client.
@@ -142,11 +161,15 @@ bool SessionService::admit(const std::shared_ptr<ResumableSession>& session) {
     {
         std::lock_guard lock(mutex_);
         if (records_ || stored_.size() < settings_.max_sessions) {
-            stored_[session->id()] = Stored{session, Clock::now()};
+            store_locked(session->id(), session);
             admitted = true;
         }
     }
-    for (const auto& gone : expired) end(*gone, true);
+    end_later(expired, true);
+    if (metrics::enabled()) {
+        session_metrics().expired.add(expired.size());
+        if (admitted) session_metrics().created.add();
+    }
     return admitted;
 }
 
@@ -168,13 +191,16 @@ std::shared_ptr<ResumableSession> SessionService::lookup_memory(std::string_view
         if (it == stored_.end()) return nullptr;
         const auto now = Clock::now();
         if (now - it->second.last_used <= settings_.idle_timeout) {
-            if (touch) it->second.last_used = now;
+            if (touch) {
+                it->second.last_used = now;
+                idle_order_.splice(idle_order_.end(), idle_order_, it->second.idle_position);
+            }
             return it->second.session;
         }
-        expired = std::move(it->second.session);
-        stored_.erase(it);
+        expired = take_locked(id);
     }
-    end(*expired, true);
+    end_later({std::move(expired)}, true);
+    if (metrics::enabled()) session_metrics().expired.add();
     return nullptr;
 }
 
@@ -188,15 +214,15 @@ std::shared_ptr<ResumableSession> SessionService::lookup_shared(std::string_view
     bool adopted = false;
     {
         std::lock_guard lock(mutex_);
-        auto [it, first_seen] = stored_.try_emplace(std::string(id));
-        if (first_seen) {
+        if (auto it = stored_.find(id); it != stored_.end()) {
+            session = it->second.session;
+        } else {
             // A session another node created, first served here.
-            it->second =
-                Stored{wrap(SessionState::make(std::string(id), nullptr, settings_.initial_level)), Clock::now()};
-            SessionState::of(*it->second.session->session()).share(-1);
+            session = wrap(SessionState::make(std::string(id), nullptr, settings_.initial_level));
+            SessionState::of(*session->session()).share(-1);
+            store_locked(std::string(id), session);
             adopted = true;
         }
-        session = it->second.session;
         SessionState::of(*session->session()).load(*record);
     }
     if (adopted) track_local(session->session());
@@ -226,27 +252,47 @@ bool SessionService::end_local(std::string_view id, bool discard) {
     std::shared_ptr<ResumableSession> session;
     {
         std::lock_guard lock(mutex_);
-        auto it = stored_.find(id);
-        if (it == stored_.end()) return false;
-        session = std::move(it->second.session);
-        stored_.erase(it);
+        session = take_locked(id);
     }
-    end(*session, discard);
+    if (!session) return false;
+    end_later({std::move(session)}, discard);
     return true;
+}
+
+void SessionService::store_locked(std::string id, std::shared_ptr<ResumableSession> session) {
+    idle_order_.push_back(id);
+    stored_[std::move(id)] = Stored{std::move(session), Clock::now(), std::prev(idle_order_.end())};
+}
+
+std::shared_ptr<ResumableSession> SessionService::take_locked(std::string_view id) {
+    auto it = stored_.find(id);
+    if (it == stored_.end()) return nullptr;
+    auto session = std::move(it->second.session);
+    idle_order_.erase(it->second.idle_position);
+    stored_.erase(it);
+    return session;
 }
 
 std::vector<std::shared_ptr<ResumableSession>> SessionService::take_expired() {
     const auto now = Clock::now();
     std::vector<std::shared_ptr<ResumableSession>> expired;
-    for (auto it = stored_.begin(); it != stored_.end();) {
-        if (now - it->second.last_used > settings_.idle_timeout) {
-            expired.push_back(std::move(it->second.session));
-            it = stored_.erase(it);
-        } else {
-            ++it;
-        }
+    while (!idle_order_.empty()) {
+        auto it = stored_.find(idle_order_.front());
+        if (now - it->second.last_used <= settings_.idle_timeout) break;  // the others are younger
+        expired.push_back(take_locked(idle_order_.front()));
     }
     return expired;
+}
+
+void SessionService::end_later(std::vector<std::shared_ptr<ResumableSession>> sessions, bool discard) {
+    if (sessions.empty()) return;
+    auto work = [sessions = std::move(sessions), discard] {
+        for (const auto& session : sessions) end(*session, discard);
+    };
+    if (settings_.in_background)
+        settings_.in_background(std::move(work));
+    else
+        work();
 }
 
 void SessionService::expire() {
@@ -256,7 +302,8 @@ void SessionService::expire() {
             std::lock_guard lock(mutex_);
             expired = take_expired();
         }
-        for (const auto& session : expired) end(*session, true);
+        if (metrics::enabled()) session_metrics().expired.add(expired.size());
+        end_later(std::move(expired), true);
         return;
     }
     std::vector<std::string> ids;
@@ -266,7 +313,7 @@ void SessionService::expire() {
     }
     const auto exist = records_->exist(ids);
     for (std::size_t i = 0; i < ids.size(); ++i) {
-        if (!exist[i]) end_local(ids[i], true);
+        if (!exist[i] && end_local(ids[i], true) && metrics::enabled()) session_metrics().expired.add();
     }
 }
 

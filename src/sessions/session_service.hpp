@@ -9,11 +9,13 @@
 // delivers answers. With a shared store every call may throw StoreUnavailable.
 #include "sessions/resumable_session.hpp"
 #include "store/backend.hpp"
+#include "util/metrics.hpp"
 
 #include <boost/json/value.hpp>
 
 #include <chrono>
 #include <functional>
+#include <list>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -30,8 +32,14 @@ public:
         std::chrono::milliseconds idle_timeout{30 * 60'000};
         std::size_t journal_events_per_stream = 1'000;
         std::size_t journal_bytes_per_stream = 4 * 1024 * 1024;
+        // Streams journaled at once on one node (the least recently written go first): room for a
+        // few per session and for every parked call's.
+        std::size_t journal_streams = 40'000 + 100'000;
         LogLevel initial_level = LogLevel::info;  // until the client calls logging/setLevel
         std::function<const KeyRing&()> keys;     // seals event ids; asked when the first stream opens
+        // Runs what must not hold up the thread that asked for it: ending a session, which closes
+        // its streams and drops its parked calls (thousands, maybe). Inline when unset.
+        std::function<void(std::function<void()>)> in_background;
     };
 
     SessionService(std::shared_ptr<Backend> backend, Settings settings);
@@ -61,6 +69,8 @@ public:
     std::size_t size();
     // Whether the store is shared by several nodes (its calls wait on the network).
     bool shared() const { return records_ != nullptr; }
+    // Whether the store answers now (readiness).
+    bool store_reachable() const { return backend_->reachable(); }
 
     // ---- For the core.
     // initialize succeeded: what the client declared and who it is; the session now hears of changes.
@@ -90,6 +100,7 @@ private:
     struct Stored {
         std::shared_ptr<ResumableSession> session;
         std::chrono::steady_clock::time_point last_used;
+        std::list<std::string>::iterator idle_position;  // in idle_order_
     };
 
     std::shared_ptr<ResumableSession> lookup(std::string_view id, bool touch);
@@ -103,8 +114,14 @@ private:
     // Ends this node's part of a session: its connections close, its calls are cancelled. False
     // when this node did not hold it.
     bool end_local(std::string_view id, bool discard);
-    // Sessions idle past their time to live (one node); taken out of the table.
+    // Sessions idle past their time to live (one node), oldest first; taken out of the table
+    // without looking at the others.
     std::vector<std::shared_ptr<ResumableSession>> take_expired();  // mutex_ held
+    void store_locked(std::string id, std::shared_ptr<ResumableSession> session);
+    // Out of the table; null when it was not there (mutex_ held).
+    std::shared_ptr<ResumableSession> take_locked(std::string_view id);
+    // Ends sessions taken out of the table, in the background.
+    void end_later(std::vector<std::shared_ptr<ResumableSession>> sessions, bool discard);
     void join_cluster();
 
     const std::shared_ptr<Backend> backend_;
@@ -117,12 +134,14 @@ private:
 
     std::mutex mutex_;
     std::map<std::string, Stored, std::less<>> stored_;
+    std::list<std::string> idle_order_;  // least recently used first
 
     // Every initialized session this node serves, for changes not tied to a call.
     std::mutex local_mutex_;
     std::unordered_map<std::string, std::weak_ptr<Session>> local_;
     static constexpr std::size_t kFirstSweep = 1024;
     std::size_t sweep_at_ = kFirstSweep;
+    metrics::CallbackHandle open_gauge_;  // last: it reads stored_, so it goes first
 };
 
 }  // namespace mcp::detail

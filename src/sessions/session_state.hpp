@@ -13,6 +13,7 @@
 #include <optional>
 #include <set>
 #include <unordered_map>
+#include <utility>
 
 namespace mcp::detail {
 
@@ -59,13 +60,27 @@ public:
     // Tripped by close(): handlers waiting for this client's answers give up at once.
     std::stop_token closed_token() const { return closed_source_.get_token(); }
 
+    // Held from untrack until the call's answer is written: the id is free again for the client
+    // (which may reuse it the moment it reads the answer), yet wait_idle still waits for it.
+    class [[nodiscard]] Answering {
+    public:
+        explicit Answering(SessionState* state) : state_(state) {}
+        Answering(Answering&& other) noexcept : state_(std::exchange(other.state_, nullptr)) {}
+        Answering& operator=(Answering&&) = delete;
+        ~Answering();
+
+    private:
+        SessionState* state_;
+    };
+
     // False when a call with the same id is already in flight.
     bool track(const std::shared_ptr<InFlightCall>& call);
-    void untrack(const InFlightCall& call);
+    Answering untrack(const InFlightCall& call);
     // notifications/cancelled: stops the call and suppresses its response. False when no such
     // call runs here.
     bool cancel(const boost::json::value& request_id);
     void cancel_all();
+    // Until every tracked call has answered.
     void wait_idle();
 
     // The client's last roots/list result, kept until notifications/roots/list_changed.
@@ -87,6 +102,7 @@ private:
     std::shared_ptr<const ClientState> client_;
     std::set<std::string, std::less<>> subscriptions_;
     std::unordered_map<std::string, std::weak_ptr<InFlightCall>> in_flight_;
+    std::size_t answering_ = 0;
     std::condition_variable idle_;
     bool closed_ = false;
     std::optional<boost::json::value> roots_;

@@ -17,29 +17,33 @@ public:
         return make_memory_event_journal(limits.events_per_stream, limits.bytes_per_stream, limits.streams);
     }
     Mailbox& mailbox() override { return *mailbox_; }
+    TaskStore& tasks() override { return *tasks_; }
     Cluster* cluster() override { return nullptr; }
 
 private:
     std::unique_ptr<Mailbox> mailbox_ = make_memory_mailbox();
+    std::unique_ptr<TaskStore> tasks_ = make_memory_task_store();
 };
 
 }  // namespace
 
 void check_store_url(std::string_view url) {
     if (url.empty() || url == "memory") return;
-    if (url.starts_with("redis://")) {
+    if (url.starts_with("redis://") || url.starts_with("redis-sentinel://")) {
         RedisUrl::parse(url);
         return;
     }
     // Never echo what may hold a password.
-    const bool has_credentials = url.find('@') != std::string_view::npos;
-    throw std::invalid_argument("store: expected memory or redis://[[user]:password@]host[:port][/db], got \"" +
-                                std::string(has_credentials ? "..." : url) + "\"");
+    const bool has_credentials = url.find('@') != std::string_view::npos || url.find('?') != std::string_view::npos;
+    throw std::invalid_argument(
+        "store: expected memory, redis://[[user]:password@]host[:port][/db] or "
+        "redis-sentinel://[[user]:password@]host[:port][,host[:port]...]/master-name[/db], got \"" +
+        std::string(has_credentials ? "..." : url) + "\"");
 }
 
 std::shared_ptr<Backend> make_backend(std::string_view url) {
     check_store_url(url);
-    if (url.starts_with("redis://")) return make_redis_backend(url);
+    if (url.starts_with("redis://") || url.starts_with("redis-sentinel://")) return make_redis_backend(url);
     return std::make_shared<MemoryBackend>();
 }
 

@@ -5,6 +5,7 @@
 #include "store/event_journal.hpp"
 #include "store/mailbox.hpp"
 #include "store/session_records.hpp"
+#include "store/task_store.hpp"
 
 #include <chrono>
 #include <memory>
@@ -26,12 +27,17 @@ public:
     virtual std::unique_ptr<SessionRecords> make_session_records(std::chrono::milliseconds idle_ttl) = 0;
     virtual std::unique_ptr<EventJournal> make_journal(const JournalLimits& limits) = 0;
     virtual Mailbox& mailbox() = 0;
+    virtual TaskStore& tasks() = 0;
     // Null when the server is alone (memory).
     virtual Cluster* cluster() = 0;
+    // Whether the store answers now (readiness): always for memory; Redis while connected.
+    virtual bool reachable() const { return true; }
 };
 
-// "memory", or "redis://[[user]:password@]host[:port][/db]". Throws std::invalid_argument for anything
-// else. A Redis that is down at startup is not an error: the client keeps trying.
+// "memory", "redis://[[user]:password@]host[:port][/db]" or
+// "redis-sentinel://[[user]:password@]host[:port][,host[:port]...]/master-name[/db]" (redis_url.hpp).
+// Throws std::invalid_argument for anything else. A Redis that is down at startup is not an error:
+// the client keeps trying.
 std::shared_ptr<Backend> make_backend(std::string_view url);
 // Throws std::invalid_argument when make_backend would, without connecting to anything.
 void check_store_url(std::string_view url);

@@ -28,7 +28,8 @@ public:
 };
 
 // Keeps at most `max_events` and `max_bytes` per stream (oldest dropped first) and at most
-// `max_streams` streams (the least recently written dropped first).
+// `max_streams` streams (the least recently written dropped first). Event ids increase across
+// the whole journal: a stream dropped and written again never repeats one.
 std::unique_ptr<EventJournal> make_memory_event_journal(std::size_t max_events, std::size_t max_bytes,
                                                         std::size_t max_streams);
 

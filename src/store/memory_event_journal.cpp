@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
-#include <deque>
 #include <list>
 #include <mutex>
 #include <unordered_map>
@@ -12,6 +11,9 @@ namespace mcp::detail {
 
 namespace {
 
+// A stream written again after it was dropped must not reuse its old ids (a client resuming from
+// one would skip the new events): ids come from one counter for the whole journal, so each stream's
+// are increasing and never reused.
 class MemoryEventJournal final : public EventJournal {
 public:
     MemoryEventJournal(std::size_t max_events, std::size_t max_bytes, std::size_t max_streams)
@@ -20,14 +22,17 @@ public:
     std::string append(std::string_view stream, std::string data) override {
         std::lock_guard lock(mutex_);
         Stream& s = touch(stream);
-        const std::uint64_t seq = ++s.last;
+        const std::uint64_t seq = ++last_seq_;
+        s.last = seq;
         s.bytes += data.size();
         s.events.push_back(Stored{seq, std::move(data)});
-        while (!s.events.empty() && (s.events.size() > max_events_ || s.bytes > max_bytes_)) {
-            s.bytes -= s.events.front().data.size();
-            s.dropped_up_to = s.events.front().seq;
-            s.events.pop_front();
+        std::size_t drop = 0;
+        for (std::size_t kept = s.events.size(); drop < s.events.size() && (kept > max_events_ || s.bytes > max_bytes_);
+             ++drop, --kept) {
+            s.bytes -= s.events[drop].data.size();
+            s.dropped_up_to = s.events[drop].seq;
         }
+        s.events.erase(s.events.begin(), s.events.begin() + static_cast<std::ptrdiff_t>(drop));
         return std::to_string(seq);
     }
 
@@ -78,7 +83,7 @@ private:
         std::string data;
     };
     struct Stream {
-        std::deque<Stored> events;
+        std::vector<Stored> events;  // most streams hold one or two: a vector costs least
         std::uint64_t last = 0;
         std::size_t bytes = 0;
         std::uint64_t dropped_up_to = 0;  // highest sequence number no longer retained
@@ -106,6 +111,7 @@ private:
     const std::size_t max_bytes_;
     const std::size_t max_streams_;
     std::mutex mutex_;
+    std::uint64_t last_seq_ = 0;
     std::unordered_map<std::string, Stream> streams_;
     std::list<std::string> order_;
 };

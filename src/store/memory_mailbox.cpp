@@ -1,7 +1,7 @@
 #include "store/mailbox.hpp"
 
-#include <condition_variable>
-#include <memory>
+#include <array>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <unordered_map>
@@ -10,69 +10,45 @@ namespace mcp::detail {
 
 namespace {
 
+// Keys spread over shards with a lock each, so that parking, answering and timing out calls on
+// several threads rarely meet on one mutex. Nothing is ever scanned: a key leaves when it is
+// answered or forgotten, which its owner always does.
 class MemoryMailbox final : public Mailbox {
 public:
-    void open(std::string_view key, std::chrono::milliseconds ttl) override {
-        std::lock_guard lock(mutex_);
-        sweep_locked();
-        slots_[std::string(key)] =
-            Slot{std::nullopt, std::chrono::steady_clock::now() + ttl, std::make_shared<std::condition_variable>()};
+    void expect(std::string_view key, std::chrono::milliseconds /*ttl*/, Receiver receiver) override {
+        auto& shard = shard_of(key);
+        std::lock_guard lock(shard.mutex);
+        shard.receivers.insert_or_assign(std::string(key), std::move(receiver));
     }
 
-    std::optional<boost::json::value> wait(std::string_view key, std::chrono::steady_clock::time_point deadline,
-                                           std::stop_token stop) override {
-        const std::string k(key);
-        std::shared_ptr<std::condition_variable> changed;
-        {
-            std::lock_guard lock(mutex_);
-            auto it = slots_.find(k);
-            if (it == slots_.end()) return std::nullopt;
-            changed = it->second.changed;
-        }
-        // Declared before the lock: it must be destroyed after the lock is released, since a
-        // callback running on another thread takes the mutex.
-        std::stop_callback wake(stop, [this, changed] {
-            std::lock_guard l(mutex_);
-            changed->notify_all();
-        });
-        std::unique_lock lock(mutex_);
-        changed->wait_until(lock, deadline, [&] {
-            auto it = slots_.find(k);
-            return it == slots_.end() || it->second.value.has_value() || stop.stop_requested();
-        });
-        std::optional<boost::json::value> value;
-        if (auto it = slots_.find(k); it != slots_.end()) {
-            value = std::move(it->second.value);
-            slots_.erase(it);
-        }
-        return value;
-    }
+    bool forget(std::string_view key) override { return take(key) != nullptr; }
 
     bool deliver(std::string_view key, boost::json::value value) override {
-        std::lock_guard lock(mutex_);
-        auto it = slots_.find(std::string(key));
-        if (it == slots_.end() || it->second.value) return false;
-        it->second.value = std::move(value);
-        it->second.changed->notify_all();
+        auto receiver = take(key);
+        if (!receiver) return false;
+        receiver(std::move(value));
         return true;
     }
 
 private:
-    struct Slot {
-        std::optional<boost::json::value> value;
-        std::chrono::steady_clock::time_point expires;
-        std::shared_ptr<std::condition_variable> changed;  // one per slot: a delivery wakes one waiter
+    struct Shard {
+        std::mutex mutex;
+        std::unordered_map<std::string, Receiver> receivers;
     };
 
-    // Slots whose waiter went away without collecting them (it cannot: wait() always closes).
-    // This bounds what a slot that was opened but never waited on can cost.
-    void sweep_locked() {
-        const auto now = std::chrono::steady_clock::now();
-        std::erase_if(slots_, [&](const auto& kv) { return kv.second.expires < now; });
+    Shard& shard_of(std::string_view key) { return shards_[std::hash<std::string_view>{}(key) % shards_.size()]; }
+
+    Receiver take(std::string_view key) {
+        auto& shard = shard_of(key);
+        std::lock_guard lock(shard.mutex);
+        auto it = shard.receivers.find(std::string(key));
+        if (it == shard.receivers.end()) return nullptr;
+        auto receiver = std::move(it->second);
+        shard.receivers.erase(it);
+        return receiver;
     }
 
-    std::mutex mutex_;
-    std::unordered_map<std::string, Slot> slots_;
+    std::array<Shard, 16> shards_;
 };
 
 }  // namespace

@@ -25,6 +25,20 @@ using Clock = std::chrono::steady_clock;
 
 thread_local HandlerPool* t_current_pool = nullptr;
 
+// At most one line per period, for conditions that persist (callers hold the pool's mutex).
+class RateLimitedLog {
+public:
+    bool due() {
+        const auto now = Clock::now();
+        if (now < next_) return false;
+        next_ = now + std::chrono::seconds(10);
+        return true;
+    }
+
+private:
+    Clock::time_point next_{};
+};
+
 }  // namespace
 
 // Accounting, all under `mu`:
@@ -46,9 +60,17 @@ struct HandlerPool::Impl {
         bool claimed = false;
     };
 
+    // A live worker, registered for its lifetime: when its current task started (none: epoch).
+    struct Worker {
+        Clock::time_point running_since{};
+    };
+
     Impl(HandlerPool* pool, ExecutionOptions opts) : owner(pool), options(opts) {
-        if (options.core_threads == 0) options.core_threads = std::max(2u, std::thread::hardware_concurrency());
-        options.max_threads = std::max(options.max_threads, options.core_threads);
+        options.core_threads = core_threads_of(options);
+        if (options.max_threads < options.core_threads) {
+            throw std::invalid_argument("handler pool: max_threads (" + std::to_string(options.max_threads) +
+                                        ") is below its core threads (" + std::to_string(options.core_threads) + ")");
+        }
         options.stack_size = std::max<std::size_t>(options.stack_size, PTHREAD_STACK_MIN);
         // The supervisor re-checks at this period while it cannot act; never 0, or it would spin.
         recheck = std::max(options.grow_after, std::chrono::milliseconds(1));
@@ -67,6 +89,15 @@ struct HandlerPool::Impl {
     }
 
     bool uncovered_locked() const { return queue.size() > waking + starting; }
+
+    // Workers whose current task has run for grow_after or longer: blocked, or long computations.
+    // A task overdue while every worker keeps finishing short tasks means the CPUs are saturated,
+    // which another thread would not help.
+    std::size_t stalled_locked(Clock::time_point now) const {
+        return static_cast<std::size_t>(std::count_if(workers.begin(), workers.end(), [&](const Worker* w) {
+            return w->running_since != Clock::time_point{} && now - w->running_since >= options.grow_after;
+        }));
+    }
 
     // During shutdown the pool may still grow while tasks remain, so that blocked tasks cannot keep
     // queued ones (perhaps the ones that would unblock them) from running.
@@ -103,7 +134,7 @@ struct HandlerPool::Impl {
         --threads;
         --starting;
         if (threads == 0) done_cv.notify_all();
-        log().error("handler pool: cannot start a thread: {}", std::strerror(rc));
+        if (spawn_failure_log.due()) log().error("handler pool: cannot start a thread: {}", std::strerror(rc));
         return false;
     }
 
@@ -116,16 +147,19 @@ struct HandlerPool::Impl {
         t_current_pool = owner;
         pthread_setname_np(pthread_self(), "mcp-handler");
 
+        Worker me;
         std::unique_lock lock(mu);
         --starting;
+        workers.push_back(&me);
         supervisor_cv.notify_one();  // it may be waiting for this thread before growing again
         for (;;) {
             if (!queue.empty()) {
-                run_front(lock);
+                run_front(lock, me);
                 continue;
             }
             if (stopping || !wait_for_work(lock)) break;
         }
+        workers.erase(std::find(workers.begin(), workers.end(), &me));
 
         // Joining: each exiting thread joins the one that exited before it and leaves itself for the
         // next one (or for shutdown). That reaps retired threads without a registry of handles, and
@@ -138,10 +172,11 @@ struct HandlerPool::Impl {
         t_current_pool = nullptr;
     }
 
-    void run_front(std::unique_lock<std::mutex>& lock) {
+    void run_front(std::unique_lock<std::mutex>& lock, Worker& me) {
         {
             Task task = std::move(queue.front());
             queue.pop_front();
+            me.running_since = Clock::now();
             lock.unlock();
             try {
                 task.fn();
@@ -152,6 +187,7 @@ struct HandlerPool::Impl {
             }
         }  // the task's captures are destroyed here, outside the lock
         lock.lock();
+        me.running_since = {};
         ++completed;
     }
 
@@ -192,16 +228,23 @@ struct HandlerPool::Impl {
                 supervisor_cv.wait_until(lock, due);
                 continue;
             }
-            if (starting == 0 && idle.empty() && uncovered_locked() && can_grow_locked() && spawn(lock)) continue;
+            if (starting == 0 && idle.empty() && uncovered_locked() && can_grow_locked() &&
+                workers.size() - stalled_locked(Clock::now()) < options.core_threads && spawn(lock)) {
+                continue;
+            }
+            if (threads >= options.max_threads && !stopping && at_bound_log.due()) {
+                log().warn("handler pool: all {} threads are busy; {} calls wait (--max-handler-threads)", threads,
+                           queue.size());
+            }
             // An idle or starting worker is about to take the task, the pool is at its bound, or a
             // thread could not be created: look again later.
             supervisor_cv.wait_for(lock, recheck);
         }
     }
 
-    bool try_submit(std::function<void()>& fn) {
+    bool try_submit(std::function<void()>& fn, Admission admission) {
         std::unique_lock lock(mu);
-        if (stopping || queue.size() >= options.queue_capacity) {
+        if (stopping || (admission == Admission::bounded && queue.size() >= options.queue_capacity)) {
             ++rejected;
             if (!stopping && !full_logged) {
                 full_logged = true;
@@ -283,6 +326,7 @@ struct HandlerPool::Impl {
     mutable std::mutex mu;
     std::deque<Task> queue;
     std::vector<IdleSlot*> idle;
+    std::vector<Worker*> workers;
     std::condition_variable supervisor_cv;
     std::condition_variable done_cv;  // threads reached 0, or the reaping ended
     std::size_t threads = 0;
@@ -295,17 +339,25 @@ struct HandlerPool::Impl {
     bool supervisor_parked = false;
     bool stopping = false;
     bool full_logged = false;  // one warning per run of refusals, not one per refused call
+    RateLimitedLog at_bound_log;
+    RateLimitedLog spawn_failure_log;
     bool reaper_claimed = false;
     bool reaped = false;
     std::optional<pthread_t> exited;  // the last worker to exit, not yet joined
     std::thread supervisor;
 };
 
+std::size_t core_threads_of(const ExecutionOptions& options) {
+    return options.core_threads != 0 ? options.core_threads : std::max(2u, std::thread::hardware_concurrency());
+}
+
 HandlerPool::HandlerPool(ExecutionOptions options) : impl_(std::make_unique<Impl>(this, options)) { impl_->start(); }
 
 HandlerPool::~HandlerPool() { shutdown(); }
 
-bool HandlerPool::try_submit(std::function<void()> task) { return impl_->try_submit(task); }
+bool HandlerPool::try_submit(std::function<void()> task, Admission admission) {
+    return impl_->try_submit(task, admission);
+}
 
 HandlerPoolStats HandlerPool::stats() const { return impl_->stats(); }
 

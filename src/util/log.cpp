@@ -1,16 +1,24 @@
 #include "util/log.hpp"
 
+#include "util/utf8.hpp"
+
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <spdlog/formatter.h>
 #include <spdlog/pattern_formatter.h>
 #include <spdlog/sinks/stdout_sinks.h>
 
+#include <atomic>
+#include <iterator>
+
 namespace mcp::detail {
 
 namespace {
 
-void append_json_string(spdlog::memory_buf_t& out, std::string_view s) {
+std::atomic<LogContextSource> g_context_source{nullptr};
+
+void append_json_string(spdlog::memory_buf_t& out, std::string_view text) {
+    const std::string s = valid_utf8(text);  // a byte that is not UTF-8 would make the line invalid JSON
     out.push_back('"');
     for (unsigned char c : s) {
         switch (c) {
@@ -43,12 +51,39 @@ public:
         append_json_string(dest, std::string_view(msg.logger_name.data(), msg.logger_name.size()));
         dest.append(std::string_view(",\"msg\":"));
         append_json_string(dest, std::string_view(msg.payload.data(), msg.payload.size()));
+        if (auto source = g_context_source.load()) source(&add_field, &dest);
         dest.append(std::string_view("}\n"));
     }
     std::unique_ptr<spdlog::formatter> clone() const override { return std::make_unique<JsonFormatter>(); }
+
+private:
+    static void add_field(void* line, std::string_view name, std::string_view value) {
+        auto& dest = *static_cast<spdlog::memory_buf_t*>(line);
+        dest.push_back(',');
+        append_json_string(dest, name);
+        dest.push_back(':');
+        append_json_string(dest, value);
+    }
 };
 
 }  // namespace
+
+void set_log_context_source(LogContextSource source) { g_context_source.store(source); }
+
+std::string printable(std::string_view text, std::size_t max) {
+    const bool cut = text.size() > max;
+    if (cut) text = text.substr(0, max);
+    std::string out;
+    out.reserve(text.size() + 8);
+    for (unsigned char c : valid_utf8(text)) {
+        if (c < 0x20 || c == 0x7f)
+            fmt::format_to(std::back_inserter(out), "\\x{:02x}", c);
+        else
+            out.push_back(static_cast<char>(c));
+    }
+    if (cut) out += "…";
+    return out;
+}
 
 spdlog::logger& log() {
     static auto logger = [] {

@@ -5,13 +5,12 @@
 //   node tests/conformance/run.mjs <path/to/mcp-cpp-conformance> [--out DIR] [--runs 1,3] [--cluster]
 //   (or MCP_CPP_CONFORMANCE=<path> node tests/conformance/run.mjs)
 //
-// It builds nothing. It starts the server on a free loopback port, runs the five runs below with
+// It builds nothing. It starts the server on a free loopback port, runs the seven runs below with
 // the pinned suite versions (package.json: conformance-v01, conformance-v02) under the Node 22
 // binary that package.json pins (the suite needs Node >= 22; this script also runs under Node 20),
 // reads every checks.json, and exits 1 when:
-//   - a check has status FAILURE or WARNING, except in the scenarios of extensions mcp-cpp
-//     declares not supported (tasks-*, sep-2640-skills-*: docs/adr/0002-declared-not-supported.md),
-//     which are not judged. There are no waivers: every other scenario must pass without warnings;
+//   - a check has status FAILURE or WARNING, in any scenario, extensions' included. There are no
+//     waivers: every scenario must pass without warnings;
 //   - a run crashes, times out, or its summary and its checks.json files disagree.
 // With --cluster the suite talks to two nodes instead of one: a redis-server of its own and two
 // servers sharing it (--store redis://…) and one key ring (MCP_SECRET), behind an nginx doing plain
@@ -35,6 +34,7 @@ const NGINX_TEMPLATE = path.join(here, '..', '..', 'examples', 'cluster', 'nginx
 
 // ---------------------------------------------------------------------------------------------
 // The runs. URL is filled in once the server listens.
+const SKILLS_SCENARIOS = ['sep-2640-skills-directory', 'sep-2640-skills-enumeration', 'sep-2640-skills-manifest'];
 const RUNS = [
   { name: 'v0.1.16 --suite all', pkg: 'conformance-v01', args: ['--suite', 'all'] },
   { name: 'v0.2.0-alpha.12 --requirements 2025-11-25', pkg: 'conformance-v02', args: ['--requirements', '2025-11-25'] },
@@ -43,13 +43,13 @@ const RUNS = [
     args: ['--suite', 'all', '--spec-version', '2025-11-25'] },
   { name: 'v0.2.0-alpha.12 --suite all --spec-version 2026-07-28', pkg: 'conformance-v02',
     args: ['--suite', 'all', '--spec-version', '2026-07-28'] },
-];
-
-// Extensions declared not supported (docs/adr/0002-declared-not-supported.md): their scenarios
-// run (the suite has no switch to leave them out) but are not judged.
-const NOT_SUPPORTED = [
-  { pattern: /^tasks-/, why: 'tasks extension, declared not supported (ADR 0002)' },
-  { pattern: /^sep-2640-skills-/, why: 'skills extension, declared not supported (ADR 0002)' },
+  // Extension scenarios are in neither requirement set nor in a --spec-version suite: each runs on
+  // its own (--scenario), at the extension's 2026-07-28 wire, and forced onto the 2025-11-25 wire
+  // (there discover() reads the capabilities of initialize).
+  { name: 'v0.2.0-alpha.12 Skills extension scenarios (2026-07-28 wire)', pkg: 'conformance-v02',
+    scenarios: SKILLS_SCENARIOS, args: [] },
+  { name: 'v0.2.0-alpha.12 Skills extension scenarios (2025-11-25 wire, --force)', pkg: 'conformance-v02',
+    scenarios: SKILLS_SCENARIOS, args: ['--spec-version', '2025-11-25', '--force'] },
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -258,6 +258,25 @@ function runSuite(node, cli, args, logFile, timeoutMs) {
   });
 }
 
+// A run: one suite invocation, or one per scenario for a run that lists them (a lone scenario
+// prints its checks, not a summary). Resolves as runSuite does, with the worst exit status.
+async function runAll(node, cli, run, url, dir, logFile, timeoutMs, index) {
+  const invocations = run.scenarios
+    ? run.scenarios.map((s) => ['server', '--url', url, '--scenario', s, ...run.args, '-o', dir])
+    : [['server', '--url', url, ...run.args, '-o', dir]];
+  const all = { code: 0, signal: null, timedOut: false, output: '' };
+  for (const [n, args] of invocations.entries()) {
+    console.log(`\n--- run ${index}: ${run.pkg} ${args.join(' ')}`);
+    const res = await runSuite(node, cli, args, invocations.length > 1 ? `${logFile}.${n + 1}` : logFile, timeoutMs);
+    all.output += res.output;
+    all.timedOut ||= res.timedOut;
+    all.signal ??= res.signal;
+    if (res.code !== 0) all.code = all.code === 0 || all.code === 1 ? res.code : all.code;
+  }
+  if (invocations.length > 1) fs.writeFileSync(logFile, all.output);
+  return all;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Results.
 const TIMESTAMP = /-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$/;
@@ -304,19 +323,13 @@ function judgeRun(run, scenarios) {
     const count = (s) => checks.filter((c) => c.status === s).length;
     const row = { scenario, passed: count('SUCCESS'), failed: count('FAILURE'), warnings: count('WARNING'),
                   verdict: 'ok', notes: [] };
-    const excluded = NOT_SUPPORTED.find((n) => n.pattern.test(scenario));
     for (const c of checks) {
       if (!bad(c)) continue;
-      if (excluded) {
-        row.verdict = 'not supported';  // not judged; its checks are not listed one by one
-        continue;
-      }
       const line = `${c.status} ${c.id}: ${c.errorMessage || c.description || ''}`.trim();
       row.verdict = 'FAIL';  // a WARNING fails a judged scenario as a FAILURE does
       row.notes.push(line);
       problems.push(`run ${run.index} (${run.name}): ${scenario}: ${line}`);
     }
-    if (excluded) row.notes.unshift(`(${excluded.why})`);
     rows.push(row);
   }
   return { rows, problems };
@@ -385,10 +398,9 @@ async function main() {
       fs.rmSync(dir, { recursive: true, force: true });
       fs.mkdirSync(dir, { recursive: true });
       const cli = path.join(here, 'node_modules', run.pkg, 'dist', 'index.js');
-      const args = ['server', '--url', server.url, ...run.args, '-o', dir];
-      console.log(`\n--- run ${index}: ${run.pkg} ${args.join(' ')}`);
       const started = Date.now();
-      const res = await runSuite(node, cli, args, path.join(opts.out, `run${index}.log`), runTimeout);
+      const res = await runAll(node, cli, run, server.url, dir, path.join(opts.out, `run${index}.log`), runTimeout,
+                               index);
       console.log(`    ${((Date.now() - started) / 1000).toFixed(1)} s, log: ${path.join(opts.out, `run${index}.log`)}`);
 
       if (res.timedOut) problems.push(`run ${index} (${run.name}): killed after ${runTimeout / 1000} s`);
@@ -399,7 +411,7 @@ async function main() {
       const broken = [];
       const scenarios = readChecks(dir, broken);
       for (const b of broken) problems.push(`run ${index} (${run.name}): ${b}`);
-      const listed = summaryScenarios(res.output);
+      const listed = run.scenarios ?? summaryScenarios(res.output);
       if (!res.timedOut) {
         if (listed === null) problems.push(`run ${index} (${run.name}): the suite printed no summary`);
         else {
@@ -442,8 +454,7 @@ async function main() {
     console.log(`logs: ${server.processes.map((p) => p.logFile).join(', ')}`);
     return 1;
   }
-  console.log('\nconformance: every judged check passed, with no warnings (no waivers; only the ' +
-              'declared-not-supported extensions tasks-* and sep-2640-skills-* are not judged)');
+  console.log('\nconformance: every check passed, with no warnings (no waivers, no exceptions)');
   return 0;
 }
 

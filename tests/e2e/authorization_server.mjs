@@ -3,8 +3,9 @@
 // resource indicators (RFC 8707), opaque ones for the resources named opaque, and answering
 // token introspection (RFC 7662). Logins and consents are granted at once to "alice": the
 // interaction endpoint finishes every interaction it is sent to, so a test "browser" only has to
-// follow redirects (see authorize()).
+// follow redirects (see authorize()). With `tls` ({cert, key}, PEM) it serves HTTPS.
 import { createServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { randomUUID } from 'node:crypto';
 
 import Provider from 'oidc-provider';
@@ -23,16 +24,17 @@ async function signingKey(kid) {
 
 export class AuthorizationServer {
     // opaqueResources: resource indicators whose access tokens are opaque (introspected).
-    static async start({ port, opaqueResources = [] } = {}) {
-        const as = new AuthorizationServer(port ?? (await freePort()), opaqueResources);
+    static async start({ port, opaqueResources = [], tls } = {}) {
+        const as = new AuthorizationServer(port ?? (await freePort()), opaqueResources, tls);
         as.keys = [await signingKey('k1')];
         await as.listen();
         return as;
     }
 
-    constructor(port, opaqueResources) {
+    constructor(port, opaqueResources, tls) {
         this.port = port;
-        this.issuer = `http://127.0.0.1:${port}`;
+        this.tls = tls;
+        this.issuer = `${tls ? 'https' : 'http'}://127.0.0.1:${port}`;
         this.opaqueResources = new Set(opaqueResources);
     }
 
@@ -101,12 +103,13 @@ export class AuthorizationServer {
     async listen() {
         this.provider = this.#provider();
         const callback = this.provider.callback();
-        this.server = createServer((req, res) => {
+        const serve = (req, res) => {
             // No keep-alive: a test's pooled connection must not outlive a restart (rotate()).
             res.setHeader('connection', 'close');
             if (req.url.startsWith('/interaction/')) return this.#grant(req, res);
             return callback(req, res);
-        });
+        };
+        this.server = this.tls ? createHttpsServer(this.tls, serve) : createServer(serve);
         await new Promise((resolve, reject) => {
             this.server.once('error', reject);
             this.server.listen(this.port, '127.0.0.1', resolve);

@@ -103,7 +103,21 @@ const encodeCommand = (args) => {
 };
 
 export class RespConnection {
-    static connect(port, timeoutMs = 3000) {
+    // With a password, the connection logs in (AUTH) before it is handed out.
+    static async connect(port, timeoutMs = 3000, password = undefined) {
+        const conn = await RespConnection.#open(port, timeoutMs);
+        if (password !== undefined) {
+            try {
+                await conn.command('AUTH', password);
+            } catch (e) {
+                conn.close();
+                throw e;
+            }
+        }
+        return conn;
+    }
+
+    static #open(port, timeoutMs) {
         return new Promise((resolve, reject) => {
             const socket = netConnect({ host: '127.0.0.1', port });
             const timer = setTimeout(() => {
@@ -168,11 +182,13 @@ export class RespConnection {
 // redis-server on 127.0.0.1:<free port>, no persistence, its files in a temporary directory.
 
 export class RedisServer {
-    static async start({ port } = {}) {
+    // args: more redis-server options (e.g. --replicaof); password: its requirepass, which the
+    // test's own connections log in with.
+    static async start({ port, args = [], password } = {}) {
         const binary = redisServerBinary();
         let lastError;
         for (let attempt = 0; attempt < 3; ++attempt) {
-            const server = new RedisServer(binary, port ?? await freePort());
+            const server = new RedisServer(binary, port ?? await freePort(), { args, password });
             try {
                 await server.#launch();
                 return server;
@@ -185,10 +201,12 @@ export class RedisServer {
         throw lastError;
     }
 
-    constructor(binary, port) {
+    constructor(binary, port, { args = [], password } = {}) {
         this.binary = binary;
         this.port = port;
-        this.url = `redis://127.0.0.1:${port}/0`;
+        this.extraArgs = password ? [...args, '--requirepass', password] : args;
+        this.password = password;
+        this.url = `redis://${password ? `:${encodeURIComponent(password)}@` : ''}127.0.0.1:${port}/0`;
         this.dir = mkdtempSync(join(tmpdir(), 'mcp-cpp-redis-'));
         this.child = undefined;
         this.log = '';
@@ -203,7 +221,8 @@ export class RedisServer {
         // --save "" --appendonly no: nothing persists on its own. SHUTDOWN SAVE (shutdownSave)
         // still writes dump.rdb to `dir`, read back by the next launch: a planned restart.
         const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no',
-            '--dir', this.dir, '--dbfilename', 'dump.rdb', '--daemonize', 'no', '--logfile', '', '--loglevel', 'notice'];
+            '--dir', this.dir, '--dbfilename', 'dump.rdb', '--daemonize', 'no', '--logfile', '', '--loglevel', 'notice',
+            ...this.extraArgs];
         const child = spawn(this.binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
         this.child = child;
         const exit = new Promise((resolve) => child.once('close', (code, signal) => resolve({ code, signal })));
@@ -220,7 +239,7 @@ export class RedisServer {
         await waitUntil(async () => {
             if (child.exitInfo) throw new Error(`redis-server exited (${JSON.stringify(child.exitInfo)}) before serving:\n${this.log.slice(-2000)}`);
             try {
-                const conn = await RespConnection.connect(this.port, 1000);
+                const conn = await RespConnection.connect(this.port, 1000, this.password);
                 const pong = await conn.command('PING').finally(() => conn.close());
                 return pong === 'PONG';
             } catch {
@@ -270,7 +289,7 @@ export class RedisServer {
 
     // A planned restart: the data set is written to dump.rdb, then the process exits.
     async shutdownSave() {
-        const conn = await RespConnection.connect(this.port);
+        const conn = await RespConnection.connect(this.port, 3000, this.password);
         try {
             await conn.pipeline([['SHUTDOWN', 'SAVE']], 10_000).catch(() => {});  // the connection closes instead of a reply
         } finally {
@@ -292,7 +311,7 @@ export class RedisServer {
     }
 
     async #connection() {
-        if (!this.conn || this.conn.closedError) this.conn = await RespConnection.connect(this.port);
+        if (!this.conn || this.conn.closedError) this.conn = await RespConnection.connect(this.port, 3000, this.password);
         return this.conn;
     }
 
@@ -334,7 +353,8 @@ export class RedisServer {
 
     // `redis-cli` is not needed, but when present it gives the same count (a cross-check).
     dbsizeViaCli() {
-        const r = spawnSync('redis-cli', ['-p', String(this.port), 'DBSIZE'], { encoding: 'utf8', timeout: 5000 });
+        const auth = this.password ? ['--no-auth-warning', '-a', this.password] : [];
+        const r = spawnSync('redis-cli', ['-p', String(this.port), ...auth, 'DBSIZE'], { encoding: 'utf8', timeout: 5000 });
         return r.status === 0 ? Number(r.stdout.trim()) : undefined;
     }
 

@@ -136,6 +136,8 @@ describe('mcp-cpp-demo through the SDK v1 client over Streamable HTTP', { timeou
         assert.deepEqual(caps.resources, { subscribe: true, listChanged: true });
         assert.deepEqual(caps.logging, {});
         assert.deepEqual(caps.completions, {});
+        assert.deepEqual(caps.extensions, { 'io.modelcontextprotocol/skills': { directoryRead: true },
+            'io.modelcontextprotocol/ui': {} });
 
         const [initialized] = s.recorder.posted('notifications/initialized');
         assert.equal(initialized?.status, 202, 'notifications/initialized is accepted with 202');
@@ -214,7 +216,10 @@ describe('mcp-cpp-demo through the SDK v1 client over Streamable HTTP', { timeou
 
     test('resources: list, read, templates, a note through the template, unknown → -32002', TEST, async () => {
         const { resources } = await s.client.listResources({}, REQUEST);
-        assert.deepEqual(resources.map((r) => [r.uri, r.name, r.mimeType]), [['demo://server/stats', 'stats', 'application/json']]);
+        assert.deepEqual(resources.map((r) => [r.uri, r.name, r.mimeType]), [['demo://server/stats', 'stats', 'application/json'],
+            ['skill://notes-style/SKILL.md', 'notes-style', 'text/markdown'],
+            ['skill://notes-style/examples/good-note.md', 'good-note.md', 'text/markdown'],
+            ['ui://mcp-cpp-demo/word-stats', 'Word statistics', 'text/html;profile=mcp-app']]);
         const stats = await readStats(s.client);
         assert.deepEqual(Object.keys(stats).sort(), ['cancellations_observed', 'notes', 'tool_calls']);
 

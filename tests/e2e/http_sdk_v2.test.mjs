@@ -31,6 +31,8 @@ const TEST = { timeout: 30_000 };
 const TOOL_NAMES = ['add_note', 'color_swatch', 'connect_account', 'delete_note', 'draft_note', 'echo', 'project_roots',
     'slow_count', 'word_stats'];
 const LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
+// The demo's resources, sorted: its stats, the files of its skill, its app's view.
+const DEMO_RESOURCES = ['demo://server/stats', 'skill://notes-style/SKILL.md', 'skill://notes-style/examples/good-note.md', 'ui://mcp-cpp-demo/word-stats'];
 const CACHEABLE = new Set(['server/discover', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read']);
 
 async function connect(url, mode) {
@@ -160,7 +162,7 @@ describe('SDK v2 client pinned to 2026-07-28 over Streamable HTTP', { timeout: 1
 
     test('resources: list, read, templates, a note through the template; unknown → -32602', TEST, async () => {
         const { resources } = await s.client.listResources({}, REQUEST);
-        assert.deepEqual(resources.map((r) => r.uri), ['demo://server/stats']);
+        assert.deepEqual(resources.map((r) => r.uri), DEMO_RESOURCES);
         const stats = await readStats(s.client);
         assert.deepEqual(Object.keys(stats).sort(), ['cancellations_observed', 'notes', 'tool_calls']);
         const { resourceTemplates } = await s.client.listResourceTemplates({}, REQUEST);

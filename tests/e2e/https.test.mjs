@@ -1,7 +1,8 @@
 // End-to-end: mcp-cpp-demo serving HTTPS itself (--tls-cert/--tls-key): the official SDK clients
 // over it, TLS versions below 1.2 refused, a certificate reloaded on SIGHUP while an open
-// connection keeps its own, client certificates (--tls-client-ca), and the OAuth flows of both
-// SDKs against an HTTPS resource. Certificates come from the openssl command, made per run.
+// connection keeps its own, client certificates (--tls-client-ca), the OAuth flows of both SDKs
+// against an HTTPS resource, and an authorization server on HTTPS trusted through --auth-ca-file.
+// Certificates come from the openssl command, made per run.
 //   MCP_CPP_DEMO=build/examples/demo/mcp-cpp-demo node --test tests/e2e/https.test.mjs
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,7 +18,7 @@ import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextproto
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 
 import { AuthorizationServer } from './authorization_server.mjs';
-import { HttpDemo } from './helpers.mjs';
+import { HttpDemo, modernHeaders, modernRequest } from './helpers.mjs';
 import { sdkV1Flow, sdkV2Flow } from './oauth_flows.mjs';
 
 const TEST = { timeout: 60_000 };
@@ -186,4 +187,43 @@ describe('OAuth against an HTTPS resource', () => {
 
     test('the SDK v1 flow, step-up included', TEST, () => sdkV1Flow(demo.url, { fetch: fetchTrusting }));
     test('the SDK v2 flow on 2026-07-28', TEST, () => sdkV2Flow(demo.url, { fetch: fetchTrusting }));
+});
+
+describe('an authorization server on HTTPS (--auth-ca-file)', () => {
+    const AUDIENCE = 'https://mcp.example.test/mcp';
+    const otherCa = makeCa('other-ca');
+    let as;
+    before(async () => {
+        const cert = makeCert(ca, 'as-server', 'serverAuth');
+        as = await AuthorizationServer.start({ tls: { cert: readFileSync(cert.cert), key: readFileSync(cert.key) } });
+    });
+    after(async () => {
+        await as?.close();
+    });
+
+    // The demo fetches the issuer's metadata and keys over HTTPS, verifying its certificate against
+    // the roots it is given: the test CA, the system's (which do not know it), another CA.
+    const cases = [
+        ['trusted through --auth-ca-file', ['--auth-ca-file', file(`${ca}.pem`)], 200],
+        ['unknown to the system roots', [], 503],
+        ['signed by a CA other than --auth-ca-file', ['--auth-ca-file', file(`${otherCa}.pem`)], 503],
+    ];
+    for (const [what, args, status] of cases) {
+        test(`answers ${status} when the issuer's certificate is ${what}`, TEST, async () => {
+            const demo = await HttpDemo.start(['--auth-issuer', as.issuer, '--auth-audience', AUDIENCE, ...args]);
+            try {
+                const token = await as.forge({ aud: AUDIENCE });
+                const message = modernRequest(1, 'tools/call', { name: 'echo', arguments: { text: 'tls' } });
+                const response = await fetch(demo.url, {
+                    method: 'POST',
+                    headers: { ...modernHeaders(message), authorization: `Bearer ${token}` },
+                    body: JSON.stringify(message),
+                });
+                assert.equal(response.status, status, await response.text());
+                if (status === 503) assert.match(demo.stderr, /certificate verify failed/);
+            } finally {
+                await demo.close();
+            }
+        });
+    }
 });

@@ -222,7 +222,8 @@ describe('mcp-cpp-demo through the MCP SDK client over stdio', { timeout: 170_00
     test('resources/list, resources/read of the stats, resources/templates/list', TEST, async () => {
         const { resources, nextCursor } = await s.client.listResources({}, REQUEST);
         assert.equal(nextCursor, undefined);
-        assert.equal(resources.length, 1);
+        // The stats, then the files of the demo's skill and its app's view.
+        assert.equal(resources.length, 4);
         assert.equal(resources[0].uri, 'demo://server/stats');
         assert.equal(resources[0].name, 'stats');
         assert.equal(resources[0].mimeType, 'application/json');

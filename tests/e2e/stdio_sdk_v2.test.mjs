@@ -30,6 +30,8 @@ const TEST = { timeout: 30_000 };
 const TOOL_NAMES = ['add_note', 'color_swatch', 'connect_account', 'delete_note', 'draft_note', 'echo', 'project_roots',
     'slow_count', 'word_stats'];
 const LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
+// The demo's resources, sorted: its stats, the files of its skill, its app's view.
+const DEMO_RESOURCES = ['demo://server/stats', 'skill://notes-style/SKILL.md', 'skill://notes-style/examples/good-note.md', 'ui://mcp-cpp-demo/word-stats'];
 const CACHEABLE = new Set(['server/discover', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read']);
 
 async function connect(mode, args = []) {
@@ -119,7 +121,7 @@ describe('SDK v2 client pinned to 2026-07-28 over stdio', { timeout: 170_000 }, 
 
     test('resources, templates, prompts and completion', TEST, async () => {
         const { resources } = await s.client.listResources({}, REQUEST);
-        assert.deepEqual(resources.map((r) => r.uri), ['demo://server/stats']);
+        assert.deepEqual(resources.map((r) => r.uri), DEMO_RESOURCES);
         const { resourceTemplates } = await s.client.listResourceTemplates({}, REQUEST);
         assert.deepEqual(resourceTemplates.map((t) => t.uriTemplate), ['demo://notes/{slug}']);
         const welcome = await s.client.readResource({ uri: 'demo://notes/welcome' }, { ...REQUEST, cacheMode: 'bypass' });

@@ -116,6 +116,14 @@ void RedisServer::stop() {
     pid_ = -1;
 }
 
+void RedisServer::pause() {
+    if (pid_ > 0) ::kill(pid_, SIGSTOP);
+}
+
+void RedisServer::resume() {
+    if (pid_ > 0) ::kill(pid_, SIGCONT);
+}
+
 void RedisServer::restart() {
     stop();
     restarting_ = true;  // same port: clients reconnect to it

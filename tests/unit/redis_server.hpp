@@ -19,6 +19,9 @@ public:
     // Stops it and starts it again on the same port, empty (there is no persistence).
     void restart();
     bool running() const { return pid_ > 0; }
+    // SIGSTOP / SIGCONT: it stops answering without closing its connections, as a hung host does.
+    void pause();
+    void resume();
     std::uint16_t port() const { return port_; }
     std::string url(int db = 0) const {
         return "redis://127.0.0.1:" + std::to_string(port_) + "/" + std::to_string(db);

@@ -77,6 +77,13 @@ protected:
                                      : std::string("no");
         });
         server.tool("list_roots", "Roots", [](mcp::ToolContext& ctx) { return std::to_string(ctx.roots().size()); });
+        server.tool({.name = "ask_name_replayable", .description = "Asks the user's name", .replayable = true},
+                    [this](mcp::ToolContext& ctx) {
+                        ++runs;
+                        auto answer = ctx.elicit("Your name?", name_form());
+                        return answer.accepted() ? "Hello " + std::string(answer.content.at("name").as_string())
+                                                 : std::string("no");
+                    });
         conn = std::make_unique<mcp::LocalConnection>(server);
         result("initialize", {{"protocolVersion", "2025-11-25"}, {"capabilities", all_caps()}});
     }
@@ -191,6 +198,156 @@ TEST_F(Legacy, AnInlineHandlerCannotWaitForTheClientAndNothingIsSent) {
     EXPECT_EQ(messages[0].at("result").at("isError"), true);
     EXPECT_NE(boost::json::serialize(messages[0]).find("runs_inline"), std::string::npos)
         << boost::json::serialize(messages[0]);
+}
+
+namespace {
+
+// Replayable handlers on the 2025 wire: a call that waits for the client parks as a record, and the
+// handler runs again once the answers are in (docs/adr/0015-parked-calls.md). One handler thread in
+// all, so a call that held its thread while waiting would stop every other one.
+class Replaying : public Legacy {
+protected:
+    void SetUp() override {
+        Legacy::SetUp();
+        server.tool({.name = "ask_twice", .description = "A form and the roots, in one round", .replayable = true},
+                    [this](mcp::ToolContext& ctx) {
+                        ++runs;
+                        auto answers = ctx.ask(
+                            {mcp::ElicitRequest{"Your name?", name_form(), "name"}, mcp::RootsRequest{"roots"}});
+                        const auto& form = std::get<mcp::ElicitResult>(answers[0]);
+                        const auto& roots = std::get<std::vector<mcp::Root>>(answers[1]);
+                        return std::string(form.content.at("name").as_string()) + " with " +
+                               std::to_string(roots.size()) + " roots";
+                    });
+        server.tool(
+            {.name = "ask_inline",
+             .description = "Elicits on the transport's thread",
+             .runs_inline = true,
+             .replayable = true},
+            [](mcp::ToolContext& ctx) { return ctx.elicit("Your name?", name_form()).accepted() ? "yes" : "no"; });
+        server.tool("echo", "Echoes", [](const boost::json::object& args) { return boost::json::serialize(args); });
+    }
+
+    static mcp::ServerOptions one_thread() {
+        mcp::ServerOptions o;
+        o.client_requests.elicitation_timeout = std::chrono::milliseconds(300);
+        o.execution.core_threads = 1;
+        o.execution.max_threads = 1;
+        return o;
+    }
+
+    Replaying() { server.configure(one_thread()); }
+
+    static bool has_result(const boost::json::value& m) { return m.as_object().contains("result"); }
+};
+
+}  // namespace
+
+TEST_F(Replaying, ParkedCallsHoldNoThreadAndRunAgainWithTheAnswer) {
+    std::vector<std::shared_ptr<Pending>> calls;
+    std::vector<boost::json::value> asks;
+    for (int i = 0; i < 5; ++i) {
+        calls.push_back(start("ask_name_replayable", boost::json::value("parked-" + std::to_string(i))));
+        asks.push_back(calls.back()->wait_for([](const auto& m) { return is_method(m, "elicitation/create"); }));
+        ASSERT_TRUE(asks.back().is_object()) << "call " << i << " was not asked: a parked call holds the only thread";
+    }
+    EXPECT_EQ(runs.load(), 5);
+    // The only handler thread is free for other calls while five wait.
+    EXPECT_EQ(first_text(call_tool("echo", {{"x", 1}})), R"({"x":1})");
+
+    for (int i = 0; i < 5; ++i) {
+        conn->send(answer(asks[i], {{"action", "accept"}, {"content", {{"name", "Ada " + std::to_string(i)}}}}));
+        auto response = calls[i]->wait_for(has_result);
+        ASSERT_TRUE(response.is_object());
+        EXPECT_EQ(response.at("result").at("content").at(0).at("text").as_string(), "Hello Ada " + std::to_string(i));
+    }
+    EXPECT_EQ(runs.load(), 10) << "each handler ran once to ask and once with the answer";
+    // A spent id is answered again: nothing happens.
+    EXPECT_TRUE(conn->send(answer(asks[0], {{"action", "accept"}, {"content", {{"name", "Again"}}}})).empty());
+    EXPECT_EQ(runs.load(), 10);
+}
+
+TEST_F(Replaying, ATimeoutReachesTheHandlerWhereItAsked) {
+    auto pending = start("ask_name_replayable");
+    auto ask = pending->wait_for([](const auto& m) { return is_method(m, "elicitation/create"); });
+    ASSERT_TRUE(ask.is_object());
+    auto cancelled = pending->wait_for([](const auto& m) { return is_method(m, "notifications/cancelled"); });
+    ASSERT_TRUE(cancelled.is_object()) << "the client is told to drop the form";
+    EXPECT_EQ(cancelled.at("params").at("requestId"), ask.at("id"));
+    auto response = pending->wait_for(has_result);
+    ASSERT_TRUE(response.is_object());
+    EXPECT_EQ(response.at("result").at("isError"), true);
+    EXPECT_NE(boost::json::serialize(response).find("in time"), std::string::npos) << boost::json::serialize(response);
+    EXPECT_EQ(runs.load(), 2);
+    // Too late: dropped.
+    EXPECT_TRUE(conn->send(answer(ask, {{"action", "accept"}, {"content", {{"name", "Late"}}}})).empty());
+}
+
+TEST_F(Replaying, AClientErrorReachesTheHandlerWhereItAsked) {
+    auto pending = start("ask_name_replayable");
+    auto ask = pending->wait_for([](const auto& m) { return is_method(m, "elicitation/create"); });
+    conn->send(boost::json::object{
+        {"jsonrpc", "2.0"}, {"id", ask.at("id")}, {"error", {{"code", -1}, {"message", "user closed the dialog"}}}});
+    auto response = pending->wait_for(has_result);
+    EXPECT_EQ(response.at("result").at("isError"), true);
+    EXPECT_NE(boost::json::serialize(response).find("user closed the dialog"), std::string::npos);
+    EXPECT_EQ(runs.load(), 2);
+}
+
+TEST_F(Replaying, ACancelledCallEndsWithoutAResponseAndDoesNotRunAgain) {
+    auto pending = start("ask_name_replayable", "to-cancel");
+    auto ask = pending->wait_for([](const auto& m) { return is_method(m, "elicitation/create"); });
+    conn->send(notification("notifications/cancelled", {{"requestId", "to-cancel"}, {"reason", "changed my mind"}}));
+    pending->wait_done();
+    {
+        std::lock_guard lock(pending->mutex);
+        EXPECT_TRUE(pending->done);
+        for (const auto& m : pending->messages) EXPECT_FALSE(has_result(m)) << boost::json::serialize(m);
+    }
+    EXPECT_EQ(runs.load(), 1);
+    EXPECT_TRUE(conn->send(answer(ask, {{"action", "accept"}, {"content", {{"name", "Late"}}}})).empty());
+    EXPECT_EQ(runs.load(), 1);
+    // The id is free again.
+    auto again = start("ask_name_replayable", "to-cancel");
+    EXPECT_TRUE(again->wait_for([](const auto& m) { return is_method(m, "elicitation/create"); }).is_object());
+}
+
+TEST_F(Replaying, AClosedSessionDropsItsParkedCalls) {
+    std::vector<std::shared_ptr<Pending>> calls;
+    for (int i = 0; i < 20; ++i) {
+        calls.push_back(start("ask_name_replayable", i));
+        ASSERT_TRUE(
+            calls.back()->wait_for([](const auto& m) { return is_method(m, "elicitation/create"); }).is_object());
+    }
+    conn->session()->close();
+    for (auto& call : calls) {
+        call->wait_done();
+        std::lock_guard lock(call->mutex);
+        EXPECT_TRUE(call->done);
+    }
+    EXPECT_EQ(runs.load(), 20);
+}
+
+TEST_F(Replaying, SeveralRequestsOfOneRoundGoOutTogether) {
+    auto pending = start("ask_twice");
+    auto form = pending->wait_for([](const auto& m) { return is_method(m, "elicitation/create"); });
+    auto roots = pending->wait_for([](const auto& m) { return is_method(m, "roots/list"); });
+    ASSERT_TRUE(form.is_object());
+    ASSERT_TRUE(roots.is_object());
+    conn->send(answer(roots, {{"roots", {{{"uri", "file:///a"}}}}}));
+    EXPECT_EQ(runs.load(), 1) << "the handler waits for every answer of its round";
+    conn->send(answer(form, {{"action", "accept"}, {"content", {{"name", "Ada"}}}}));
+    auto response = pending->wait_for(has_result);
+    EXPECT_EQ(response.at("result").at("content").at(0).at("text"), "Ada with 1 roots");
+    EXPECT_EQ(runs.load(), 2);
+}
+
+TEST_F(Replaying, AnInlineHandlerMayAskWhenItIsReplayable) {
+    auto pending = start("ask_inline");
+    auto ask = pending->wait_for([](const auto& m) { return is_method(m, "elicitation/create"); });
+    ASSERT_TRUE(ask.is_object());
+    conn->send(answer(ask, {{"action", "accept"}, {"content", {{"name", "Ada"}}}}));
+    EXPECT_EQ(pending->wait_for(has_result).at("result").at("content").at(0).at("text"), "yes");
 }
 
 namespace {

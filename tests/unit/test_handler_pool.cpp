@@ -1,8 +1,12 @@
 #include "util/handler_pool.hpp"
 
+#include "util/log.hpp"
+
 #include <mcp/server/blocking.hpp>
 
 #include <gtest/gtest.h>
+#include <spdlog/sinks/ringbuffer_sink.h>
+#include <spdlog/spdlog.h>
 
 #include <array>
 #include <atomic>
@@ -215,6 +219,26 @@ TEST(HandlerPool, ShortBusyTasksDoNotMakeItGrow) {
     EXPECT_EQ(pool.stats().completed, 32u);
 }
 
+// The CPUs saturated by short tasks: the queue waits far longer than grow_after (about 300 ms), but
+// every worker keeps finishing tasks, so no thread is added. A few may be on a busy machine (CI runs
+// tests two at a time, beside builds), where a worker is descheduled for a whole grow_after in the
+// middle of a task; growth by queue depth, the rule this replaced, added about 30.
+TEST(HandlerPool, SaturatedByShortTasksItStillDoesNotGrow) {
+    constexpr int kTasks = 3000;
+    std::atomic<int> ran{0};
+    HandlerPool pool(options(2, 20ms));
+    for (int i = 0; i < kTasks; ++i) {
+        ASSERT_TRUE(pool.try_submit([&] {
+            const auto end = std::chrono::steady_clock::now() + 200us;
+            while (std::chrono::steady_clock::now() < end) {}
+            ++ran;
+        }));
+    }
+    ASSERT_TRUE(eventually([&] { return ran == kTasks; }, 60s));
+    pool.shutdown();
+    EXPECT_LE(pool.stats().peak_threads, 6u);
+}
+
 TEST(HandlerPool, RefusesBeyondTheBoundedQueue) {
     Gate gate;
     ExecutionOptions o = options(2, 5ms);
@@ -246,6 +270,43 @@ TEST(HandlerPool, RefusesBeyondTheBoundedQueue) {
     EXPECT_EQ(ran, 3);
     EXPECT_EQ(s.completed, 5u);
     EXPECT_EQ(s.peak_threads, 2u);
+}
+
+// Calls waiting at --max-handler-threads are said in the log, once per 10 s however long they wait.
+TEST(HandlerPool, SaysOnceWhenCallsWaitAtItsBound) {
+    auto sink = std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(64);
+    auto& logger = mcp::detail::log();
+    logger.sinks().push_back(sink);
+    struct Detach {
+        spdlog::logger& logger;
+        ~Detach() { logger.sinks().pop_back(); }
+    } detach{logger};
+    const auto said = [&] {
+        int lines = 0;
+        for (const auto& line : sink->last_formatted()) lines += line.find("threads are busy") != std::string::npos;
+        return lines;
+    };
+
+    Gate gate;
+    ExecutionOptions o = options(1, 2ms);
+    o.max_threads = 1;
+    HandlerPool pool(o);
+    OpenOnExit guard{gate};
+    std::atomic<bool> started{false};
+    std::atomic<bool> ran{false};
+    ASSERT_TRUE(pool.try_submit([&] {
+        started = true;
+        gate.wait();
+    }));
+    ASSERT_TRUE(eventually([&] { return started.load(); }));
+    ASSERT_TRUE(pool.try_submit([&] { ran = true; }));
+    ASSERT_TRUE(eventually([&] { return said() > 0; }));
+    std::this_thread::sleep_for(100ms);  // the supervisor looks again every 2 ms meanwhile
+    EXPECT_EQ(said(), 1);
+    EXPECT_FALSE(ran.load());
+    gate.open();
+    pool.shutdown();
+    EXPECT_TRUE(ran.load());
 }
 
 TEST(HandlerPool, ShrinksBackToTheCoreWhenIdle) {

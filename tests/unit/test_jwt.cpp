@@ -1,6 +1,7 @@
 // JWT access tokens: every accepted algorithm with real signatures, and the tokens an attacker
 // would try (alg none, HMAC with the public key, altered signatures, wrong issuer or audience,
 // expired, from the future, malformed); JWKS parsing of odd and hostile keys.
+#include "auth/introspection.hpp"
 #include "auth/jwk.hpp"
 #include "auth/jws.hpp"
 #include "auth/jwt_validator.hpp"
@@ -201,9 +202,34 @@ TEST(Jwks, SkipsKeysThatCannotVerify) {
     EXPECT_THROW(parse_jwks(boost::json::array{}), std::invalid_argument);
 }
 
+// A hostile or broken key set costs a bounded amount: a token is checked against each key its kid
+// names, or every key of its type, on an I/O thread.
+TEST(Jwks, KeepsAtMost32KeysOfTheFirst100Members) {
+    const auto key = TestKey::generate("ES256");
+    boost::json::array many;
+    for (int i = 0; i < 40; ++i)
+        many.push_back(key.jwk(std::string("k").append(std::to_string(i))));  // "k" + …: a false -Wrestrict in GCC 12
+    auto kept = parse_jwks(boost::json::object{{"keys", many}});
+    ASSERT_EQ(kept.size(), 32u);
+    EXPECT_EQ(kept.back().kid, "k31");
+
+    boost::json::array padded(100, boost::json::object{{"kty", "oct"}, {"k", "c2VjcmV0"}});
+    padded.push_back(key.jwk("late"));
+    EXPECT_TRUE(parse_jwks(boost::json::object{{"keys", padded}}).empty());
+}
+
+TEST(Jwks, SkipsRsaModuliOver8192Bits) {
+    auto jwk = TestKey::generate("RS256").jwk("big");
+    jwk["n"] = testing_support::b64url(std::string(1025, '\xff'));
+    EXPECT_TRUE(keys_of({jwk}).empty());
+}
+
 TEST(Jwt, ScopesComeFromScopeOrScp) {
     EXPECT_EQ(scopes_of({{"scope", "a  b"}}), (std::vector<std::string>{"a", "b"}));
     EXPECT_EQ(scopes_of({{"scp", boost::json::array{"a", 1, "b"}}}), (std::vector<std::string>{"a", "b"}));
+    EXPECT_EQ(scopes_of({{"scp", "notes.read notes.write"}}), (std::vector<std::string>{"notes.read", "notes.write"}));
+    EXPECT_EQ(scopes_of({{"scope", boost::json::array{"a"}}, {"scp", "b"}}), (std::vector<std::string>{"a"}));
+    EXPECT_EQ(scopes_of({{"scope", 7}, {"scp", "b"}}), (std::vector<std::string>{"b"}));
     EXPECT_TRUE(scopes_of({{"scope", 7}}).empty());
 }
 
@@ -220,6 +246,68 @@ TEST(TokenCache, RemembersUntilExpiryAndStaysBounded) {
     cache.add(TokenCache::digest("c"), accepted(std::chrono::seconds(60)));
     EXPECT_FALSE(cache.find(TokenCache::digest("a"), now));  // the oldest went
     EXPECT_TRUE(cache.find(TokenCache::digest("c"), now));
+}
+
+// Introspection answers (RFC 7662) come from the network: wrong types and absurd numbers are refusals,
+// never exceptions.
+class Introspection : public ::testing::Test {
+protected:
+    const Clock::time_point now = Clock::now();
+
+    boost::json::object answer() const {
+        return {{"active", true}, {"iss", kIssuer},        {"aud", kResource},
+                {"sub", "alice"}, {"scope", "notes:read"}, {"exp", epoch(now + std::chrono::hours(2))}};
+    }
+    std::string verdict_of(const boost::json::object& a) const {
+        const auto verdict = introspection_verdict(a, rules(), now);
+        if (const auto* r = std::get_if<TokenRefusal>(&verdict)) return r->description;
+        return "accepted";
+    }
+    std::string with(std::string_view name, boost::json::value v) const {
+        auto a = answer();
+        if (v.is_null())
+            a.erase(name);
+        else
+            a[name] = std::move(v);
+        return verdict_of(a);
+    }
+};
+
+TEST_F(Introspection, AcceptsAnActiveTokenForThisResourceUntilItsExpiry) {
+    const auto verdict = introspection_verdict(answer(), rules(), now);
+    ASSERT_TRUE(std::holds_alternative<AcceptedToken>(verdict));
+    const auto& accepted = std::get<AcceptedToken>(verdict);
+    EXPECT_EQ(accepted.principal->subject, "alice");
+    EXPECT_EQ(accepted.principal->scopes, (std::vector<std::string>{"notes:read"}));
+    EXPECT_EQ(epoch(accepted.expires), epoch(now + std::chrono::hours(2)));  // cached until exp, not less
+    auto without_exp = answer();
+    without_exp.erase("exp");
+    const auto bounded = std::get<AcceptedToken>(introspection_verdict(without_exp, rules(), now));
+    EXPECT_EQ(bounded.expires, now + kIntrospectionTtlWithoutExp);
+}
+
+TEST_F(Introspection, RefusesWhatIsNotActiveOrNotForThisResource) {
+    EXPECT_EQ(with("active", false), "The token is not active");
+    EXPECT_EQ(with("active", "true"), "The token is not active");
+    EXPECT_EQ(with("active", nullptr), "The token is not active");
+    EXPECT_EQ(with("iss", "https://evil.example.com"), "The token was issued by another authorization server");
+    EXPECT_EQ(with("iss", 7), "The token was issued by another authorization server");
+    EXPECT_EQ(with("aud", "https://other.example.com/mcp"), "The token was issued for another resource");
+    EXPECT_EQ(with("aud", nullptr), "The token was issued for another resource");
+    EXPECT_EQ(with("sub", nullptr), "The token names no subject");
+    EXPECT_EQ(with("sub", 42), "The token names no subject");
+}
+
+TEST_F(Introspection, OddTimesAreRefusalsNotExceptions) {
+    EXPECT_EQ(with("exp", 1.5), "The token expired");
+    EXPECT_EQ(with("exp", 1e300), "The token has no valid expiry");
+    EXPECT_EQ(with("exp", -5), "The token has no valid expiry");
+    EXPECT_EQ(with("exp", std::uint64_t{18446744073709551615ULL}), "The token has no valid expiry");
+    EXPECT_EQ(with("exp", "soon"), "The token has no valid expiry");
+    EXPECT_EQ(with("exp", epoch(now - std::chrono::minutes(5))), "The token expired");
+    EXPECT_EQ(with("nbf", epoch(now + std::chrono::minutes(5))), "The token is not valid yet");
+    EXPECT_EQ(with("nbf", "later"), "The token is not valid yet");
+    EXPECT_EQ(with("exp", static_cast<double>(epoch(now + std::chrono::hours(1))) + 0.5), "accepted");
 }
 
 TEST(PercentEncoding, EncodesAllButUnreserved) {

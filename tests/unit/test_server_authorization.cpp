@@ -89,6 +89,48 @@ TEST_F(Authorization, ListsHideWhatThePrincipalCannotUse) {
     EXPECT_EQ(tool_names(), (std::vector<std::string>{"open"}));
 }
 
+// A subscription tells of changes to the resource, and a completion lists what a template or prompt
+// guards: both need the scopes reading it does.
+TEST_F(Authorization, SubscribingToAResourceNeedsItsScopes) {
+    connect_as(principal("carol", {}));
+    const auto reply = call("resources/subscribe", {{"uri", "notes://secret"}});
+    ASSERT_TRUE(reply.as_object().contains("error")) << boost::json::serialize(reply);
+    EXPECT_EQ(reply.at("error").at("code"), mcp::error_code::forbidden);
+    EXPECT_EQ(reply.at("error").at("data").at("requiredScopes"), (boost::json::array{"notes:read"}));
+    EXPECT_TRUE(result("resources/subscribe", {{"uri", "other://anything"}}).is_object());  // declares nothing
+
+    connect_as(principal("alice", {"notes:read"}));
+    EXPECT_TRUE(result("resources/subscribe", {{"uri", "notes://secret"}}).is_object());
+}
+
+TEST_F(Authorization, ListeningForAResourceNeedsItsScopes) {
+    conn = std::make_unique<mcp::LocalConnection>(server, principal("carol", {}));
+    const auto reply = call("subscriptions/listen", {{"notifications", {{"resourceSubscriptions", {"notes://secret"}}}},
+                                                     {"_meta", stateless_meta()}});
+    ASSERT_TRUE(reply.as_object().contains("error")) << boost::json::serialize(reply);
+    EXPECT_EQ(reply.at("error").at("code"), mcp::error_code::forbidden);
+}
+
+TEST_F(Authorization, CompletingATemplateOrPromptNeedsItsScopes) {
+    server.prompt({.name = "review", .description = "Reviews a note", .required_scopes = {"notes:read"}},
+                  [] { return "review"; });
+    server.complete_template_variable("notes://{slug}", "slug", [](const mcp::CompletionRequest&) {
+        return std::vector<std::string>{"secret-plans"};
+    });
+    const boost::json::object on_template{{"ref", {{"type", "ref/resource"}, {"uri", "notes://{slug}"}}},
+                                          {"argument", {{"name", "slug"}, {"value", ""}}}};
+    const boost::json::object on_prompt{{"ref", {{"type", "ref/prompt"}, {"name", "review"}}},
+                                        {"argument", {{"name", "slug"}, {"value", ""}}}};
+    connect_as(principal("carol", {}));
+    EXPECT_EQ(error_code("completion/complete", on_template), mcp::error_code::forbidden);
+    EXPECT_EQ(error_code("completion/complete", on_prompt), mcp::error_code::forbidden);
+
+    connect_as(principal("alice", {"notes:read"}));
+    EXPECT_EQ(result("completion/complete", on_template).at("completion").at("values"),
+              (boost::json::array{"secret-plans"}));
+    EXPECT_TRUE(result("completion/complete", on_prompt).at("completion").at("values").is_array());
+}
+
 TEST_F(Authorization, RequiredScopesIsTheUnionOfWhatIsRegistered) {
     EXPECT_EQ(server.required_scopes(), (std::vector<std::string>{"notes:read", "notes:write"}));
 }

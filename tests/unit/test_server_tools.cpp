@@ -297,3 +297,100 @@ TEST_F(Paging, ChangesBetweenPagesNeitherRepeatNorSkip) {
     EXPECT_EQ(rest.front(), "tool21");
     EXPECT_FALSE(third.as_object().contains("nextCursor"));
 }
+
+namespace {
+
+// A tool's structured result checked against its outputSchema (ServerOptions::validate_tool_output).
+class OutputSchema : public ServerTest {
+protected:
+    explicit OutputSchema(bool validate = true) : ServerTest(options(validate)) {}
+
+    static mcp::ServerOptions options(bool validate) {
+        mcp::ServerOptions o;
+        o.validate_tool_output = validate;
+        return o;
+    }
+
+    void SetUp() override {
+        server.tool("report", "Generated schema", [] { return Report{"ok", 3}; });
+        const auto schema = boost::json::parse(R"({"type":"object","properties":{"status":{"type":"string"},)"
+                                               R"("items":{"type":"array","items":{"type":"object","properties":)"
+                                               R"({"count":{"type":"integer","minimum":0}},"required":["count"]}}},)"
+                                               R"("required":["status","items"]})")
+                                .as_object();
+        server.tool({.name = "handwritten", .description = "Hand-written schema", .output_schema = schema},
+                    [](const boost::json::object& args) {
+                        return mcp::CallToolResult{.content = {mcp::text("see structured")},
+                                                   .structured_content = args.at("give")};
+                    });
+        server.tool({.name = "unstructured", .description = "Declares a schema, returns text", .output_schema = schema},
+                    [] { return "plain text"; });
+        server.tool({.name = "failing", .description = "An error result", .output_schema = schema},
+                    [] { return mcp::CallToolResult{.content = {mcp::text("broken")}, .is_error = true}; });
+        connect_and_initialize();
+    }
+
+    boost::json::value give(boost::json::value structured) {
+        return call_tool("handwritten", {{"give", std::move(structured)}});
+    }
+};
+
+class OutputSchemaOff : public OutputSchema {
+protected:
+    OutputSchemaOff() : OutputSchema(false) {}
+};
+
+bool is_error(const boost::json::value& r) {
+    const auto* e = r.as_object().if_contains("isError");
+    return e != nullptr && e->as_bool();
+}
+
+}  // namespace
+
+TEST_F(OutputSchema, AConformingResultPasses) {
+    auto r = call_tool("report", {});
+    EXPECT_FALSE(is_error(r));
+    EXPECT_EQ(r.at("structuredContent").at("count"), 3);
+    r = give(boost::json::parse(R"({"status":"ok","items":[{"count":1},{"count":0}]})"));
+    EXPECT_FALSE(is_error(r)) << boost::json::serialize(r);
+}
+
+TEST_F(OutputSchema, AMismatchIsAnErrorResultNamingThePath) {
+    auto r = give(boost::json::parse(R"({"status":"ok","items":[{"count":1},{"count":-2}]})"));
+    ASSERT_TRUE(is_error(r)) << boost::json::serialize(r);
+    EXPECT_NE(first_text(r).find("/items/1/count"), std::string::npos) << first_text(r);
+    EXPECT_FALSE(r.as_object().contains("structuredContent"));  // the bad data does not reach the client
+
+    r = give(boost::json::parse(R"({"status":7,"items":[]})"));
+    ASSERT_TRUE(is_error(r));
+    EXPECT_NE(first_text(r).find("/status"), std::string::npos) << first_text(r);
+    r = give(boost::json::parse(R"({"status":"ok"})"));
+    ASSERT_TRUE(is_error(r));
+    EXPECT_NE(first_text(r).find("items"), std::string::npos) << first_text(r);
+    EXPECT_TRUE(is_error(give(boost::json::array{1, 2})));
+    EXPECT_TRUE(is_error(give(nullptr)));
+}
+
+TEST_F(OutputSchema, ADeclaredSchemaNeedsStructuredContentButErrorsAreExempt) {
+    auto r = call_tool("unstructured", {});
+    ASSERT_TRUE(is_error(r));
+    EXPECT_NE(first_text(r).find("no structuredContent"), std::string::npos) << first_text(r);
+    r = call_tool("failing", {});
+    ASSERT_TRUE(is_error(r));
+    EXPECT_EQ(first_text(r), "broken");
+}
+
+TEST_F(OutputSchema, AMalformedOutputSchemaIsRefusedAtRegistration) {
+    EXPECT_THROW(server.tool({.name = "bad",
+                              .description = "bad",
+                              .output_schema = boost::json::object{{"type", "object"}, {"minProperties", "x"}}},
+                             [] { return "x"; }),
+                 std::invalid_argument);
+}
+
+TEST_F(OutputSchemaOff, TheOptionTurnsTheCheckOff) {
+    auto r = give(boost::json::parse(R"({"status":7})"));
+    EXPECT_FALSE(is_error(r)) << boost::json::serialize(r);
+    EXPECT_EQ(r.at("structuredContent").at("status"), 7);
+    EXPECT_FALSE(is_error(call_tool("unstructured", {})));
+}

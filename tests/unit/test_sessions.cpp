@@ -8,7 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 using namespace mcp;
@@ -152,6 +154,35 @@ TEST(SessionService, SubscribersListenersAndCancellation) {
     service.cancel(*stdio, boost::json::value("r1"));
     EXPECT_TRUE(call->stop.stop_requested());
     EXPECT_TRUE(call->cancelled_by_client.load());
+}
+
+// A closing stdio session waits for the answers of its calls, not only for their ids to be free:
+// the id is released before the answer is written, so that a client may reuse it at once.
+TEST(SessionState, WaitIdleWaitsUntilAnUntrackedCallHasAnswered) {
+    auto service = make_service(10, 60s);
+    auto stdio = service.open(nullptr, "");
+    auto& state = SessionState::of(*stdio);
+    auto call = std::make_shared<InFlightCall>();
+    call->key = request_key(boost::json::value(2));
+    ASSERT_TRUE(state.track(call));
+
+    std::atomic<bool> idle{false};
+    std::optional<SessionState::Answering> answering;
+    answering.emplace(state.untrack(*call));
+    EXPECT_TRUE(state.track(call));  // the id is free again while the answer is written
+    auto second = state.untrack(*call);
+    std::thread waiter([&] {
+        state.wait_idle();
+        idle = true;
+    });
+    std::this_thread::sleep_for(50ms);
+    EXPECT_FALSE(idle.load());
+    answering.reset();
+    std::this_thread::sleep_for(50ms);
+    EXPECT_FALSE(idle.load());  // the second answer is still being written
+    { auto done = std::move(second); }
+    waiter.join();
+    EXPECT_TRUE(idle.load());
 }
 
 TEST(ResumableStream, AReconnectedClientGetsWhatItMissedThenTheRestLive) {

@@ -65,6 +65,13 @@ public:
     // 2025-11-25: tells the client that the URL elicitation `elicitation_id` finished.
     void notify_elicitation_complete(std::string elicitation_id);
 
+    // A tool declared with task_support: the call becomes a task here, if the client can take one
+    // (the request is answered with the task, and the handler goes on). Does nothing otherwise, or
+    // when the call is a task already. See ToolSpec::task_started_by_handler.
+    void start_task();
+    // Whether the handler runs in a task.
+    bool in_task() const;
+
     // 2025-11-25 over HTTP: closes this request's SSE response now, before the result; the
     // client reconnects with Last-Event-ID and receives everything after, result included (SEP-1699
     // polling, for long calls behind proxies that cut idle connections). Returns false, and does

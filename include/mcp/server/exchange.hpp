@@ -25,6 +25,9 @@ public:
     const Implementation& client_info() const { return client_->info; }
     // A dotted capability path, e.g. "sampling", "elicitation.url", "roots.listChanged".
     bool client_supports(std::string_view capability) const;
+    // The settings the client declared for an extension (capabilities.extensions[id], per request
+    // on 2026-07-28, at initialize before), or nullptr when it did not declare it.
+    const boost::json::object* client_extension(std::string_view id) const;
 
     const boost::json::value& request_id() const { return request_id_; }
     // The request's _meta.progressToken (string or integer), null when absent.

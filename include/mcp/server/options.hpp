@@ -26,6 +26,9 @@ struct ClientRequestOptions {
     std::chrono::milliseconds sampling_timeout{10 * 60'000};    // a person approves, then a model writes
     std::chrono::milliseconds roots_timeout{30'000};            // the client answers by itself
     std::chrono::milliseconds request_state_ttl{15 * 60'000};
+    // 2025-era calls of replayable handlers waiting for their clients' answers at once on this
+    // node (docs/adr/0015-parked-calls.md); one more gets "Server overloaded" (HTTP 503).
+    std::size_t max_parked_calls = 100'000;
 };
 
 // 2025-era sessions (HTTP): how many, how long an idle one lives, and what their resumable SSE
@@ -35,6 +38,24 @@ struct SessionOptions {
     std::chrono::milliseconds idle_timeout{30 * 60'000};
     std::size_t journal_events_per_stream = 1'000;
     std::size_t journal_bytes_per_stream = 4 * 1024 * 1024;
+};
+
+// Tasks (docs/adr/0021-tasks.md): long tool calls the client polls for.
+struct TaskOptions {
+    // How long a task and its result stay readable, from its creation (ttlMs).
+    std::chrono::milliseconds ttl{60 * 60'000};
+    // How often clients are told to poll (pollIntervalMs).
+    std::chrono::milliseconds poll_interval{500};
+    // Tasks one principal (or all anonymous clients together) may hold within their time to live;
+    // one more is refused.
+    std::size_t max_per_principal = 1000;
+};
+
+// The audit log: one JSON line per tools/call, prompts/get and resources/read, with who asked,
+// what it named, the outcome and the duration.
+struct AuditOptions {
+    std::string path;        // empty: off; "stderr"; or a file, appended to
+    bool arguments = false;  // the call's arguments too (tokens are never among them)
 };
 
 struct ServerOptions {
@@ -50,8 +71,12 @@ struct ServerOptions {
     // Whether tools/list, prompts/list and resources/list show a principal the entries whose
     // required scopes it lacks (calling them is refused either way).
     bool list_unauthorized = false;
+    // Whether a tool's structured result is checked against its outputSchema; a mismatch becomes
+    // an isError result naming the path, and is logged. Off saves the check's cost.
+    bool validate_tool_output = true;
     ExecutionOptions execution;
     SessionOptions sessions;
+    TaskOptions tasks;
     // Where 2025-era HTTP sessions, their SSE journals and the answers handlers wait for live:
     // "memory" (one node) or "redis://[[user]:password@]host[:port][/db]", shared by the nodes behind
     // one load balancer (docs/adr/0011-several-nodes.md).
@@ -59,6 +84,7 @@ struct ServerOptions {
     // Seals every opaque token (SSE event ids, request state). Nodes behind one load balancer
     // need the same ring; without one the server generates a key and says so in its log.
     std::optional<KeyRing> keys;
+    AuditOptions audit;
 };
 
 }  // namespace mcp

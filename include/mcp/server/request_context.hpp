@@ -44,10 +44,17 @@ private:
 // carried to the handler by the context snapshot, and cleared on the transport thread after.
 using Authenticator = std::function<std::shared_ptr<const Principal>(const HttpRequestView& request)>;
 
-// W3C trace context of the request being served.
+// W3C trace context of the request being served (https://www.w3.org/TR/trace-context/). A
+// traceparent that is not well-formed is dropped, and its tracestate with it.
 struct TraceContext {
-    std::string traceparent;
-    std::string tracestate;
+    std::string traceparent;  // the caller's, as it came
+    std::string tracestate;   // the caller's (at most 512 characters)
+    // With a traceparent: the caller's trace (32 hex digits) and this request's span in it (16).
+    std::string trace_id;
+    std::string span_id;
+    // The traceparent for what this request calls (the client, other services): the same trace,
+    // with this request's span as the parent. Empty without a trace.
+    std::string child_traceparent() const;
 };
 
 using LogFields = std::vector<std::pair<std::string, std::string>>;
@@ -55,7 +62,8 @@ using LogFields = std::vector<std::pair<std::string, std::string>>;
 // Valid on a handler thread while it serves a request (restored there by the context snapshot);
 // empty elsewhere.
 const TraceContext& current_trace();
-// mcp.request.id, mcp.method, mcp.session (2025 sessions), mcp.client, for the application's logs.
+// mcp.request.id, mcp.method, mcp.session (2025 sessions), mcp.client, mcp.principal (the
+// subject, when authenticated), for the application's logs.
 const LogFields& current_log_fields();
 
 }  // namespace mcp

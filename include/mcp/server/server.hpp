@@ -5,11 +5,13 @@
 #include <mcp/protocol/types.hpp>
 #include <mcp/server/completion.hpp>
 #include <mcp/server/context_snapshot.hpp>
+#include <mcp/server/detail/method_adapter.hpp>
 #include <mcp/server/detail/prompt_adapter.hpp>
 #include <mcp/server/detail/resource_adapter.hpp>
 #include <mcp/server/detail/tool_adapter.hpp>
 #include <mcp/server/detail/transport_access.hpp>
 #include <mcp/server/interceptor.hpp>
+#include <mcp/server/method.hpp>
 #include <mcp/server/options.hpp>
 #include <mcp/server/prompt.hpp>
 #include <mcp/server/resource.hpp>
@@ -18,6 +20,7 @@
 #include <mcp/sessions/session.hpp>
 
 #include <chrono>
+#include <concepts>
 #include <functional>
 #include <memory>
 #include <string>
@@ -28,6 +31,8 @@ namespace mcp {
 namespace detail {
 struct ServerCore;
 }  // namespace detail
+
+class Extension;
 
 class Server {
 public:
@@ -83,6 +88,29 @@ public:
     void complete_prompt_argument(std::string prompt, std::string argument, Completer completer);
     void complete_template_variable(std::string uri_template, std::string variable, Completer completer);
 
+    // ---- Extensions (SEP-2133) and methods beside the protocol's (mcp/server/method.hpp).
+    // extension() advertises an extension under capabilities.extensions in initialize and
+    // server/discover, and returns the handle that registers the methods its specification
+    // defines. Throws std::invalid_argument for a malformed id or one declared already.
+    Extension extension(std::string id, boost::json::object settings = {});
+    Extension extension(ExtensionSpec spec);
+    // An application's own JSON-RPC method ("vendor/name"), served in both eras and typed like a
+    // tool. Throws std::invalid_argument for a name of the protocol (MethodSpec::name), one served
+    // already, or a params schema whose root is not an object schema.
+    // (A deduced name, so that a braced MethodSpec never reads as a string: GCC 12 ignores designators
+    // when it ranks the overloads.)
+    template <class Name, class F>
+    requires std::convertible_to<Name, std::string>
+    void method(Name&& name, F&& fn) {
+        MethodSpec spec;
+        spec.name = std::forward<Name>(name);
+        method(std::move(spec), std::forward<F>(fn));
+    }
+    template <class F>
+    void method(MethodSpec spec, F&& fn) {
+        add_method(detail::make_method(std::move(spec), std::forward<F>(fn)), {});
+    }
+
     // ---- Several nodes (--store redis://, docs/adr/0011-several-nodes.md). Registries are per
     // process; an application that changes them at run time does so on every node with these.
     // broadcast() runs this node's handlers for `topic` before it returns, then every other
@@ -134,13 +162,42 @@ public:
 
 private:
     friend detail::SessionService& detail::session_service(Server& server);
+    friend class Extension;
 
     void add_tool(detail::ToolDefinition def);
     void add_prompt(detail::PromptDefinition def);
     void add_resource(detail::ResourceDefinition def);
     void add_template(detail::TemplateDefinition def);
+    // `extension`: the declared extension that registers it; empty for the application's own.
+    void add_method(detail::MethodDefinition def, std::string_view extension);
 
     std::unique_ptr<detail::ServerCore> core_;
+};
+
+// A declared extension (Server::extension): registers the methods its specification defines. Such
+// a method may take any name the server does not serve yet ("skills/list", "tasks/get").
+class Extension {
+public:
+    const std::string& id() const { return id_; }
+
+    template <class Name, class F>
+    requires std::convertible_to<Name, std::string> Extension& method(Name&& name, F&& fn) {
+        MethodSpec spec;
+        spec.name = std::forward<Name>(name);
+        return method(std::move(spec), std::forward<F>(fn));
+    }
+    template <class F>
+    Extension& method(MethodSpec spec, F&& fn) {
+        server_->add_method(detail::make_method(std::move(spec), std::forward<F>(fn)), id_);
+        return *this;
+    }
+
+private:
+    friend class Server;
+    Extension(Server& server, std::string id) : server_(&server), id_(std::move(id)) {}
+
+    Server* server_;
+    std::string id_;
 };
 
 }  // namespace mcp

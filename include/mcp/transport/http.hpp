@@ -40,6 +40,15 @@ struct HttpOptions {
     std::chrono::milliseconds sse_retry{2'000};  // the retry: hint sent to clients
 
     std::chrono::milliseconds shutdown_grace{10'000};  // time given to calls in flight on SIGTERM
+    // On SIGTERM readiness turns false at once, and the endpoint goes on serving this long, so that
+    // a balancer watching /readyz stops sending new work, before it stops accepting and the grace
+    // period begins.
+    std::chrono::milliseconds drain_delay{0};
+
+    // The operator's listener: Prometheus metrics (/metrics), liveness (/healthz) and readiness
+    // (/readyz), on an address of its own, never on the MCP endpoint. Off when metrics_port is 0.
+    std::string metrics_host = "127.0.0.1";
+    std::uint16_t metrics_port = 0;
 
     // The endpoint's URL as clients reach it (behind a proxy, the proxy's): the canonical
     // resource URI of OAuth. Empty: http(s)://host:port/endpoint of the listening socket.

@@ -1,14 +1,18 @@
 #include "server/client_requests/rounds.hpp"
 
 #include "server/call.hpp"
+#include "server/call_metrics.hpp"
 #include "server/core.hpp"
+#include "server/tasks/task_sink.hpp"
+#include "server/trace_context.hpp"
 #include "sessions/session_state.hpp"
+#include "store/mailbox.hpp"
+#include "util/random.hpp"
 
 #include <mcp/protocol/errors.hpp>
 #include <mcp/server/blocking.hpp>
 
 #include <boost/json/serialize.hpp>
-#include "util/random.hpp"
 
 #include <stdexcept>
 
@@ -17,20 +21,6 @@ namespace mcp::detail {
 namespace {
 
 constexpr std::string_view kRequestIdPurpose = "server-request";
-
-std::chrono::milliseconds timeout_of(const ServerCore& core, InputKind kind) {
-    const auto& t = core.options.client_requests;
-    switch (kind) {
-        case InputKind::sampling: return t.sampling_timeout;
-        case InputKind::roots: return t.roots_timeout;
-        default: return t.elicitation_timeout;
-    }
-}
-
-// A request id the client cannot guess or reuse for another session: sealed over the session.
-std::string new_request_id(ServerCore& core, const Session& session) {
-    return core.keys().seal(kRequestIdPurpose, session.id() + '\n' + random_token(9));
-}
 
 InputAnswer answer_of(const WireRequest& request, const boost::json::value& message) {
     const auto& o = message.as_object();
@@ -49,18 +39,14 @@ InputAnswer answer_of(const WireRequest& request, const boost::json::value& mess
     }
 }
 
-void cancel_on_client(CallState& call, const std::string& id, std::string_view reason) {
-    call.sink->send(jsonrpc::make_notification("notifications/cancelled", {{"requestId", id}, {"reason", reason}}));
-}
-
-std::vector<InputAnswer> ask_in_session(CallState& call, std::vector<WireRequest> requests) {
+// The handler keeps its thread while the client answers.
+std::vector<InputAnswer> ask_blocking(CallState& call, std::vector<WireRequest> requests) {
     auto& core = call.core;
     const auto& session = call.session;
-    if (!session) throw ClientGone("there is no session to ask the client through");
     // Waiting on the transport's own thread would stop it from reading the answer.
     if (call.runs_inline) {
         throw std::logic_error("a handler declared runs_inline cannot wait for the client's answer to " +
-                               requests.front().method);
+                               requests.front().method + " unless it is replayable");
     }
     auto& state = SessionState::of(*session);
     std::vector<std::optional<InputAnswer>> answers(requests.size());
@@ -69,6 +55,8 @@ std::vector<InputAnswer> ask_in_session(CallState& call, std::vector<WireRequest
         std::size_t index;
         std::string id;
         std::chrono::steady_clock::time_point deadline;
+        std::unique_ptr<MailboxWait> answer;
+        std::optional<metrics::GaugeScope> parked;  // counted while the answer is awaited
     };
     std::vector<Waiting> waiting;
     for (std::size_t i = 0; i < requests.size(); ++i) {
@@ -82,10 +70,11 @@ std::vector<InputAnswer> ask_in_session(CallState& call, std::vector<WireRequest
         }
         if (session->closed()) throw ClientGone("the client is gone");
         const auto timeout = timeout_of(core, r.kind);
-        Waiting w{i, new_request_id(core, *session), std::chrono::steady_clock::now() + timeout};
-        core.sessions().mailbox().open(w.id, timeout + std::chrono::minutes(1));
-        call.sink->send(jsonrpc::make_request(boost::json::value(w.id), r.method, r.params));
-        waiting.push_back(std::move(w));
+        auto id = new_request_id(core, *session);
+        auto answer = std::make_unique<MailboxWait>(core.sessions().mailbox(), id, timeout + std::chrono::minutes(1));
+        call.sink->send(jsonrpc::make_request(boost::json::value(id), r.method, r.params));
+        waiting.push_back(Waiting{i, std::move(id), std::chrono::steady_clock::now() + timeout, std::move(answer), {}});
+        if (metrics::enabled()) waiting.back().parked.emplace(&parked_requests(kind_name(r.kind)));
     }
 
     // The wait ends early when the call is cancelled or the client goes away.
@@ -95,17 +84,13 @@ std::vector<InputAnswer> ask_in_session(CallState& call, std::vector<WireRequest
     BlockingScope blocking;  // lets the handler pool add a thread while this one waits
 
     for (std::size_t n = 0; n < waiting.size(); ++n) {
-        const auto& w = waiting[n];
-        auto message = core.sessions().mailbox().wait(w.id, w.deadline, stop.get_token());
+        auto& w = waiting[n];
+        auto message = w.answer->get(w.deadline, stop.get_token());
         if (!message) {
             const bool timed_out = !stop.stop_requested();
             // A client still there is told to drop what nobody waits for (a form left open).
-            const bool client_there = !session->closed();
-            for (std::size_t rest = n; rest < waiting.size(); ++rest) {
-                if (rest > n)
-                    core.sessions().mailbox().wait(waiting[rest].id, std::chrono::steady_clock::now(),
-                                                   {});  // close the slot
-                if (client_there) {
+            if (!session->closed()) {
+                for (std::size_t rest = n; rest < waiting.size(); ++rest) {
                     cancel_on_client(call, waiting[rest].id,
                                      timed_out ? "timed out waiting for the client" : "the request was cancelled");
                 }
@@ -116,9 +101,42 @@ std::vector<InputAnswer> ask_in_session(CallState& call, std::vector<WireRequest
         answers[w.index] = answer_of(requests[w.index], *message);
         if (requests[w.index].kind == InputKind::roots) state.cache_roots(message->as_object().at("result"));
     }
+    if (call.task) call.task->answered();
     std::vector<InputAnswer> out;
     out.reserve(answers.size());
     for (auto& a : answers) out.push_back(std::move(*a));
+    return out;
+}
+
+// A replayable handler: the answers come back with the call's replies, or the call parks
+// (parking.hpp) and the handler runs again once they are in.
+std::vector<InputAnswer> ask_replaying(CallState& call, std::vector<WireRequest> requests) {
+    auto& state = SessionState::of(*call.session);
+    auto& rounds = call.input;
+    std::vector<InputAnswer> out;
+    bool missing = false;
+    for (auto& r : requests) {
+        if (!call.exchange->client_supports(r.capability)) throw CapabilityMissing(r.capability);
+        if (r.kind == InputKind::roots) {
+            if (auto cached = state.cached_roots()) {
+                out.push_back(parse_answer(r, *cached));
+                continue;
+            }
+        }
+        auto reply = rounds.replies.find(r.key);
+        if (reply == rounds.replies.end()) {
+            missing = true;
+            rounds.pending.push_back(std::move(r));
+            continue;
+        }
+        if (!reply->second) throw InputTimeout("no answer to " + r.method + " in time");
+        out.push_back(answer_of(r, *reply->second));
+        if (r.kind == InputKind::roots) state.cache_roots(reply->second->as_object().at("result"));
+    }
+    if (missing) {
+        if (call.session->closed()) throw ClientGone("the client is gone");
+        throw InputRequired{};
+    }
     return out;
 }
 
@@ -151,9 +169,32 @@ std::vector<InputAnswer> ask_stateless(CallState& call, std::vector<WireRequest>
 std::vector<InputAnswer> ask(CallState& call, const std::vector<InputRequest>& requests) {
     std::vector<WireRequest> wire;
     wire.reserve(requests.size());
-    for (const auto& r : requests) wire.push_back(to_wire(r, call.input.keys));
+    for (const auto& r : requests) {
+        wire.push_back(to_wire(r, call.input.keys));
+        pass_on(call.trace, wire.back().params);  // the client's trace goes on through this request
+    }
     if (call.exchange->era() == Era::stateless) return ask_stateless(call, std::move(wire));
-    return ask_in_session(call, std::move(wire));
+    if (!call.session) throw ClientGone("there is no session to ask the client through");
+    if (call.replayable) return ask_replaying(call, std::move(wire));
+    return ask_blocking(call, std::move(wire));
+}
+
+std::chrono::milliseconds timeout_of(const ServerCore& core, InputKind kind) {
+    const auto& t = core.options.client_requests;
+    switch (kind) {
+        case InputKind::sampling: return t.sampling_timeout;
+        case InputKind::roots: return t.roots_timeout;
+        default: return t.elicitation_timeout;
+    }
+}
+
+// Sealed over the session: another session cannot answer it.
+std::string new_request_id(ServerCore& core, const Session& session) {
+    return core.keys().seal(kRequestIdPurpose, session.id() + '\n' + random_token(9));
+}
+
+void cancel_on_client(CallState& call, const std::string& id, std::string_view reason) {
+    call.sink->send(jsonrpc::make_notification("notifications/cancelled", {{"requestId", id}, {"reason", reason}}));
 }
 
 }  // namespace mcp::detail

@@ -5,13 +5,22 @@
 // InputRequiredResult, and the retry runs it again.
 #include "server/client_requests/wire.hpp"
 
-#include <boost/json/object.hpp>
+#include <mcp/sessions/session.hpp>
 
+#include <boost/json/object.hpp>
+#include <boost/json/value.hpp>
+
+#include <chrono>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace mcp::detail {
 
 struct CallState;
+struct ServerCore;
 
 // Unwinds a handler whose input is not there yet (2026). Deliberately not a std::exception:
 // handler code catching std::exception lets it pass. Should a handler swallow it anyway, the
@@ -26,8 +35,18 @@ struct InputRounds {
     boost::json::object answers;
     boost::json::object used;
     std::vector<WireRequest> pending;
+    // 2025, replayable handlers: what came back for each request sent to the client, by key: the
+    // client's response message, or nothing when it did not come in time.
+    std::map<std::string, std::optional<boost::json::value>, std::less<>> replies;
 };
 
 std::vector<InputAnswer> ask(CallState& call, const std::vector<InputRequest>& requests);
+
+// 2025: how long the client has to answer a request of this kind.
+std::chrono::milliseconds timeout_of(const ServerCore& core, InputKind kind);
+// 2025: a request id the client cannot guess or reuse for another session.
+std::string new_request_id(ServerCore& core, const Session& session);
+// 2025: tells the client to drop a request nobody waits for any more.
+void cancel_on_client(CallState& call, const std::string& id, std::string_view reason);
 
 }  // namespace mcp::detail

@@ -186,4 +186,12 @@ boost::json::object capability_object(std::string_view path) {
     }
 }
 
+std::string_view kind_name(InputKind kind) {
+    switch (kind) {
+        case InputKind::sampling: return "sampling";
+        case InputKind::roots: return "roots";
+        default: return "elicitation";
+    }
+}
+
 }  // namespace mcp::detail

@@ -32,6 +32,9 @@ private:
 
 WireRequest to_wire(const InputRequest& request, KeyCounter& keys);
 
+// The kind as metrics name it: "elicitation" (form or URL), "sampling" or "roots".
+std::string_view kind_name(InputKind kind);
+
 // The client's result as the answer the handler gets. Throws std::invalid_argument saying what is
 // wrong with it.
 InputAnswer parse_answer(const WireRequest& request, const boost::json::value& result);

@@ -1,4 +1,5 @@
-// completion/complete for prompt arguments and resource template variables.
+// completion/complete for prompt arguments and resource template variables. Completing for a prompt
+// or template needs the scopes it declares: the values may be what it guards (names of notes).
 #include "server/methods/methods.hpp"
 
 namespace mcp::detail {
@@ -63,6 +64,7 @@ boost::json::value complete(ServerCore& core, CallState& call) {
         const std::string_view name = required(params.ref.name, "ref/name");
         auto entry = core.catalog.prompts.find(name);
         if (!entry) throw InvalidParams("Unknown prompt: " + std::string(name));
+        check_scopes(call.exchange->principal().get(), entry->def.spec.required_scopes);
         return completion_result(
             candidates(core.catalog.prompt_completers.find(name, request.argument), entry->def.enum_values, request));
     }
@@ -70,6 +72,7 @@ boost::json::value complete(ServerCore& core, CallState& call) {
         const std::string_view uri = required(params.ref.uri, "ref/uri");
         auto entry = core.catalog.templates.registry().find(uri);
         if (!entry) throw InvalidParams("Unknown resource template: " + std::string(uri));
+        check_scopes(call.exchange->principal().get(), entry->def.spec.required_scopes);
         return completion_result(
             candidates(core.catalog.template_completers.find(uri, request.argument), entry->def.enum_values, request));
     }

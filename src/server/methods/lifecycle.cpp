@@ -1,11 +1,12 @@
 // initialize, ping, logging/setLevel, and the lifecycle notifications (2025-11-25 era).
 #include "server/methods/methods.hpp"
+#include "server/tasks/task_wire.hpp"
 
 #include <mcp/protocol/revision.hpp>
 
 namespace mcp::detail {
 
-boost::json::object server_capabilities(const ServerCore&) {
+boost::json::object server_capabilities(const ServerCore& core) {
     // Keep in step with docs/adr/0002-declared-not-supported.md.
     boost::json::object caps;
     caps["tools"] = {{"listChanged", true}};
@@ -13,8 +14,22 @@ boost::json::object server_capabilities(const ServerCore&) {
     caps["resources"] = {{"subscribe", true}, {"listChanged", true}};
     caps["logging"] = boost::json::object();
     caps["completions"] = boost::json::object();
+    if (auto extensions = core.catalog.extensions.capabilities()) caps["extensions"] = std::move(*extensions);
     return caps;
 }
+
+namespace {
+
+// 2025-11-25: the experimental tasks utility, when a tool supports tasks (its 2026 successor is
+// the extension, advertised under extensions).
+void add_session_task_capability(const ServerCore& core, boost::json::object& caps) {
+    if (!core.catalog.extensions.declared(kTasksExtension)) return;
+    caps["tasks"] = {{"list", boost::json::object()},
+                     {"cancel", boost::json::object()},
+                     {"requests", {{"tools", {{"call", boost::json::object()}}}}}};
+}
+
+}  // namespace
 
 boost::json::value initialize(ServerCore& core, CallState& call) {
     if (!call.session) throw Error(error_code::invalid_request, "initialize needs a connection that keeps a session");
@@ -38,7 +53,9 @@ boost::json::value initialize(ServerCore& core, CallState& call) {
 
     boost::json::object result;
     result["protocolVersion"] = negotiated;
-    result["capabilities"] = server_capabilities(core);
+    auto caps = server_capabilities(core);
+    add_session_task_capability(core, caps);
+    result["capabilities"] = std::move(caps);
     result["serverInfo"] = to_wire(core.info);
     if (!core.options.instructions.empty()) result["instructions"] = core.options.instructions;
     return result;

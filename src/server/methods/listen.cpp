@@ -26,6 +26,7 @@ std::shared_ptr<Listen> read_filter(ServerCore& core, const std::shared_ptr<Call
         for (const auto& uri : *uris) {
             if (!uri.is_string()) throw InvalidParams("notifications.resourceSubscriptions must be an array of URIs");
             check_subscribed_uri(uri.get_string());
+            check_scopes(call->exchange->principal().get(), resource_scopes(core, uri.get_string()));
             if (listen->uris.emplace(uri.get_string()).second) echoed.push_back(uri);
         }
         honored["resourceSubscriptions"] = std::move(echoed);
@@ -41,10 +42,6 @@ boost::json::value closing_result(const ServerCore& core, const CallState& call)
                                 boost::json::object{{"resultType", "complete"}, {"_meta", std::move(meta)}});
 }
 
-void untrack(const std::shared_ptr<CallState>& call) {
-    if (call->session && !call->key.empty()) SessionState::of(*call->session).untrack(*call);
-}
-
 }  // namespace
 
 void start_listen(ServerCore& core, const std::shared_ptr<CallState>& call) {
@@ -52,13 +49,17 @@ void start_listen(ServerCore& core, const std::shared_ptr<CallState>& call) {
     std::shared_ptr<Listen> listen;
     try {
         listen = read_filter(core, call, honored);
+    } catch (const Refusal& e) {
+        const auto answering = call->untrack();
+        call->sink->complete_refused(e, jsonrpc::make_error(call->message.id, e.code(), e.message(), e.data()));
+        return;
     } catch (const Error& e) {
-        untrack(call);
+        const auto answering = call->untrack();
         call->sink->complete(jsonrpc::make_error(call->message.id, e.code(), e.message(), e.data()));
         return;
     }
     if (!core.listens.add(listen, core.options.max_listen_streams)) {
-        untrack(call);
+        const auto answering = call->untrack();
         call->sink->complete_overloaded(jsonrpc::make_error(call->message.id, error_code::internal_error,
                                                             "Too many open subscriptions/listen streams (limit " +
                                                                 std::to_string(core.options.max_listen_streams) + ")"));
@@ -76,7 +77,7 @@ void start_listen(ServerCore& core, const std::shared_ptr<CallState>& call) {
     Listen* raw = listen.get();
     listen->on_stop.emplace(call->stop.get_token(), std::function<void()>([raw] {
                                 if (!raw->end()) return;  // the server ended it first
-                                untrack(raw->call);
+                                const auto answering = raw->call->untrack();
                                 raw->call->sink->complete(std::nullopt);
                             }));
 }
@@ -84,7 +85,7 @@ void start_listen(ServerCore& core, const std::shared_ptr<CallState>& call) {
 void end_listens(ServerCore& core) {
     for (const auto& listen : core.listens.take_all()) {
         if (!listen->end()) continue;  // the client ended it first
-        untrack(listen->call);
+        const auto answering = listen->call->untrack();
         listen->call->sink->complete(closing_result(core, *listen->call));
     }
 }

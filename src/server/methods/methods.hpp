@@ -39,7 +39,18 @@ void check_subscribed_uri(std::string_view uri);
 
 boost::json::value complete(ServerCore& core, CallState& call);
 
+// A method an application or an extension registered (custom_methods.hpp).
+boost::json::value call_method(ServerCore& core, CallState& call);
+bool method_runs_inline(const ServerCore& core, const CallState& call);
+
 boost::json::value discover(ServerCore& core, CallState& call);
+
+// Tasks (server/tasks/, docs/adr/0021-tasks.md).
+boost::json::value get_task(ServerCore& core, CallState& call);
+boost::json::value update_task(ServerCore& core, CallState& call);
+boost::json::value cancel_task(ServerCore& core, CallState& call);
+boost::json::value task_result(ServerCore& core, CallState& call);
+boost::json::value list_tasks(ServerCore& core, CallState& call);
 // subscriptions/listen: acknowledges, then streams change notifications until the call is
 // cancelled (stream closed, notifications/cancelled) or the server shuts down.
 void start_listen(ServerCore& core, const std::shared_ptr<CallState>& call);

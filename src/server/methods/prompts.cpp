@@ -19,12 +19,14 @@ boost::json::value get_prompt(ServerCore& core, CallState& call) {
     auto params = bind_params<GetPromptParams>(call.params());
     auto entry = core.catalog.prompts.find(params.name);
     if (!entry) throw InvalidParams("Unknown prompt: " + std::string(params.name));
+    call.entity = entry->metrics;
 
     PromptArguments arguments(std::move(params.arguments).value_or(PromptArguments()));
     for (const auto& arg : entry->def.spec.arguments) {
         if (arg.required && !arguments.contains(arg.name))
             throw InvalidParams("Missing required argument: " + arg.name);
     }
+    call.replayable = entry->def.spec.replayable;
     Context ctx(call);
     return entry->def.invoke(arguments, ctx);
 }

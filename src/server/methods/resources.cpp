@@ -28,10 +28,17 @@ std::vector<std::string> resource_scopes(const ServerCore& core, std::string_vie
 boost::json::value read_resource(ServerCore& core, CallState& call) {
     const std::string uri(bind_params<ResourceParams>(call.params()).uri);
     Context ctx(call);
-    if (auto entry = core.catalog.resources.find(uri)) return entry->def.invoke(uri, ctx);
-
+    if (auto entry = core.catalog.resources.find(uri)) {
+        call.replayable = entry->def.spec.replayable;
+        call.entity = entry->metrics;
+        return entry->def.invoke(uri, ctx);
+    }
     for (const auto& entry : core.catalog.templates.in_order()) {
-        if (auto vars = entry->matcher.match(uri)) return entry->def.invoke(uri, *vars, ctx);
+        if (auto vars = entry->matcher.match(uri)) {
+            call.replayable = entry->def.spec.replayable;
+            call.entity = entry->metrics;
+            return entry->def.invoke(uri, *vars, ctx);
+        }
     }
     throw ResourceNotFound(uri);
 }
@@ -50,6 +57,8 @@ boost::json::value subscribe(ServerCore& core, CallState& call) {
     }
     std::string uri(bind_params<ResourceParams>(call.params()).uri);
     check_subscribed_uri(uri);
+    // Updates would tell the principal about a resource it may not read.
+    check_scopes(call.exchange->principal().get(), resource_scopes(core, uri));
     core.sessions().record(*call.session,
                            {SessionChange::Kind::subscribe, {}, std::move(uri)});  // acknowledged only once stored
     return boost::json::object();

@@ -1,6 +1,7 @@
 // tools/list and tools/call.
 #include "server/client_requests/wire.hpp"
 #include "server/methods/methods.hpp"
+#include "server/tasks/task_runs.hpp"
 #include "util/log.hpp"
 
 #include <mcp/json/bind.hpp>
@@ -41,6 +42,27 @@ std::optional<boost::json::object> missing_capabilities(const std::vector<std::s
     return missing;
 }
 
+// A structured result that breaks the tool's outputSchema is the tool's failure, told to the model
+// like any other (spec: servers MUST return structured results that conform to it). Error results
+// are exempt: they need not carry structuredContent.
+boost::json::value checked_output(const ToolEntry& entry, boost::json::value result) {
+    const auto* object = result.if_object();
+    if (object == nullptr) return result;
+    if (const auto* error = object->if_contains("isError"); error != nullptr && error->is_bool() && error->get_bool())
+        return result;
+    const auto* structured = object->if_contains("structuredContent");
+    std::string problem;
+    if (structured == nullptr) {
+        problem = "no structuredContent, though the tool declares an outputSchema";
+    } else if (auto invalid = entry.output_validator->validate(*structured)) {
+        problem = invalid->message;
+    } else {
+        return result;
+    }
+    log().warn("tool {} returned a result its outputSchema refuses: {}", entry.def.spec.name, problem);
+    return error_result("Output validation failed: " + problem);
+}
+
 }  // namespace
 
 boost::json::value list_tools(ServerCore& core, CallState& call) {
@@ -60,6 +82,7 @@ boost::json::value call_tool(ServerCore& core, CallState& call) {
     const auto name = params.name;
     auto entry = core.catalog.tools.find(name);
     if (!entry) throw InvalidParams("Unknown tool: " + std::string(name));
+    call.entity = entry->metrics;
 
     static const boost::json::object no_arguments;
     const boost::json::object* arguments = params.arguments != nullptr ? params.arguments : &no_arguments;
@@ -76,11 +99,18 @@ boost::json::value call_tool(ServerCore& core, CallState& call) {
         return error_result("Invalid arguments: " + invalid->message);
     }
 
+    // A task answers the request now and runs on (server/tasks/). Inside one, the handler keeps
+    // its thread while a 2025 client answers: a parked call would hold the task's request.
+    if (!call.task) call.may_become_task = may_become_task(*entry, call);
+    if (call.may_become_task && !entry->def.spec.task_started_by_handler) start_task(call);
+
     // Errors of the tool itself go back to the model as an isError result; protocol errors
     // (mcp::Error) stay JSON-RPC errors.
+    call.replayable = entry->def.spec.replayable && !call.may_become_task;
     Context ctx(call);
+    boost::json::value result;
     try {
-        return entry->def.invoke(*arguments, ctx);
+        result = entry->def.invoke(*arguments, ctx);
     } catch (const InputRequired&) {
         throw;  // 2026: the dispatcher answers input_required
     } catch (const CapabilityMissing& e) {
@@ -100,11 +130,13 @@ boost::json::value call_tool(ServerCore& core, CallState& call) {
     } catch (const json::BindError& e) {
         return error_result(std::string("Invalid arguments: ") + e.what());
     } catch (const std::exception& e) {
-        log().debug("tool {} failed: {}", name, e.what());
+        log().debug("tool {} failed: {}", name, printable(e.what()));
         return error_result(e.what());
     } catch (...) {
         return error_result("The tool failed with an unknown exception");
     }
+    if (!entry->output_validator || !core.options.validate_tool_output) return result;
+    return checked_output(*entry, std::move(result));
 }
 
 }  // namespace mcp::detail

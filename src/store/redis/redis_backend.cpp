@@ -1,5 +1,5 @@
 // The Redis backend: one client shared by the signals between nodes, the session records, the SSE
-// journals and the mailbox (redis_store.hpp lists the keys).
+// journals, the mailbox and the tasks (redis_store.hpp lists the keys).
 #include "store/redis/redis_store.hpp"
 
 #include "util/log.hpp"
@@ -8,9 +8,23 @@ namespace mcp::detail {
 
 namespace {
 
+// Through Sentinel there is a replica to lose writes to: what a client is told was stored (a
+// session, a delivered answer) waits this long at most for one replica to have it too.
+constexpr std::chrono::milliseconds kReplicaWait{100};
+
+RedisClient::Options options_for(const RedisUrl& url) {
+    RedisClient::Options options;
+    if (url.sentinels) options.replica_wait = kReplicaWait;
+    return options;
+}
+
 class RedisBackend final : public Backend {
 public:
-    explicit RedisBackend(RedisUrl url) : client_(std::move(url), {}), cluster_(client_), mailbox_(client_, cluster_) {
+    explicit RedisBackend(const RedisUrl& url)
+        : client_(url, options_for(url)),
+          cluster_(client_),
+          mailbox_(client_, cluster_),
+          tasks_(client_, cluster_.node_id()) {
         if (!client_.wait_connected(std::chrono::seconds(2))) {
             log().warn("Redis is not reachable yet: 2025-era HTTP requests get 503 until it is");
         }
@@ -23,12 +37,15 @@ public:
         return std::make_unique<RedisEventJournal>(client_, limits);
     }
     Mailbox& mailbox() override { return mailbox_; }
+    TaskStore& tasks() override { return tasks_; }
     Cluster* cluster() override { return &cluster_; }
+    bool reachable() const override { return client_.connected(); }
 
 private:
     RedisClient client_;
     RedisCluster cluster_;
     RedisMailbox mailbox_;
+    RedisTaskStore tasks_;
 };
 
 }  // namespace

@@ -1,13 +1,13 @@
 #include "store/redis/redis_client.hpp"
 
+#include "store/redis/redis_connection.hpp"
+#include "store/redis/redis_sentinel.hpp"
+#include "store/store_metrics.hpp"
 #include "util/log.hpp"
-#include "util/percent_encoding.hpp"
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
-#include <boost/asio/connect.hpp>
 #include <boost/asio/detached.hpp>
-#include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
@@ -15,12 +15,7 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <sys/socket.h>
-
 #include <atomic>
-#include <charconv>
 #include <condition_variable>
 #include <deque>
 #include <future>
@@ -31,90 +26,69 @@ namespace mcp::detail {
 
 namespace asio = boost::asio;
 using tcp = asio::ip::tcp;
-using namespace asio::experimental::awaitable_operators;
 constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 
 namespace {
 
-// User names and passwords arrive percent-encoded when they hold ':', '@', '/' or '%'.
-// The message never repeats the text: it may be a password.
-std::string userinfo_part(std::string_view text) {
-    auto decoded = percent_decoded(text);
-    if (!decoded) throw std::invalid_argument("bad percent-encoding in the Redis URL's user or password");
-    return std::move(*decoded);
-}
-
-}  // namespace
-
-RedisUrl RedisUrl::parse(std::string_view url) {
-    constexpr std::string_view scheme = "redis://";
-    if (!url.starts_with(scheme)) throw std::invalid_argument("a Redis URL starts with redis://");
-    url.remove_prefix(scheme.size());
-    RedisUrl out;
-    if (const auto at = url.rfind('@'); at != std::string_view::npos) {
-        // [user]:password (Redis 6 ACL users), or a bare password as older clients wrote it.
-        const auto userinfo = url.substr(0, at);
-        if (const auto colon = userinfo.find(':'); colon != std::string_view::npos) {
-            out.username = userinfo_part(userinfo.substr(0, colon));
-            out.password = userinfo_part(userinfo.substr(colon + 1));
-        } else {
-            out.password = userinfo_part(userinfo);
-        }
-        url.remove_prefix(at + 1);
-    }
-    auto authority = url.substr(0, url.find('/'));
-    const auto path = url.size() > authority.size() ? url.substr(authority.size() + 1) : std::string_view();
-    const auto bracket = authority.find(']');
-    if (const auto colon = authority.rfind(':');
-        colon != std::string_view::npos && (bracket == std::string_view::npos || bracket < colon)) {
-        unsigned port = 0;
-        const auto digits = authority.substr(colon + 1);
-        auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), port);
-        if (ec != std::errc() || end != digits.data() + digits.size() || port == 0 || port > 65535) {
-            throw std::invalid_argument("bad port in the Redis URL");
-        }
-        out.port = static_cast<std::uint16_t>(port);
-        authority = authority.substr(0, colon);
-    }
-    if (authority.starts_with('[') && authority.ends_with(']')) authority = authority.substr(1, authority.size() - 2);
-    if (!authority.empty()) out.host = authority;
-    if (!path.empty()) {
-        auto [end, ec] = std::from_chars(path.data(), path.data() + path.size(), out.db);
-        if (ec != std::errc() || end != path.data() + path.size() || out.db < 0)
-            throw std::invalid_argument("bad database number in the Redis URL");
-    }
-    return out;
-}
-
-namespace {
-
-// A Redis host that crashed or was cut off sends no FIN or RST: without these, the subscription
-// connection (which only reads) would wait on it forever and miss every later wake-up. Probes
-// after 10 s of silence, every 5 s, 3 unanswered end it; data unacknowledged for 20 s ends it too.
-void detect_a_vanished_peer(tcp::socket& s) {
-    s.set_option(tcp::socket::keep_alive(true));
-    const int fd = s.native_handle();
-    const int idle = 10;
-    const int interval = 5;
-    const int probes = 3;
-    const unsigned user_timeout_ms = 20000;
-    ::setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof idle);
-    ::setsockopt(fd, IPPROTO_TCP, TCP_KEEPINTVL, &interval, sizeof interval);
-    ::setsockopt(fd, IPPROTO_TCP, TCP_KEEPCNT, &probes, sizeof probes);
-    ::setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &user_timeout_ms, sizeof user_timeout_ms);
-}
-
-// A command batch waiting for its replies.
+// Commands whose replies a caller waits for. A replicated one is answered only once the WAIT sent
+// after it returns; a WAIT answers the replicated requests it `covers`.
 struct Request {
     std::size_t expected = 0;
     std::vector<RespValue> replies;
     std::promise<std::vector<RespValue>> done;
+    bool replicated = false;
+    std::vector<std::shared_ptr<Request>> covers;  // a WAIT's
+    bool settled = false;                          // a request may be failed both as itself and as covered
+
+    void answer(std::vector<RespValue> values) {
+        if (std::exchange(settled, true)) return;
+        done.set_value(std::move(values));
+    }
+    void fail(const char* why) {
+        if (std::exchange(settled, true)) return;
+        done.set_exception(std::make_exception_ptr(StoreUnavailable(why)));
+    }
+};
+
+// One pipelined command connection, remade whenever it is lost. Touched only on the client's
+// thread, except `up`.
+struct Link {
+    explicit Link(asio::io_context& ioc) : retry(ioc) {}
+
+    std::unique_ptr<tcp::socket> socket;
+    std::uint64_t generation = 0;  // connections made so far: tells a write's own one
+    std::optional<RedisAddress> peer;
+    std::atomic<bool> up{false};
+    std::deque<std::shared_ptr<Request>> pending;  // sent, in order, waiting for their replies
+    std::string outgoing;
+    bool writing = false;
+    asio::steady_timer retry;
+    bool retry_now = false;
+    // Replicated writes: whether a WAIT is out, and the writes sent since, which the next covers.
+    bool waiting = false;
+    std::vector<std::shared_ptr<Request>> uncovered;
+
+    void fail_all(const char* why) {
+        for (auto& r : pending) {
+            r->fail(why);
+            for (auto& c : r->covers) c->fail(why);
+        }
+        for (auto& c : uncovered) c->fail(why);
+        pending.clear();
+        uncovered.clear();
+        outgoing.clear();
+        writing = false;
+        waiting = false;
+    }
 };
 
 }  // namespace
 
 struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
-    Impl(RedisUrl u, Options o) : url(std::move(u)), options(o), work(asio::make_work_guard(ioc)) {}
+    Impl(RedisUrl u, Options o) : url(std::move(u)), options(o), work(asio::make_work_guard(ioc)) {
+        if (url.sentinels) sentinels.emplace(ioc, *url.sentinels, options.connect_timeout);
+        if (options.replica_wait.count() > 0) replicated.emplace(ioc);
+    }
 
     RedisUrl url;
     Options options;
@@ -123,36 +97,47 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
     std::thread thread;
     std::atomic<bool> stopping{false};
 
-    // Command connection; touched only on the client's thread, except the flag.
-    std::atomic<bool> up{false};
+    // Commands; wait_connected() waits on `up_changed` for every link to be up.
+    Link commands{ioc};
     mutable std::mutex up_mutex;
     mutable std::condition_variable up_changed;
-    std::unique_ptr<tcp::socket> socket;
-    std::deque<std::shared_ptr<Request>> pending;
-    std::string outgoing;
-    bool writing = false;
+    // Writes that wait for a replica (Options::replica_wait), on a connection of their own: a
+    // WAIT holds up every command behind it on its connection.
+    std::optional<Link> replicated;
 
     // Subscriptions.
     std::mutex subs_mutex;
     std::vector<std::pair<std::string, Callback>> patterns;
     std::vector<std::function<void()>> reconnected;
     std::unique_ptr<tcp::socket> sub_socket;
+    std::optional<RedisAddress> sub_peer;
+    asio::steady_timer sub_retry{ioc};
+    bool sub_retry_now = false;
     bool subscribed = false;  // every pattern confirmed on the live subscription connection
     // A connection came (back) up since the reconnect callbacks last ran. They run only once
     // both connections are live, because catching up needs commands as well as wake-ups.
     bool catch_up_owed = false;
     asio::steady_timer sub_idle{ioc};  // parks the subscription loop while there is nothing to listen to
 
-    void set_up(bool value) {
+    // Through Sentinel: where the master is.
+    std::optional<SentinelSet> sentinels;
+    std::string last_warning;  // of the connection loops, so a failure that repeats is logged once
+
+    // pipeline_replicated(): until when (steady clock ticks) it does not wait for replicas.
+    std::atomic<std::int64_t> replica_wait_paused_until{0};
+
+    void set_up(Link& link, bool value) {
         {
             std::lock_guard lock(up_mutex);
-            up.store(value);
+            link.up.store(value);
         }
         up_changed.notify_all();
     }
 
+    bool all_up() const { return commands.up.load() && (!replicated || replicated->up.load()); }
+
     void run_reconnect_callbacks_when_both_live() {
-        if (!catch_up_owed || !subscribed || !up.load()) return;
+        if (!catch_up_owed || !subscribed || !commands.up.load()) return;
         catch_up_owed = false;
         std::vector<std::function<void()>> callbacks;
         {
@@ -168,126 +153,257 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
         }
     }
 
-    asio::awaitable<bool> connect(tcp::socket& s) {
-        tcp::resolver resolver(ioc);
-        auto [rec, endpoints] = co_await resolver.async_resolve(url.host, std::to_string(url.port), use_tuple);
-        if (rec) co_return false;
-        asio::steady_timer timer(ioc);
-        timer.expires_after(options.connect_timeout);
-        auto result = co_await (asio::async_connect(s, endpoints, use_tuple) || timer.async_wait(use_tuple));
-        if (result.index() != 0 || std::get<0>(std::get<0>(result))) co_return false;
-        s.set_option(tcp::no_delay(true));
-        detect_a_vanished_peer(s);
-        // Authenticate and pick the database before anything else.
-        std::vector<std::vector<std::string>> hello;
-        if (!url.password.empty()) {
-            if (url.username.empty())
-                hello.push_back({"AUTH", url.password});
-            else
-                hello.push_back({"AUTH", url.username, url.password});
+    // Where Redis is, for the log.
+    std::string describe() const {
+        if (sentinels) return "Redis master " + sentinels->master_name() + " (through Sentinel)";
+        return "Redis at " + RedisAddress{url.host, url.port}.to_string();
+    }
+
+    // A warning once, not at every retry of the same failure.
+    void warn_once(const std::string& message) {
+        if (message == last_warning) return;
+        last_warning = message;
+        log().warn("{}", message);
+    }
+
+    // Whether the server behind a fresh connection may be written to. Through Sentinel, its ROLE
+    // must say master: the sentinels' answer may be stale, or the server demoted since.
+    bool writable(const RespValue& role, const RedisAddress& at) {
+        if (says_master(role)) return true;
+        if (role.is_error()) {
+            // An ACL user without ROLE: READONLY replies still tell a replica apart.
+            warn_once("Redis at " + at.to_string() + " refused ROLE (" + role.text +
+                      "); a replica will be noticed by its READONLY replies");
+            return true;
         }
+        warn_once("Redis at " + at.to_string() + " is not the master of " + sentinels->master_name() + " (ROLE says " +
+                  (role.elements.empty() ? std::string("nothing") : role.elements[0].text) +
+                  "); asking the sentinels again");
+        return false;
+    }
+
+    // Connects `s` to Redis (through Sentinel: to the master it names), logs in and picks the
+    // database; `peer` is where it went.
+    asio::awaitable<bool> connect(tcp::socket& s, std::optional<RedisAddress>& peer) {
+        std::optional<RedisAddress> target = RedisAddress{url.host, url.port};
+        if (sentinels) target = co_await sentinels->master();
+        if (!target || !co_await connect_to(s, *target, options.connect_timeout)) co_return false;
+        RedisCommands hello;
+        add_auth(hello, url.username, url.password);
         if (url.db != 0) hello.push_back({"SELECT", std::to_string(url.db)});
-        if (hello.empty()) co_return true;
-        std::string bytes;
-        for (const auto& c : hello) bytes += resp_command(c);
-        auto [wec, n] = co_await asio::async_write(s, asio::buffer(bytes), use_tuple);
-        if (wec) co_return false;
-        RespParser parser;
-        std::size_t answered = 0;
-        char buffer[4096];
-        while (answered < hello.size()) {
-            auto [ec, got] = co_await s.async_read_some(asio::buffer(buffer), use_tuple);
-            if (ec) co_return false;
-            parser.feed(std::string_view(buffer, got));
-            while (auto reply = parser.next()) {
-                if (reply->is_error()) {
-                    log().error("Redis refused the connection setup: {}", reply->text);
+        if (sentinels) hello.push_back({"ROLE"});
+        if (!hello.empty()) {
+            RespParser parser;
+            const auto replies = co_await exchange(s, parser, hello, options.command_timeout);
+            if (!replies) co_return false;
+            const std::size_t setup = replies->size() - (sentinels ? 1 : 0);
+            for (std::size_t i = 0; i < setup; ++i) {
+                if ((*replies)[i].is_error()) {
+                    log().error("Redis refused the connection setup: {}", (*replies)[i].text);
                     co_return false;
                 }
-                ++answered;
             }
+            if (sentinels && !writable(replies->back(), *target)) co_return false;
         }
+        peer = target;
         co_return true;
     }
 
-    void fail_pending(const char* why) {
-        for (auto& r : pending) r->done.set_exception(std::make_exception_ptr(StoreUnavailable(why)));
-        pending.clear();
-        outgoing.clear();
-        writing = false;
+    // Sentinel named a new master: connections to any other server are to an old master (hung,
+    // cut off, or demoted), so they are closed, and every loop reconnects without waiting.
+    void follow(const RedisAddress& master) {
+        const auto leave = [&](std::optional<RedisAddress>& peer, std::unique_ptr<tcp::socket>& s, bool& now,
+                               asio::steady_timer& retry) {
+            if (peer == master) return;
+            boost::system::error_code ignored;
+            if (peer && s) s->close(ignored);
+            now = true;
+            retry.cancel();
+        };
+        leave(commands.peer, commands.socket, commands.retry_now, commands.retry);
+        if (replicated) leave(replicated->peer, replicated->socket, replicated->retry_now, replicated->retry);
+        leave(sub_peer, sub_socket, sub_retry_now, sub_retry);
     }
 
-    void write_more() {
-        if (writing || outgoing.empty() || !socket) return;
-        writing = true;
-        auto bytes = std::make_shared<std::string>(std::exchange(outgoing, {}));
-        asio::async_write(*socket, asio::buffer(*bytes),
-                          [self = shared_from_this(), bytes](boost::system::error_code ec, std::size_t) {
-                              self->writing = false;
+    // Waits before the next connection attempt (longer each time), unless Sentinel named a new
+    // master meanwhile: then the next attempt is at once.
+    asio::awaitable<void> back_off(asio::steady_timer& timer, bool& now, std::chrono::milliseconds& backoff) {
+        if (!now) {
+            timer.expires_after(backoff);
+            co_await timer.async_wait(use_tuple);
+        }
+        backoff = std::exchange(now, false) ? std::chrono::milliseconds(50)
+                                            : std::min(backoff * 2, std::chrono::milliseconds(2000));
+    }
+
+    void write_more(Link& link) {
+        if (link.writing || link.outgoing.empty() || !link.socket) return;
+        link.writing = true;
+        auto bytes = std::make_shared<std::string>(std::exchange(link.outgoing, {}));
+        asio::async_write(*link.socket, asio::buffer(*bytes),
+                          [self = shared_from_this(), &link, bytes, generation = link.generation](
+                              boost::system::error_code ec, std::size_t) {
+                              // A write to a connection since closed (Sentinel named another
+                              // master) must not touch the one that replaced it.
+                              if (generation != link.generation) return;
+                              link.writing = false;
                               if (ec) {
-                                  if (self->socket) self->socket->close(ec);
+                                  if (link.socket) link.socket->close(ec);
                                   return;
                               }
-                              self->write_more();
+                              self->write_more(link);
                           });
     }
 
-    asio::awaitable<void> run_commands() {
+    // A WAIT after the replicated writes sent so far: one at a time, so that while a replica
+    // takes its time the writes made meanwhile share the next one.
+    void send_wait(Link& link, std::vector<std::shared_ptr<Request>> covers) {
+        auto wait = std::make_shared<Request>();
+        wait->expected = 1;
+        wait->covers = std::move(covers);
+        link.pending.push_back(std::move(wait));
+        link.outgoing += resp_command({"WAIT", "1", std::to_string(options.replica_wait.count())});
+        link.waiting = true;
+    }
+
+    // Sends a request on `link` (on the client's thread).
+    void submit(Link& link, std::shared_ptr<Request> request, const std::string& bytes) {
+        if (!link.up.load() || !link.socket) {
+            request->fail("Redis is unreachable");
+            return;
+        }
+        link.pending.push_back(request);
+        link.outgoing += bytes;
+        if (request->replicated) {
+            if (link.waiting)
+                link.uncovered.push_back(std::move(request));
+            else
+                send_wait(link, {std::move(request)});
+        }
+        write_more(link);
+    }
+
+    // A request's replies are all in: answer it, unless a WAIT still has to vouch for it. A
+    // WAIT's reply goes to every request it covers, after their own.
+    void completed(Link& link, const std::shared_ptr<Request>& request) {
+        if (request->replicated) return;
+        if (request->covers.empty()) {
+            request->answer(std::move(request->replies));
+            return;
+        }
+        for (auto& covered : request->covers) {
+            auto replies = std::move(covered->replies);
+            replies.push_back(request->replies.front());
+            covered->answer(std::move(replies));
+        }
+        link.waiting = false;
+        if (!link.uncovered.empty()) {
+            send_wait(link, std::exchange(link.uncovered, {}));
+            write_more(link);
+        }
+    }
+
+    // Calls `commands` on `link` from a caller's thread; waits up to the command timeout.
+    std::vector<RespValue> call(Link& link, const std::vector<std::vector<std::string>>& list, bool replicate) {
+        const bool counting = metrics::enabled();
+        if (!link.up.load()) {
+            if (counting) store_metrics().errors.add();
+            throw StoreUnavailable("Redis is unreachable");
+        }
+        const auto started = std::chrono::steady_clock::now();
+        auto request = std::make_shared<Request>();
+        request->expected = list.size();
+        request->replicated = replicate;
+        auto future = request->done.get_future();
+        std::string bytes;
+        for (const auto& c : list) bytes += resp_command(c);
+        asio::post(ioc, [self = shared_from_this(), &link, request = std::move(request), bytes = std::move(bytes)] {
+            self->submit(link, request, bytes);
+        });
+        if (future.wait_for(options.command_timeout) != std::future_status::ready) {
+            if (counting) store_metrics().errors.add();
+            throw StoreUnavailable("Redis did not answer in time");
+        }
+        if (!counting) return future.get();
+        try {
+            auto replies = future.get();
+            store_metrics().command_seconds.observe(std::chrono::steady_clock::now() - started);
+            return replies;
+        } catch (const StoreUnavailable&) {
+            store_metrics().errors.add();
+            throw;
+        }
+    }
+
+    asio::awaitable<void> run_link(Link& link, bool main) {
         auto backoff = std::chrono::milliseconds(50);
-        asio::steady_timer timer(ioc);
+        bool connected_before = false;
         bool reported = false;
         while (!stopping.load()) {
-            socket = std::make_unique<tcp::socket>(ioc);
-            if (co_await connect(*socket)) {
+            link.socket = std::make_unique<tcp::socket>(ioc);
+            ++link.generation;
+            if (co_await connect(*link.socket, link.peer)) {
                 backoff = std::chrono::milliseconds(50);
-                if (reported) log().info("Redis at {}:{} is back", url.host, url.port);
-                reported = false;
-                set_up(true);
-                catch_up_owed = true;
-                run_reconnect_callbacks_when_both_live();
-                RespParser parser;
-                char buffer[16 * 1024];
-                while (true) {
-                    auto [ec, n] = co_await socket->async_read_some(asio::buffer(buffer), use_tuple);
-                    if (ec) break;
-                    bool broken = false;
-                    try {
-                        parser.feed(std::string_view(buffer, n));
-                        while (auto reply = parser.next()) {
-                            if (pending.empty()) {
-                                broken = true;  // a reply nobody asked for: the stream is out of step
-                                break;
-                            }
-                            auto& front = pending.front();
-                            front->replies.push_back(std::move(*reply));
-                            if (front->replies.size() == front->expected) {
-                                front->done.set_value(std::move(front->replies));
-                                pending.pop_front();
-                            }
-                        }
-                    } catch (const std::exception& e) {
-                        log().error("Redis protocol error: {}", e.what());
-                        broken = true;
-                    }
-                    if (broken) break;
+                set_up(link, true);
+                if (main) {
+                    if (connected_before && metrics::enabled()) store_metrics().reconnects.add();
+                    connected_before = true;
+                    if (reported) log().info("{} is back, at {}", describe(), link.peer->to_string());
+                    last_warning.clear();
+                    catch_up_owed = true;
+                    run_reconnect_callbacks_when_both_live();
                 }
-                set_up(false);
+                reported = false;
+                co_await read_replies(link);
+                set_up(link, false);
             }
+            link.peer.reset();
             boost::system::error_code ignored;
-            socket->close(ignored);
-            socket.reset();
-            fail_pending("Redis connection lost");
+            link.socket->close(ignored);
+            link.socket.reset();
+            link.fail_all("Redis connection lost");
             if (stopping.load()) break;
-            if (!reported) log().warn("Redis at {}:{} is unreachable; retrying", url.host, url.port);
+            if (main && !reported) log().warn("{} is unreachable; retrying", describe());
             reported = true;
-            timer.expires_after(backoff);
-            co_await timer.async_wait(use_tuple);
-            backoff = std::min(backoff * 2, std::chrono::milliseconds(2000));
+            co_await back_off(link.retry, link.retry_now, backoff);
+        }
+    }
+
+    // Hands each reply on a command connection to the request waiting for it, until the
+    // connection ends or must be dropped.
+    asio::awaitable<void> read_replies(Link& link) {
+        RespParser parser;
+        char buffer[16 * 1024];
+        while (true) {
+            auto [ec, n] = co_await link.socket->async_read_some(asio::buffer(buffer), use_tuple);
+            if (ec) co_return;
+            try {
+                parser.feed(std::string_view(buffer, n));
+                while (auto reply = parser.next()) {
+                    if (link.pending.empty()) co_return;  // a reply nobody asked for: the stream is out of step
+                    // A server that became a replica answers writes with READONLY: the caller
+                    // gets the error, and the connection goes to find the master.
+                    const bool demoted = reply->is_error() && reply->text.starts_with("READONLY");
+                    auto front = link.pending.front();
+                    front->replies.push_back(std::move(*reply));
+                    if (front->replies.size() == front->expected) {
+                        link.pending.pop_front();
+                        completed(link, front);
+                    }
+                    if (demoted) {
+                        log().warn("Redis at {} is a replica now (READONLY); finding the master again",
+                                   link.peer ? link.peer->to_string() : std::string("?"));
+                        co_return;
+                    }
+                }
+            } catch (const std::exception& e) {
+                log().error("Redis protocol error: {}", e.what());
+                co_return;
+            }
         }
     }
 
     asio::awaitable<void> run_subscriptions() {
-        asio::steady_timer timer(ioc);
         auto backoff = std::chrono::milliseconds(50);
         while (!stopping.load()) {
             std::vector<std::string> wanted;
@@ -301,7 +417,7 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
                 continue;
             }
             sub_socket = std::make_unique<tcp::socket>(ioc);
-            if (co_await connect(*sub_socket)) {
+            if (co_await connect(*sub_socket, sub_peer)) {
                 backoff = std::chrono::milliseconds(50);
                 std::vector<std::string> command{"PSUBSCRIBE"};
                 command.insert(command.end(), wanted.begin(), wanted.end());
@@ -324,13 +440,12 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
                 }
             }
             subscribed = false;
+            sub_peer.reset();
             boost::system::error_code ignored;
             sub_socket->close(ignored);
             sub_socket.reset();
             if (stopping.load()) break;
-            timer.expires_after(backoff);
-            co_await timer.async_wait(use_tuple);
-            backoff = std::min(backoff * 2, std::chrono::milliseconds(2000));
+            co_await back_off(sub_retry, sub_retry_now, backoff);
         }
     }
 
@@ -351,6 +466,7 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
             return;
         }
         if (kind != "pmessage" || reply.elements.size() != 4) return;
+        if (metrics::enabled()) store_metrics().wakeups.add();
         const auto& pattern = reply.elements[1].text;
         std::vector<Callback> targets;
         {
@@ -364,8 +480,15 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
 };
 
 RedisClient::RedisClient(RedisUrl url, Options options) : impl_(std::make_shared<Impl>(std::move(url), options)) {
-    asio::co_spawn(impl_->ioc, impl_->run_commands(), asio::detached);
+    asio::co_spawn(impl_->ioc, impl_->run_link(impl_->commands, true), asio::detached);
+    if (impl_->replicated) asio::co_spawn(impl_->ioc, impl_->run_link(*impl_->replicated, false), asio::detached);
     asio::co_spawn(impl_->ioc, impl_->run_subscriptions(), asio::detached);
+    if (impl_->sentinels) {
+        asio::co_spawn(impl_->ioc, impl_->sentinels->watch([impl = impl_.get()](const RedisAddress& master) {
+            impl->follow(master);
+        }),
+                       asio::detached);
+    }
     impl_->thread = std::thread([impl = impl_] { impl->ioc.run(); });
 }
 
@@ -373,9 +496,15 @@ RedisClient::~RedisClient() {
     impl_->stopping.store(true);
     asio::post(impl_->ioc, [impl = impl_] {
         boost::system::error_code ignored;
-        if (impl->socket) impl->socket->close(ignored);
+        for (Link* link : {&impl->commands, impl->replicated ? &*impl->replicated : nullptr}) {
+            if (link == nullptr) continue;
+            if (link->socket) link->socket->close(ignored);
+            link->retry.cancel();
+        }
         if (impl->sub_socket) impl->sub_socket->close(ignored);
+        if (impl->sentinels) impl->sentinels->close();
         impl->sub_idle.cancel();
+        impl->sub_retry.cancel();
         impl->work.reset();
         impl->ioc.stop();
     });
@@ -384,25 +513,26 @@ RedisClient::~RedisClient() {
 
 std::vector<RespValue> RedisClient::pipeline(const std::vector<std::vector<std::string>>& commands) {
     if (commands.empty()) return {};
-    if (!impl_->up.load()) throw StoreUnavailable("Redis is unreachable");
-    auto request = std::make_shared<Request>();
-    request->expected = commands.size();
-    auto future = request->done.get_future();
-    std::string bytes;
-    for (const auto& c : commands) bytes += resp_command(c);
-    asio::post(impl_->ioc, [impl = impl_, request, bytes = std::move(bytes)]() mutable {
-        if (!impl->up.load() || !impl->socket) {
-            request->done.set_exception(std::make_exception_ptr(StoreUnavailable("Redis is unreachable")));
-            return;
-        }
-        impl->pending.push_back(std::move(request));
-        impl->outgoing += bytes;
-        impl->write_more();
-    });
-    if (future.wait_for(impl_->options.command_timeout) != std::future_status::ready) {
-        throw StoreUnavailable("Redis did not answer in time");
+    return impl_->call(impl_->commands, commands, false);
+}
+
+std::vector<RespValue> RedisClient::pipeline_replicated(const std::vector<std::vector<std::string>>& commands) {
+    using Clock = std::chrono::steady_clock;
+    if (!impl_->replicated || commands.empty() ||
+        Clock::now().time_since_epoch().count() < impl_->replica_wait_paused_until.load()) {
+        return pipeline(commands);
     }
-    return future.get();
+    auto replies = impl_->call(*impl_->replicated, commands, true);
+    const auto& acks = replies.back();
+    if (acks.type != RespValue::Type::integer || acks.integer < 1) {
+        constexpr auto pause = std::chrono::seconds(10);
+        impl_->replica_wait_paused_until.store((Clock::now() + pause).time_since_epoch().count());
+        log().warn("no Redis replica acknowledged a write within {} ms ({}); not waiting for replicas for {} s",
+                   impl_->options.replica_wait.count(), acks.is_error() ? acks.text : std::to_string(acks.integer),
+                   pause.count());
+    }
+    replies.pop_back();
+    return replies;
 }
 
 RespValue RedisClient::command(std::vector<std::string> args) {
@@ -410,11 +540,11 @@ RespValue RedisClient::command(std::vector<std::string> args) {
     return std::move(replies.front());
 }
 
-bool RedisClient::connected() const { return impl_->up.load(); }
+bool RedisClient::connected() const { return impl_->commands.up.load(); }
 
 bool RedisClient::wait_connected(std::chrono::milliseconds timeout) const {
     std::unique_lock lock(impl_->up_mutex);
-    return impl_->up_changed.wait_for(lock, timeout, [&] { return impl_->up.load(); });
+    return impl_->up_changed.wait_for(lock, timeout, [&] { return impl_->all_up(); });
 }
 
 void RedisClient::psubscribe(std::string pattern, Callback callback) {

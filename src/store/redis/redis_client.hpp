@@ -3,6 +3,10 @@
 // pub/sub connection, on a thread of its own, reconnecting by itself. Calls block the caller (a
 // handler or store thread) for at most the command timeout; while Redis is unreachable they fail
 // at once with StoreUnavailable, so callers can answer 503 instead of piling up.
+// Through Sentinel (redis-sentinel://), both connections go to the master the sentinels name, whose
+// ROLE must say so, and follow it when it fails over; a READONLY reply (the server became a
+// replica) drops the connection, which then finds the master again.
+#include "store/redis/redis_url.hpp"
 #include "store/redis/resp.hpp"
 
 #include <mcp/protocol/errors.hpp>
@@ -19,24 +23,14 @@ namespace mcp::detail {
 
 using mcp::StoreUnavailable;
 
-// redis://[[user]:password@]host[:port][/db]; the host defaults to 127.0.0.1, the port to 6379.
-// A user name or password holding '@', ':', '/' or '%' is percent-encoded (%40, %3A, %2F, %25).
-struct RedisUrl {
-    std::string host = "127.0.0.1";
-    std::uint16_t port = 6379;
-    int db = 0;
-    std::string username;  // an ACL user (Redis 6); empty for the default user
-    std::string password;
-
-    // Throws std::invalid_argument naming what is wrong (never echoing the password).
-    static RedisUrl parse(std::string_view url);
-};
-
 class RedisClient {
 public:
     struct Options {
         std::chrono::milliseconds connect_timeout{1000};
         std::chrono::milliseconds command_timeout{1000};
+        // How long pipeline_replicated() waits for one replica to acknowledge its writes (WAIT 1);
+        // zero: it does not wait.
+        std::chrono::milliseconds replica_wait{0};
     };
     using Callback = std::function<void(std::string_view channel, std::string_view message)>;
 
@@ -49,8 +43,15 @@ public:
     RespValue command(std::vector<std::string> args);
     // Several commands in one round trip, replies in order.
     std::vector<RespValue> pipeline(const std::vector<std::vector<std::string>>& commands);
+    // The same, for writes a client is told of and cannot make again (a session it was given, an
+    // answer it delivered): the round trip ends once a replica has them too (WAIT 1), or after
+    // `replica_wait` when none acknowledges; then it stops waiting for replicas for a while, so a
+    // replica that is down costs the node one wait, not one per write. These writes go on a
+    // connection of their own, where one WAIT at a time covers all the writes made meanwhile:
+    // other commands never queue behind a WAIT.
+    std::vector<RespValue> pipeline_replicated(const std::vector<std::vector<std::string>>& commands);
     bool connected() const;
-    // Waits up to `timeout` for the command connection (startup).
+    // Waits up to `timeout` for the command connections (startup).
     bool wait_connected(std::chrono::milliseconds timeout) const;
 
     // Pattern subscriptions, kept across reconnections. Callbacks run on the client's thread and

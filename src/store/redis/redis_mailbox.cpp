@@ -3,9 +3,13 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include <vector>
+
 namespace mcp::detail {
 
-using Clock = std::chrono::steady_clock;
+namespace {
+constexpr std::size_t kCatchUpBatch = 512;  // GETDELs per round trip when catching up
+}
 
 RedisMailbox::RedisMailbox(RedisClient& client, Cluster& cluster) : client_(client), cluster_(cluster) {
     delivered_ = cluster_.subscribe("mailbox", [this](std::string_view key) { wake(key); });
@@ -17,83 +21,85 @@ RedisMailbox::~RedisMailbox() {
     cluster_.unsubscribe(reconnected_);
 }
 
-void RedisMailbox::open(std::string_view key, std::chrono::milliseconds ttl) {
+void RedisMailbox::expect(std::string_view key, std::chrono::milliseconds ttl, Receiver receiver) {
+    const std::string k(key);
     {
         std::lock_guard lock(mutex_);
-        waiting_[std::string(key)];
+        expected_.insert_or_assign(k, std::move(receiver));
     }
     try {
-        checked(client_.command({"SET", "mcp:mbo:" + std::string(key), "1", "PX", redis_ms(ttl)}));
+        // The request goes to the client once this returns; its answer is refused without the marker.
+        checked(client_.pipeline_replicated({{"SET", "mcp:mbo:" + k, "1", "PX", redis_ms(ttl)}}).front());
     } catch (const StoreUnavailable&) {
-        std::lock_guard lock(mutex_);
-        waiting_.erase(std::string(key));
+        take(k);
         throw;
     }
 }
 
-std::optional<boost::json::value> RedisMailbox::wait(std::string_view key, Clock::time_point deadline,
-                                                     std::stop_token stop) {
+bool RedisMailbox::forget(std::string_view key) {
     const std::string k(key);
-    std::optional<boost::json::value> value;
-    {
-        std::stop_callback on_stop(stop, [this] { wake_all(); });
-        while (!value && !stop.stop_requested() && Clock::now() < deadline) {
-            try {
-                auto reply = client_.command({"GETDEL", "mcp:mb:" + k});
-                if (!reply.is_nil() && !reply.is_error()) {
-                    boost::system::error_code ec;
-                    auto parsed = boost::json::parse(reply.text, ec);
-                    if (!ec) value = std::move(parsed);
-                    break;
-                }
-            } catch (const StoreUnavailable&) {
-                // Redis is away: keep waiting for it, within the deadline.
-            }
-            // Pub/sub only wakes us early; the poll is what guarantees progress.
-            std::unique_lock lock(mutex_);
-            auto& slot = waiting_[k];
-            slot.changed.wait_until(lock, std::min(deadline, Clock::now() + std::chrono::milliseconds(500)),
-                                    [&] { return slot.woken || stop.stop_requested(); });
-            slot.woken = false;
-        }
-    }
-    {
-        std::lock_guard lock(mutex_);
-        waiting_.erase(k);
-    }
+    if (!take(k)) return false;
     try {
-        client_.command({"DEL", "mcp:mbo:" + k});
+        client_.command({"DEL", "mcp:mbo:" + k, "mcp:mb:" + k});
     } catch (const StoreUnavailable&) {
-        // The marker expires by itself.
+        // Both keys expire by themselves.
     }
-    return value;
+    return true;
 }
 
 bool RedisMailbox::deliver(std::string_view key, boost::json::value value) {
-    // Stored only while a handler waits; then the waiter's node is woken.
+    // Stored only while a node expects it; then that node is woken.
     static const std::string script =
         "if redis.call('DEL', KEYS[1]) == 1 then "
         "redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2]) "
         "redis.call('PUBLISH', 'mcp:bus:mailbox', ARGV[3]) return 1 end return 0";
     const std::string k(key);
-    auto reply = checked(client_.command(
-        {"EVAL", script, "2", "mcp:mbo:" + k, "mcp:mb:" + k, boost::json::serialize(value), "600000", k}));
-    return reply.integer == 1;
+    // The client is told its answer arrived once this returns.
+    auto replies = client_.pipeline_replicated(
+        {{"EVAL", script, "2", "mcp:mbo:" + k, "mcp:mb:" + k, boost::json::serialize(value), "600000", k}});
+    return checked(replies.front()).integer == 1;
+}
+
+Mailbox::Receiver RedisMailbox::take(const std::string& key) {
+    Receiver receiver;
+    std::lock_guard lock(mutex_);
+    if (auto it = expected_.find(key); it != expected_.end()) {
+        receiver = std::move(it->second);
+        expected_.erase(it);
+    }
+    return receiver;
+}
+
+void RedisMailbox::hand_over(const std::string& key, const RespValue& stored) {
+    if (stored.is_nil() || stored.is_error()) return;
+    boost::system::error_code ec;
+    auto value = boost::json::parse(stored.text, ec);
+    if (ec) return;
+    if (auto receiver = take(key)) receiver(std::move(value));
 }
 
 void RedisMailbox::wake(std::string_view key) {
-    std::lock_guard lock(mutex_);
-    auto it = waiting_.find(std::string(key));
-    if (it == waiting_.end()) return;
-    it->second.woken = true;
-    it->second.changed.notify_all();
+    const std::string k(key);
+    {
+        std::lock_guard lock(mutex_);
+        if (!expected_.contains(k)) return;  // another node's
+    }
+    hand_over(k, client_.command({"GETDEL", "mcp:mb:" + k}));
 }
 
 void RedisMailbox::wake_all() {
-    std::lock_guard lock(mutex_);
-    for (auto& [key, slot] : waiting_) {
-        slot.woken = true;
-        slot.changed.notify_all();
+    std::vector<std::string> keys;
+    {
+        std::lock_guard lock(mutex_);
+        keys.reserve(expected_.size());
+        for (const auto& entry : expected_) keys.push_back(entry.first);
+    }
+    for (std::size_t i = 0; i < keys.size(); i += kCatchUpBatch) {
+        std::vector<std::vector<std::string>> commands;
+        const auto end = std::min(keys.size(), i + kCatchUpBatch);
+        for (std::size_t j = i; j < end; ++j) commands.push_back({"GETDEL", "mcp:mb:" + keys[j]});
+        const auto replies = client_.pipeline(commands);
+        for (std::size_t j = i; j < end; ++j) hand_over(keys[j], replies[j - i]);
     }
 }
 

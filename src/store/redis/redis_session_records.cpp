@@ -88,9 +88,11 @@ bool RedisSessionRecords::insert(const SessionRecord& record) {
         "if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end "
         "redis.call('HSET', KEYS[1], 'rev', 0, 'level', ARGV[1], 'client', ARGV[2]) "
         "redis.call('PEXPIRE', KEYS[1], ARGV[3]) return 1";
-    auto reply = checked(client_.command({"EVAL", script, "1", key(record.id), std::string(to_string(record.level)),
-                                          client_field(record), redis_ms(ttl_)}));
-    return reply.integer == 1;
+    // The client is given the session id once this returns: a replica should have it too.
+    auto replies =
+        client_.pipeline_replicated({{"EVAL", script, "1", key(record.id), std::string(to_string(record.level)),
+                                      client_field(record), redis_ms(ttl_)}});
+    return checked(replies.front()).integer == 1;
 }
 
 std::optional<SessionRecord> RedisSessionRecords::load(std::string_view id, bool touch) {

@@ -6,9 +6,14 @@
 //   mcp:sub:<uri>            set of session ids subscribed to a resource
 //   mcp:j:<session>/<stream> SSE journal (a Redis stream), trimmed and expiring with the session
 //   mcp:mbo:<id> / mcp:mb:<id>  mailbox: "a handler waits" marker, and the delivered answer
+//   mcp:t:<task>             task hash (status, times, result or error, "i:<key>" requests it
+//                            waits for, "a:<key>" answers), PX its time to live from creation
+//   mcp:to:<owner>           the owner's tasks by creation time, for tasks/list and --max-tasks
+//   mcp:node:<node>          "this node runs tasks and is alive", PX a few seconds, renewed
 //   channel mcp:bus:<topic>  wake-ups between nodes
 #include "store/backend.hpp"
 #include "store/redis/redis_client.hpp"
+#include "store/task_store.hpp"
 
 #include <condition_variable>
 #include <deque>
@@ -99,31 +104,61 @@ private:
     JournalLimits limits_;
 };
 
-// A handler on one node waits; the answer arrives on any node and wakes it.
+// A call on one node expects an answer; it arrives on any node, which stores it and wakes the node
+// that expects it with a signal. The woken node takes it (GETDEL) and runs the receiver. After a
+// reconnection every expected key is checked once, since a signal may have been missed.
 class RedisMailbox final : public Mailbox {
 public:
     RedisMailbox(RedisClient& client, Cluster& cluster);
     ~RedisMailbox() override;
 
-    void open(std::string_view key, std::chrono::milliseconds ttl) override;
-    std::optional<boost::json::value> wait(std::string_view key, std::chrono::steady_clock::time_point deadline,
-                                           std::stop_token stop) override;
+    void expect(std::string_view key, std::chrono::milliseconds ttl, Receiver receiver) override;
+    bool forget(std::string_view key) override;
     bool deliver(std::string_view key, boost::json::value value) override;
 
 private:
-    struct Slot {
-        std::condition_variable changed;
-        bool woken = false;
-    };
     void wake(std::string_view key);
     void wake_all();
+    // The stored answer, taken from Redis, goes to its receiver if the key is still expected.
+    void hand_over(const std::string& key, const RespValue& stored);
+    Receiver take(const std::string& key);
 
     RedisClient& client_;
     Cluster& cluster_;
     std::uint64_t delivered_ = 0;
     std::uint64_t reconnected_ = 0;
     std::mutex mutex_;
-    std::unordered_map<std::string, Slot> waiting_;
+    std::unordered_map<std::string, Receiver> expected_;
+};
+
+// Tasks as a hash each, changed by scripts that compare their status first. A node that runs tasks
+// renews a key of its own; a task whose node let it expire fails when next read.
+class RedisTaskStore final : public TaskStore {
+public:
+    RedisTaskStore(RedisClient& client, std::string node);
+    ~RedisTaskStore() override;
+
+    bool create(const TaskRecord& record, std::size_t max_per_owner) override;
+    std::optional<TaskRecord> get(std::string_view id) override;
+    bool finish(std::string_view id, TaskStatus status, std::string_view payload) override;
+    bool await_input(std::string_view id, std::string_view requests) override;
+    bool answer(std::string_view id, std::string_view responses) override;
+    std::optional<std::string> resume(std::string_view id) override;
+    void set_message(std::string_view id, std::string_view message) override;
+    std::optional<TaskRecord> cancel(std::string_view id) override;
+    std::vector<TaskRecord> list(std::string_view owner, std::int64_t after_ms, std::string_view after_id,
+                                 std::size_t limit) override;
+
+private:
+    void beat();
+    void start_heartbeat();
+
+    RedisClient& client_;
+    const std::string node_;
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    bool stopping_ = false;
+    std::thread heartbeat_;
 };
 
 }  // namespace mcp::detail

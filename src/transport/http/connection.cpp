@@ -1,4 +1,5 @@
 #include "transport/http/http_context.hpp"
+#include "transport/http/http_metrics.hpp"
 #include "transport/http/response_writer.hpp"
 
 #include <mcp/protocol/errors.hpp>
@@ -88,6 +89,8 @@ struct ReadRefusal {
 
 asio::awaitable<void> refuse_and_close(HttpStream& stream, unsigned version, const ReadRefusal& refusal,
                                        HttpContext& ctx) {
+    if (metrics::enabled())
+        http_metrics().refused(refusal.status == 413 ? HttpRefusal::body_too_large : HttpRefusal::malformed);
     Request request;
     request.version(version);
     request.keep_alive(false);
@@ -166,6 +169,13 @@ asio::awaitable<void> serve_connection(asio::ip::tcp::socket socket, HttpContext
             // connection, and only until this expires.
             stream.expires_after(first ? ctx.options.header_timeout : ctx.options.idle_timeout);
             auto [ec, n] = co_await http::async_read_header(stream, buffer, parser, use_tuple);
+            if (metrics::enabled()) {
+                http_metrics().bytes_in.add(n);
+                // Silence on a connection between requests is not a refusal; half a head is.
+                if (ec == beast::error::timeout && (parser.got_some() || buffer.size() > 0))
+                    http_metrics().refused(HttpRefusal::header_timeout);
+                if (ec == http::error::header_limit) http_metrics().refused(HttpRefusal::head_too_large);
+            }
             if (ec == http::error::header_limit) {
                 Request request;
                 co_await write_response(stream, request, 431, {}, {}, header_list("Connection", "close"), ctx);
@@ -197,6 +207,7 @@ asio::awaitable<void> serve_connection(asio::ip::tcp::socket socket, HttpContext
             stream.expires_after(ctx.options.body_timeout);
             std::tie(ec, std::ignore) = co_await http::async_read(stream, buffer, parser, use_tuple);
             stream.expires_never();
+            if (ec == beast::error::timeout && metrics::enabled()) http_metrics().refused(HttpRefusal::body_timeout);
         }
         if (auto refusal = refusal_for(ec, max_body)) {
             co_await refuse_and_close(stream, parser.get().version(), *refusal, ctx);
@@ -205,6 +216,7 @@ asio::awaitable<void> serve_connection(asio::ip::tcp::socket socket, HttpContext
         if (ec) break;
 
         Request request = parser.release();
+        if (metrics::enabled()) http_metrics().bytes_in.add(request.body().size());
         bool keep_alive = false;
         try {
             keep_alive = co_await handle_request(stream, request, ctx);

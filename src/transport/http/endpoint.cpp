@@ -4,12 +4,15 @@
 #include "transport/http/cors.hpp"
 #include "transport/http/guards.hpp"
 #include "transport/http/http_context.hpp"
+#include "transport/http/http_metrics.hpp"
 #include "transport/http/response_stream.hpp"
 #include "transport/http/response_writer.hpp"
 #include "transport/http/sse_connection.hpp"
 
 #include "protocol/era.hpp"
 #include "protocol/methods.hpp"
+#include "sessions/session_metrics.hpp"
+#include "store/store_metrics.hpp"
 #include "util/log.hpp"
 
 #include <mcp/protocol/errors.hpp>
@@ -67,6 +70,15 @@ RequestHeaders routing_headers(const Request& request) {
                               std::string(trim(std::string_view(field.value().data(), field.value().size()))));
     }
     return h;
+}
+
+// A refused or unchecked bearer token, counted; an accepted one is counted once its scopes are.
+void count_refusal(const BearerVerdict& verdict) {
+    if (const auto* refusal = std::get_if<TokenRefusal>(&verdict)) {
+        http_metrics().token(refusal->error.empty() ? TokenOutcome::missing : TokenOutcome::invalid);
+    } else if (std::holds_alternative<VerifierUnavailable>(verdict)) {
+        http_metrics().token(TokenOutcome::unavailable);
+    }
 }
 
 // What the endpoint learned about the request before the core sees it.
@@ -271,6 +283,7 @@ asio::awaitable<bool> get(HttpStream& stream, const Request& request, const Call
         auto connection = std::make_shared<SseConnection>(outbox, ctx.options.sse_retry.count());
         if (target) {
             target->attach(connection, after);
+            if (metrics::enabled()) session_metrics().resumptions.add();
         } else {
             session->standalone().attach_live(connection);
         }
@@ -338,6 +351,7 @@ asio::awaitable<bool> handle_request(HttpStream& stream, Request& request, HttpC
     const bool cors = cors_allowed(request, ctx.options);
     if (!host_allowed(host, ctx.options.allowed_hosts) ||
         (!cors && !origin_allowed(header(request, "Origin"), ctx.options.allowed_hosts))) {
+        if (metrics::enabled()) http_metrics().refused(HttpRefusal::host_origin);
         co_return co_await write_error(stream, request, 403, kServerError, "Forbidden: Host or Origin not allowed",
                                        ctx);
     }
@@ -349,13 +363,15 @@ asio::awaitable<bool> handle_request(HttpStream& stream, Request& request, HttpC
     caller.trace = {std::string(header(request, "traceparent")), std::string(header(request, "tracestate"))};
     if (ctx.bearer) {
         auto verdict = co_await ctx.bearer->check(header(request, "Authorization"));
+        if (metrics::enabled()) count_refusal(verdict);
         if (const auto* refusal = std::get_if<TokenRefusal>(&verdict)) {
             co_return co_await write_error(
                 stream, request, 401, kServerError, "Unauthorized: " + refusal->description, ctx,
                 header_list("WWW-Authenticate", ctx.bearer->unauthorized_challenge(*refusal)));
         }
         if (const auto* unavailable = std::get_if<VerifierUnavailable>(&verdict)) {
-            log().warn("bearer token not checked: {}", unavailable->reason);
+            // The verifier logs the failure once per attempt; a line per request would flood the log.
+            log().debug("bearer token not checked: {}", unavailable->reason);
             co_return co_await write_error(
                 stream, request, 503, kServerError,
                 "Service Unavailable: the authorization server cannot be reached, try again later", ctx,
@@ -363,12 +379,14 @@ asio::awaitable<bool> handle_request(HttpStream& stream, Request& request, HttpC
         }
         caller.principal = std::get<AcceptedToken>(verdict).principal;
         if (!ctx.bearer->grants_required_scopes(*caller.principal)) {
+            if (metrics::enabled()) http_metrics().token(TokenOutcome::insufficient_scope);
             const std::string description = "The token lacks a scope every request needs";
             const std::vector<std::string> no_more;  // named: GCC 12 frees a braced temporary in co_await twice
             co_return co_await write_error(
                 stream, request, 403, error_code::forbidden, "Forbidden: " + description, ctx,
                 header_list("WWW-Authenticate", ctx.bearer->insufficient_scope_challenge(no_more, description)));
         }
+        if (metrics::enabled()) http_metrics().token(TokenOutcome::accepted);
     } else if (const auto& authenticate = ctx.server.authenticator()) {
         std::optional<Unauthorized> refused;  // no co_await inside a catch block
         try {
@@ -398,6 +416,7 @@ asio::awaitable<bool> handle_request(HttpStream& stream, Request& request, HttpC
         store_failure = e.what();
     }
     if (store_failure) {
+        if (metrics::enabled()) store_metrics().unavailable.add();
         log().warn("session store unavailable: {}", *store_failure);
         auto body = jsonrpc::make_error(request_id_of(request, ctx), kServerError,
                                         "Service Unavailable: the session store cannot be reached, try again later");

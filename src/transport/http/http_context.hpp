@@ -46,6 +46,9 @@ struct HttpContext {
 
     std::atomic<std::size_t> connections{0};
     std::atomic<bool> stopping{false};
+    // SIGTERM came: /readyz fails from now on, though the endpoint may serve a while longer.
+    std::atomic<bool> draining{false};
+    std::atomic<std::size_t> metrics_connections{0};  // on the operator's port, not counted above
 
     // Every open connection, so shutdown can close them: the idle ones at once, the rest when
     // the grace period is over. A connection's coroutine must end before the context does.

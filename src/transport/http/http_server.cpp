@@ -4,6 +4,8 @@
 #include <mcp/server/server.hpp>
 
 #include "transport/http/http_context.hpp"
+#include "transport/http/http_metrics.hpp"
+#include "transport/http/metrics_listener.hpp"
 #include "util/log.hpp"
 
 #include <boost/asio/as_tuple.hpp>
@@ -19,6 +21,7 @@
 #include <csignal>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -89,6 +92,7 @@ asio::awaitable<void> accept_loop(tcp::acceptor& acceptor, IoContexts& io, detai
         if (ctx.connections.load() >= ctx.options.max_connections) {
             boost::system::error_code ignored;
             socket.close(ignored);
+            if (detail::metrics::enabled()) detail::http_metrics().refused(detail::HttpRefusal::connection_limit);
             continue;
         }
         ++ctx.connections;
@@ -170,6 +174,20 @@ int serve_http(Server& server, const HttpOptions& options) {
     auto& ioc = io.main();
     server.key_ring();  // generate (and report) a key now rather than on the first stream
 
+    std::optional<detail::MetricsListener> operator_port;
+    const auto connections_gauge = detail::metrics::registry()
+                                       .family("mcp_http_connections_open", "HTTP connections open on the MCP endpoint",
+                                               detail::metrics::Type::gauge)
+                                       .callback({}, [&ctx] { return static_cast<double>(ctx.connections.load()); });
+    if (options.metrics_port != 0) {
+        operator_port.emplace(ioc, ctx);
+        operator_port->start();
+        detail::log().info("metrics, health and readiness on http://{}:{} (/metrics, /healthz, /readyz)",
+                           options.metrics_host.find(':') == std::string::npos ? options.metrics_host
+                                                                               : "[" + options.metrics_host + "]",
+                           operator_port->port());
+    }
+
     tcp::acceptor acceptor(ioc);
     const auto endpoint = resolve(ioc, options);
     boost::system::error_code ec;
@@ -196,6 +214,7 @@ int serve_http(Server& server, const HttpOptions& options) {
     }
 
     std::signal(SIGPIPE, SIG_IGN);
+    std::function<void()> stop_serving;
     // SIGHUP: new connections get the certificate and key as the files now hold them.
     asio::signal_set hangup(ioc, SIGHUP);
     std::function<void(boost::system::error_code, int)> on_hangup = [&](boost::system::error_code error, int) {
@@ -205,10 +224,21 @@ int serve_http(Server& server, const HttpOptions& options) {
     };
     hangup.async_wait(on_hangup);
 
+    // Readiness turns false at the signal; after the drain delay the endpoint stops accepting and
+    // the calls in flight get their grace period.
+    asio::steady_timer drain_delay(ioc);
     asio::signal_set signals(ioc, SIGINT, SIGTERM);
     signals.async_wait([&](boost::system::error_code error, int signal) {
         if (error) return;
-        detail::log().info("signal {}: shutting down", signal);
+        ctx.draining.store(true);
+        detail::log().info("signal {}: shutting down{}", signal,
+                           options.drain_delay.count() > 0
+                               ? " after the drain delay (" + std::to_string(options.drain_delay.count()) + " ms)"
+                               : std::string());
+        drain_delay.expires_after(options.drain_delay);
+        drain_delay.async_wait([&](boost::system::error_code) { stop_serving(); });
+    });
+    stop_serving = [&] {
         ctx.stopping.store(true);
         boost::system::error_code ignored;
         acceptor.close(ignored);
@@ -217,7 +247,7 @@ int serve_http(Server& server, const HttpOptions& options) {
         ctx.sessions.close_standalone_streams();  // GET streams end; POST streams finish with their calls
         ctx.close_connections(true);
         asio::co_spawn(ioc, drain(io, ctx), asio::detached);
-    });
+    };
 
     asio::co_spawn(ioc, accept_loop(acceptor, io, ctx), asio::detached);
     asio::co_spawn(ioc, expire_sessions(ctx), asio::detached);

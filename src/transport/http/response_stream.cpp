@@ -63,7 +63,7 @@ void ResponseStream::complete(std::optional<boost::json::value> response) {
     if (streaming_) {
         if (response) deliver(*response);
         if (sse_)
-            sse_->finish();
+            session_->finish(*sse_);
         else
             outbox_->finish();
         return;
@@ -87,7 +87,7 @@ bool ResponseStream::release_stream() {
 }
 
 void ResponseStream::complete_overloaded(boost::json::value response) {
-    complete_with_status(503, {{"Retry-After", "1"}}, std::move(response));
+    complete_with_status(503, {{"Retry-After", "1"}}, response);
 }
 
 void ResponseStream::complete_refused(const Refusal& refusal, boost::json::value response) {
@@ -96,18 +96,18 @@ void ResponseStream::complete_refused(const Refusal& refusal, boost::json::value
         headers.emplace_back("WWW-Authenticate",
                              bearer_->insufficient_scope_challenge(refusal.scopes_needed(), refusal.message()));
     }
-    complete_with_status(refusal.http_status(), std::move(headers), std::move(response));
+    complete_with_status(refusal.http_status(), std::move(headers), response);
 }
 
 // Once streaming, the status is sent already: the error goes out as the stream's last event.
-void ResponseStream::complete_with_status(unsigned status, HeaderList headers, boost::json::value response) {
+void ResponseStream::complete_with_status(unsigned status, HeaderList headers, const boost::json::value& response) {
     std::lock_guard lock(mutex_);
     if (done_) return;
     done_ = true;
     if (streaming_) {
         deliver(response);
         if (sse_)
-            sse_->finish();
+            session_->finish(*sse_);
         else
             outbox_->finish();
         return;

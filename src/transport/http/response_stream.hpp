@@ -37,7 +37,7 @@ private:
     // Commits the response to text/event-stream (mutex_ held).
     void begin_stream();
     void deliver(const boost::json::value& message);  // mutex_ held, stream begun
-    void complete_with_status(unsigned status, HeaderList headers, boost::json::value response);
+    void complete_with_status(unsigned status, HeaderList headers, const boost::json::value& response);
 
     const Era era_;
     std::shared_ptr<Outbox> outbox_;

@@ -1,6 +1,7 @@
 #include "transport/http/response_writer.hpp"
 
 #include "transport/http/cors.hpp"
+#include "transport/http/http_metrics.hpp"
 
 #include "transport/http/sse.hpp"
 #include "util/log.hpp"
@@ -20,6 +21,7 @@
 #include <boost/json/serialize.hpp>
 
 #include <array>
+#include <optional>
 
 namespace mcp::detail {
 
@@ -88,6 +90,10 @@ asio::awaitable<bool> write_response(HttpStream& stream, const Request& request,
     stream.expires_after(ctx.options.write_timeout);
     auto [ec, n] = co_await asio::async_write(stream, buffers, use_tuple);
     stream.expires_never();
+    if (metrics::enabled()) {
+        http_metrics().response(status, n);
+        if (ec == boost::beast::error::timeout) http_metrics().refused(HttpRefusal::write_timeout);
+    }
     co_return !ec;
 }
 
@@ -95,7 +101,8 @@ asio::awaitable<bool> write_error(HttpStream& stream, const Request& request, un
                                   std::string_view message, const HttpContext& ctx, const HeaderList& headers,
                                   const boost::json::value& id) {
     log().debug("{} {}: {} {}", std::string_view(request.method_string().data(), request.method_string().size()),
-                std::string_view(request.target().data(), request.target().size()), status, message);
+                printable(std::string_view(request.target().data(), request.target().size())), status,
+                printable(message));
     auto body = boost::json::serialize(jsonrpc::make_error(id, code, message));
     co_return co_await write_response(stream, request, status, std::move(body), "application/json", headers, ctx);
 }
@@ -135,9 +142,14 @@ asio::awaitable<bool> deliver(HttpStream& stream, const Request& request, const 
     res.chunked(true);
     http::response_serializer<http::empty_body> serializer{res};
     stream.expires_after(ctx.options.write_timeout);
+    const bool counting = metrics::enabled();
+    std::optional<metrics::GaugeScope> open;
+    if (counting) open.emplace(&http_metrics().sse_streams);
     if (auto [ec, n] = co_await http::async_write_header(stream, serializer, use_tuple); ec) {
         abandon(*outbox, cancel);
         co_return false;
+    } else if (counting) {
+        http_metrics().response(200, n);
     }
 
     asio::steady_timer keepalive(co_await asio::this_coro::executor);
@@ -152,8 +164,11 @@ asio::awaitable<bool> deliver(HttpStream& stream, const Request& request, const 
             stream.expires_after(ctx.options.write_timeout);
             if (auto [ec, n] = co_await asio::async_write(stream, http::make_chunk(asio::buffer(bytes)), use_tuple);
                 ec) {
+                if (counting && ec == boost::beast::error::timeout) http_metrics().refused(HttpRefusal::write_timeout);
                 abandon(*outbox, cancel);
                 co_return false;
+            } else if (counting) {
+                http_metrics().bytes_out.add(n);
             }
         }
         if (finished) {

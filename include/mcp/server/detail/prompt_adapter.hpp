@@ -8,6 +8,7 @@
 #include <mcp/server/context.hpp>
 #include <mcp/server/detail/callable.hpp>
 #include <mcp/server/detail/from_string.hpp>
+#include <mcp/server/detail/invoke.hpp>
 #include <mcp/server/detail/tool_adapter.hpp>
 #include <mcp/server/prompt.hpp>
 
@@ -122,29 +123,17 @@ PromptDefinition make_prompt(PromptSpec spec, F fn) {
     def.invoke = [fn = std::move(fn)](const PromptArguments& args, Context& ctx) -> boost::json::value {
         auto invoke = [&]() -> decltype(auto) {
             if constexpr (inputs == 0) {
-                if constexpr (takes_context<F>)
-                    return fn(ctx);
-                else
-                    return fn();
+                return call_handler<F>(fn, ctx);
             } else {
                 using In = arg_of<F, 0>;
                 if constexpr (std::is_same_v<In, PromptArguments>) {
-                    if constexpr (takes_context<F>)
-                        return fn(args, ctx);
-                    else
-                        return fn(args);
+                    return call_handler<F>(fn, ctx, args);
                 } else if constexpr (std::is_same_v<In, std::map<std::string, std::string>>) {
                     In copy(args.begin(), args.end());
-                    if constexpr (takes_context<F>)
-                        return fn(copy, ctx);
-                    else
-                        return fn(copy);
+                    return call_handler<F>(fn, ctx, copy);
                 } else {
                     In input = bind_prompt_arguments<In>(args);
-                    if constexpr (takes_context<F>)
-                        return fn(input, ctx);
-                    else
-                        return fn(input);
+                    return call_handler<F>(fn, ctx, input);
                 }
             }
         };

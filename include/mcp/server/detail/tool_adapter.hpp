@@ -6,6 +6,7 @@
 #include <mcp/protocol/content.hpp>
 #include <mcp/server/context.hpp>
 #include <mcp/server/detail/callable.hpp>
+#include <mcp/server/detail/invoke.hpp>
 #include <mcp/server/tool.hpp>
 
 #include <boost/json/value.hpp>
@@ -89,28 +90,7 @@ ToolDefinition make_tool(ToolSpec spec, F fn) {
     def.output_schema = spec.output_schema ? spec.output_schema : output_schema_for<R>();
 
     auto call = [fn = std::move(fn)](const boost::json::object& args, Context& ctx) -> boost::json::value {
-        auto invoke = [&]() -> decltype(auto) {
-            if constexpr (inputs == 0) {
-                if constexpr (takes_context<F>)
-                    return fn(ctx);
-                else
-                    return fn();
-            } else {
-                using In = arg_of<F, 0>;
-                if constexpr (std::is_same_v<In, boost::json::object>) {
-                    if constexpr (takes_context<F>)
-                        return fn(args, ctx);
-                    else
-                        return fn(args);
-                } else {
-                    In input = json::from_json<In>(args);
-                    if constexpr (takes_context<F>)
-                        return fn(input, ctx);
-                    else
-                        return fn(input);
-                }
-            }
-        };
+        auto invoke = [&]() -> decltype(auto) { return call_with_object<F>(fn, args, ctx); };
         if constexpr (std::is_void_v<R>) {
             invoke();
             return content_tool_result({});

@@ -1,0 +1,16 @@
+#pragma once
+// The end of a request as the operator sees it: the request counter, the called entity's outcome
+// and duration, the audit line (docs/adr/0016-operating-it.md).
+#include <mcp/protocol/revision.hpp>
+
+#include "server/call_metrics.hpp"
+
+namespace mcp::detail {
+
+struct CallState;
+
+// Once per answered request, with the era it was served in: ends its in-flight mark, counts it
+// when metrics are on, and writes its audit line when it called a tool, prompt or resource.
+void observe_answer(CallState& call, Era era, Outcome outcome);
+
+}  // namespace mcp::detail

@@ -1,0 +1,161 @@
+#include "server/client_requests/parking.hpp"
+
+#include "server/call.hpp"
+#include "server/call_metrics.hpp"
+#include "server/core.hpp"
+#include "server/dispatch.hpp"
+#include "server/scope_guard.hpp"
+#include "sessions/session_state.hpp"
+#include "util/log.hpp"
+
+namespace mcp::detail {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using Round = std::shared_ptr<ParkedRound>;
+
+// The deadlines of requests still waiting; called once the round is settled.
+void cancel_deadlines(ServerCore& core, const ParkedRound& round) {
+    for (const auto& sent : round.sent) {
+        if (sent.deadline != 0) core.deadlines().cancel(sent.deadline);
+    }
+}
+
+// Requests nobody waits for any more: the mailbox forgets them and a client still there is told to
+// drop them (a form left open).
+void withdraw(CallState& call, const std::vector<std::string>& ids, std::string_view reason) {
+    const bool client_there = !call.session->closed();
+    for (const auto& id : ids) {
+        call.core.sessions().mailbox().forget(id);
+        if (client_there) cancel_on_client(call, id, reason);
+    }
+}
+
+// Settles the round (mutex held) and returns the ids of the requests it was still waiting for.
+std::vector<std::string> settle_locked(ParkedRound& round) {
+    round.settled = true;
+    round.place.reset();
+    std::vector<std::string> ids;
+    for (auto& sent : round.sent) {
+        if (!sent.answered) ids.push_back(sent.id);
+        sent.parked.reset();
+    }
+    return ids;
+}
+
+void answered(const std::shared_ptr<CallState>& call, const Round& round, std::size_t index,
+              boost::json::value message) {
+    {
+        std::lock_guard lock(round->mutex);
+        if (round->settled) return;
+        auto& sent = round->sent[index];
+        sent.answered = true;
+        sent.parked.reset();
+        call->input.replies.insert_or_assign(sent.key, std::move(message));
+        if (--round->unanswered > 0) return;
+        round->settled = true;
+        round->place.reset();
+    }
+    cancel_deadlines(call->core, *round);
+    round->on_cancel.reset();
+    round->on_close.reset();
+    resume_call(call);
+}
+
+// One request went unanswered too long: the others of the round are given up too, and the
+// handler learns it from InputTimeout when it asks again.
+void timed_out(const std::shared_ptr<CallState>& call, const Round& round) {
+    std::vector<std::string> ids;
+    {
+        std::lock_guard lock(round->mutex);
+        if (round->settled) return;
+        ids = settle_locked(*round);
+        for (const auto& sent : round->sent) {
+            if (!sent.answered) call->input.replies.insert_or_assign(sent.key, std::nullopt);
+        }
+    }
+    cancel_deadlines(call->core, *round);
+    round->on_cancel.reset();
+    round->on_close.reset();
+    withdraw(*call, ids, "timed out waiting for the client");
+    resume_call(call);
+}
+
+void dropped(const std::shared_ptr<CallState>& call, const Round& round, const char* why) {
+    std::vector<std::string> ids;
+    {
+        std::lock_guard lock(round->mutex);
+        if (round->settled) return;
+        ids = settle_locked(*round);
+    }
+    log().debug("{} {}: parked call dropped: {}", call->message.method, target_of(*call), why);
+    cancel_deadlines(call->core, *round);
+    round->on_cancel.reset();
+    round->on_close.reset();
+    withdraw(*call, ids, "the request was cancelled");
+    drop_call(call);
+}
+
+}  // namespace
+
+void ParkedRound::Drop::operator()() const {
+    auto c = call.lock();
+    if (!c) return;
+    // Not on this thread: it is whichever cancels or closes (a session with thousands of parked
+    // calls closes them in one go), and the drop destroys this very callback.
+    c->core.deadlines().post([c, r = round->shared_from_this(), why = why] { dropped(c, r, why); });
+}
+
+void park(const std::shared_ptr<CallState>& call) {
+    auto& core = call->core;
+    auto& session = *call->session;
+    if (core.parked_calls.fetch_add(1) >= core.options.client_requests.max_parked_calls) {
+        core.parked_calls.fetch_sub(1);
+        throw ParkingFull{};
+    }
+    auto round = std::make_shared<ParkedRound>();
+    round->place.emplace(core.parked_calls);
+    std::vector<WireRequest> requests = std::move(call->input.pending);
+    call->input.pending.clear();
+
+    {
+        std::lock_guard lock(round->mutex);  // an early answer waits until the round is whole
+        for (std::size_t i = 0; i < requests.size(); ++i) {
+            round->sent.push_back({requests[i].key, new_request_id(core, session)});
+            if (metrics::enabled()) round->sent[i].parked.emplace(&parked_requests(kind_name(requests[i].kind)));
+            try {
+                core.sessions().mailbox().expect(
+                    round->sent[i].id, timeout_of(core, requests[i].kind) + std::chrono::minutes(1),
+                    [call, round, i](boost::json::value message) { answered(call, round, i, std::move(message)); });
+            } catch (...) {
+                for (std::size_t j = 0; j < i; ++j) core.sessions().mailbox().forget(round->sent[j].id);
+                throw;
+            }
+        }
+        round->unanswered = requests.size();
+    }
+    call->parked = round;
+    core.calls.started(call);  // a call served inline is tracked from here on
+    if (!call->snapshot) call->snapshot = core.context_registry->capture();
+
+    // Either may run at once, on this thread, when the call was cancelled or the client left already.
+    round->on_cancel.emplace(call->stop.get_token(), ParkedRound::Drop{call, round.get(), "the request was cancelled"});
+    round->on_close.emplace(SessionState::of(session).closed_token(),
+                            ParkedRound::Drop{call, round.get(), "the client is gone"});
+    const auto sent_at = Clock::now();
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+        call->sink->send(jsonrpc::make_request(boost::json::value(round->sent[i].id), requests[i].method,
+                                               std::move(requests[i].params)));
+    }
+    // After the requests went out, so that no deadline can withdraw one before it was sent. A round
+    // settled meanwhile (every answer in already) needs none.
+    std::lock_guard lock(round->mutex);
+    if (round->settled) return;
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+        round->sent[i].deadline = core.deadlines().schedule(sent_at + timeout_of(core, requests[i].kind),
+                                                            [call, round] { timed_out(call, round); });
+    }
+}
+
+}  // namespace mcp::detail
