@@ -2,7 +2,7 @@
 # ThreadSanitizer over the unit tests and the end-to-end suites that exercise concurrency (the
 # handler pool, calls that ask the client, Streamable HTTP, stdio, several nodes and Redis):
 #
-#   scripts/tsan.sh            unit tests, then those e2e suites (CI runs the unit tests only)
+#   scripts/tsan.sh            unit tests, then those e2e suites (not a CI stage: run it by hand)
 #   scripts/tsan.sh --unit     unit tests only
 #   scripts/tsan.sh --e2e      the e2e suites only
 #
