@@ -6,6 +6,7 @@
 #                                      wrk and valgrind for the benchmark smoke run,
 #                                      clang-tidy and clang-format for scripts/tidy.sh and check-format.sh, Prometheus and
 #                                      promtool for the metrics tests, Chromium to render the demo's MCP App headless,
+#                                      clang 14 and its sanitizer and libFuzzer runtimes for tests/fuzz,
 #                                      npm packages)
 # Node.js and npm come from NodeSource on our machines: never apt-get nodejs or npm here, that
 # would replace them.

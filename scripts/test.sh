@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, runs clang-tidy over src/ (scripts/tidy.sh) and every test (unit, end-to-end, conformance,
 # install/consumer) and a benchmark smoke run, then the HTTP, several-node, Redis and conformance tests again under
-# AddressSanitizer and UndefinedBehaviorSanitizer. Prints the wall time of each stage. Extra arguments go to the first
-# ctest run (e.g. -R stdio); MCP_SKIP_SANITIZERS=1 skips the sanitizer stages,
+# AddressSanitizer and UndefinedBehaviorSanitizer, every fuzz target for 30 s (tests/fuzz) and the unit tests under
+# ThreadSanitizer (scripts/tsan.sh). Prints the wall time of each stage. Extra arguments go to the first ctest run
+# (e.g. -R stdio); MCP_SKIP_SANITIZERS=1 skips the sanitizer, fuzz and ThreadSanitizer stages,
 # MCP_SKIP_BENCH=1 the benchmark smoke run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,4 +40,10 @@ if [[ "${MCP_SKIP_SANITIZERS:-0}" != 1 ]]; then
       cmake --build --preset asan -j $(nproc) --target ${sanitized_targets[*]}"
   stage "sanitizer tests" ctest --preset asan \
     -R '^(e2e\.(http|stdio|cluster|client_requests|oauth|cors)|conformance|Redis|Resp|Jwt|Jwks|Introspection|TokenVerifier|TokenCache|Authorization|ShowingUnauthorized|Paging|Intercepted)'
+  # Every fuzz target from its committed seeds and regressions, with clang, ASan and UBSan: a crash,
+  # undefined behaviour, a hang or unbounded growth fails (tests/fuzz/campaign.sh prints the figures).
+  stage "fuzz build" bash -c "cmake --preset fuzz -DMCP_WERROR=ON >/dev/null && cmake --build --preset fuzz -j $(nproc)"
+  stage "fuzz" tests/fuzz/campaign.sh --seconds 30 --jobs "$(nproc)"
+  # ThreadSanitizer is not a CI stage (a third full build would not fit CI's time): scripts/tsan.sh
+  # runs it, and bench/results/ keeps its last report.
 fi

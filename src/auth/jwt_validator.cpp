@@ -48,11 +48,15 @@ std::string subject_of(const boost::json::object& claims) {
 
 }  // namespace
 
+// The latest time a claim may name: the clock counts nanoseconds in 64 bits and ends in 2262, and
+// the leeway is added to what a claim says. Beyond it a claim is nonsense, not a date.
+constexpr double kLatestClaimSeconds = 9e9;  // 2255
+
 std::optional<Clock::time_point> numeric_date(const boost::json::object& claims, std::string_view name) {
     const auto* v = claims.if_contains(name);
     if (v == nullptr || !v->is_number()) return std::nullopt;
     const double seconds = v->to_number<double>();
-    if (!(seconds >= 0 && seconds < 1e11)) return std::nullopt;
+    if (!(seconds >= 0 && seconds < kLatestClaimSeconds)) return std::nullopt;
     return Clock::time_point(std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds)));
 }
 

@@ -1,0 +1,169 @@
+// The Streamable HTTP endpoint: the input is the raw bytes a client writes on one connection (one
+// or several pipelined requests, chunked bodies, Expect: 100-continue...), served by the real
+// connection code (transport/http/connection.cpp) with the real limits, on a loopback TCP
+// connection, for the demo's registry. The client reads everything the server writes, closes its
+// sending side when its bytes are out, and closes the connection once nothing has come or gone for
+// kQuiet (a client that goes away mid-stream). The connection must then end: an exception out of
+// it, a hang (-timeout) or growth (-rss_limit_mb) is a finding.
+// An input that contains "@session" gets the Mcp-Session-Id of a 2025-11-25 session initialized
+// just before on a connection of its own, so that session requests get past the session lookup.
+// Every input gets a server of its own, so that a finding replays from its input alone.
+#include <mcp/server/server.hpp>
+#include <mcp/transport/http.hpp>
+
+#include "demo_server.hpp"
+#include "transport/http/http_context.hpp"
+
+#include <boost/asio/as_tuple.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/asio/write.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <string>
+#include <string_view>
+
+namespace {
+
+namespace asio = boost::asio;
+using tcp = asio::ip::tcp;
+using Clock = std::chrono::steady_clock;
+constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
+
+// The client closes the connection after this long without a byte in either direction.
+constexpr std::chrono::milliseconds kQuiet{50};
+// What the client keeps of the server's answer (to find a header in it).
+constexpr std::size_t kKeptBytes = 64 * 1024;
+
+const mcp::HttpOptions& http_options() {
+    static const mcp::HttpOptions options = [] {
+        mcp::HttpOptions o;
+        // An SSE stream notices a client that closed with a pipelined request unread only when a
+        // keep-alive comment fails to go out: sooner than the default 15 s.
+        o.keepalive_interval = std::chrono::milliseconds(20);
+        return o;
+    }();
+    return options;
+}
+
+// One loopback listening socket and one I/O context for the whole run.
+struct Loopback {
+    asio::io_context io{1};
+    tcp::acceptor acceptor{io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)};
+};
+
+Loopback& loopback() {
+    static Loopback instance;
+    return instance;
+}
+
+struct Client {
+    explicit Client(asio::io_context& io) : socket(io) {}
+    tcp::socket socket;
+    std::string received;
+    Clock::time_point last_heard = Clock::now();  // the last byte received, or sent
+    bool sent = false;      // the write is over (every byte out, or failed)
+    bool finished = false;  // the read is over: the server closed, or the client did
+};
+
+asio::awaitable<void> send_all(Client& client, std::string_view bytes) {
+    co_await asio::async_write(client.socket, asio::buffer(bytes), use_tuple);
+    boost::system::error_code ignored;
+    client.socket.shutdown(tcp::socket::shutdown_send, ignored);
+    client.last_heard = Clock::now();
+    client.sent = true;
+}
+
+asio::awaitable<void> receive_all(Client& client) {
+    std::array<char, 16 * 1024> buffer;
+    while (true) {
+        auto [ec, n] = co_await client.socket.async_read_some(asio::buffer(buffer), use_tuple);
+        if (ec) break;
+        client.last_heard = Clock::now();
+        client.received.append(buffer.data(), std::min(n, kKeptBytes - std::min(kKeptBytes, client.received.size())));
+    }
+    client.finished = true;
+}
+
+// Writes `bytes` on a new connection served by serve_connection; returns what the server wrote
+// (the first kKeptBytes of it) once the connection is over.
+std::string converse(mcp::detail::HttpContext& ctx, std::string_view bytes) {
+    auto& loop = loopback();
+    Client client(loop.io);
+    client.socket.connect(loop.acceptor.local_endpoint());
+    tcp::socket accepted = loop.acceptor.accept();
+    bool served = false;
+    ++ctx.connections;  // as the acceptor does; serve_connection counts it down
+    asio::co_spawn(loop.io, mcp::detail::serve_connection(std::move(accepted), ctx),
+                   [&served](const std::exception_ptr& failure) {
+                       if (failure) std::rethrow_exception(failure);  // out of io.run(): a finding
+                       served = true;
+                   });
+    asio::co_spawn(loop.io, send_all(client, bytes), asio::detached);
+    asio::co_spawn(loop.io, receive_all(client), asio::detached);
+
+    auto work = asio::make_work_guard(loop.io);  // calls on the handler pool post their answers
+    loop.io.restart();
+    // Until the connection and both of the client's operations are over: they refer to `client`.
+    while (!served || !client.finished || !client.sent) {
+        loop.io.run_one_for(std::chrono::milliseconds(10));
+        if (!client.finished && Clock::now() - client.last_heard > kQuiet) {
+            boost::system::error_code ignored;
+            client.socket.close(ignored);  // the client goes away
+        }
+    }
+    return std::move(client.received);
+}
+
+std::string header_value(std::string_view response, std::string_view name) {
+    const auto head = response.substr(0, response.find("\r\n\r\n"));
+    std::size_t at = 0;
+    while ((at = head.find("\r\n", at)) != std::string_view::npos) {
+        at += 2;
+        const auto line = head.substr(at, head.find("\r\n", at) - at);
+        if (line.size() <= name.size() || line[name.size()] != ':') continue;
+        if (!std::equal(name.begin(), name.end(), line.begin(),
+                        [](char a, char b) { return std::tolower(a) == std::tolower(b); }))
+            continue;
+        auto value = line.substr(name.size() + 1);
+        while (!value.empty() && value.front() == ' ') value.remove_prefix(1);
+        return std::string(value);
+    }
+    return {};
+}
+
+constexpr std::string_view kInitialize =
+    "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+    "Accept: application/json, text/event-stream\r\nContent-Length: 165\r\nConnection: close\r\n\r\n"
+    R"({"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25",)"
+    R"("capabilities":{"elicitation":{}},"clientInfo":{"name":"fuzz","version":"1"}}})";
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    std::string input(reinterpret_cast<const char*>(data), size);
+    auto server = fuzzing::make_demo_server();
+    {
+        mcp::detail::HttpContext ctx(*server, http_options());
+        if (input.find("@session") != std::string::npos) {
+            const auto id = header_value(converse(ctx, kInitialize), "Mcp-Session-Id");
+            for (auto at = input.find("@session"); at != std::string::npos && !id.empty();
+                 at = input.find("@session", at + id.size()))
+                input.replace(at, std::string_view("@session").size(), id);
+        }
+        (void)converse(ctx, input);
+    }
+    server->cancel_all();
+    server.reset();  // shuts down: waits for every call still running
+    return 0;
+}
