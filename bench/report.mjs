@@ -1,5 +1,5 @@
 // Turns the raw records of one bench/run.sh run into the tables, one section per suite (http,
-// stdio, memory, parked, growth, https, interceptors): prints Markdown, writes <base>.md and <base>.json. Exit code 1 when any
+// stdio, memory and its tasks, parked, growth, https, interceptors): prints Markdown, writes <base>.md and <base>.json. Exit code 1 when any
 // reply was wrong, any socket error happened, a server died, a setup step failed or a suite that
 // ran has no records.
 //   node bench/report.mjs WORK_DIR OUT_BASE
@@ -173,11 +173,23 @@ const stdioRows = Object.keys(STDIO_LABEL).filter((t) => stdio.some((r) => r.tar
 });
 const stdioOf = (t) => stdioRows.find((r) => r.target === t);
 
-// memory: each driver record, with its growth per held session or call.
+// memory: each driver record, with its growth per held session, call or task.
 const memoryRows = memory.map((r) => ({
     ...r,
     kb_each: r.rss_open_kb != null ? (r.rss_open_kb - r.rss_before_kb) / r.n : null,
 }));
+const heldRows = memoryRows.filter((r) => r.kind !== 'tasks');
+// memory, tasks: each server's run, and mcp-cpp's figures divided by each peer's.
+const taskRows = memoryRows.filter((r) => r.kind === 'tasks');
+const taskMcp = taskRows.find((r) => r.target === 'mcp-cpp');
+const div = (a, b) => (a != null && b ? a / b : null);
+const taskRatios = taskMcp ? taskRows.filter((r) => r !== taskMcp).map((r) => ({
+    peer: r.target,
+    kb_each: div(taskMcp.kb_each, r.kb_each),
+    create_ms: div(taskMcp.create_ms, r.create_ms),
+    drain_ms: div(taskMcp.drain_ms, r.drain_ms),
+    threads_peak: div(taskMcp.threads_peak, r.threads_peak),
+})) : [];
 
 // growth: one row per point (tools, text size, what).
 const growthRows = aggregate(growthSamples, growthPoints, ['target', 'tools', 'text_bytes', 'wire', 'conns', 'handler'])
@@ -354,7 +366,7 @@ if (stdioRows.length) {
     }
     p();
 }
-if (memoryRows.length) {
+if (heldRows.length) {
     p(`## Memory per ${meta.memory_n} idle sessions and parked calls`);
     p();
     p(`VmRSS of a fresh server before, while it holds ${meta.memory_n} idle 2025-11-25 sessions (initialize + ` +
@@ -365,12 +377,48 @@ if (memoryRows.length) {
     p();
     p('| server | held | VmRSS before MB | while held MB | growth per 1000 MB | KiB each | after ending them MB | threads before → held → after | failed |');
     p('|---|---|---:|---:|---:|---:|---:|---|---:|');
-    for (const r of memoryRows) {
+    for (const r of heldRows) {
         p(`| ${TARGET_LABEL[r.target] ?? r.target} | ${r.n} ${r.kind === 'parked' ? 'parked elicitations' : 'idle sessions'} | ` +
             `${mb(r.rss_before_kb)} | ${mb(r.rss_open_kb)} | ${mb(r.kb_each == null ? null : r.kb_each * 1000)} | ${fix(r.kb_each, 1)} | ` +
             `${mb(r.rss_closed_kb)} | ${r.threads_before ?? '–'} → ${r.threads_open ?? '–'} → ${r.threads_closed ?? '–'} | ${r.failures} |`);
     }
     p();
+}
+if (taskRows.length) {
+    const step = meta.tasks_step_ms ?? taskRows[0].step_ms;
+    p(`## ${meta.memory_n} tasks at once`);
+    p();
+    p(`One 2025-11-25 session; ${meta.memory_n} tools/call of \`export_notes\` {step_ms: ${step}} with \`params.task\`, 32 at a ` +
+        `time, each answered {task} (working); the tool sleeps ${step} ms per note in the background, 2 notes, so a task ` +
+        `needs ${fix((2 * step) / 1000, 1)} s. A fresh server (bench/drivers/tasks.mjs). create: from the first request to the last ` +
+        `answer. drain: from the first request to the last task's end (its lastUpdatedAt), found by reading every page of ` +
+        'tasks/list until all are completed; the ideal is the create time plus one task. VmRSS and threads before, once all are ' +
+        `created and once all have ended, each ${meta.memory_settle_ms} ms after the step; peak: the most seen (read every ` +
+        '50 ms). KiB per task: (created − before) ÷ tasks; working: tasks still running at the "created" reading (the others ' +
+        'had ended and are records). Every task\'s tasks/result is then checked. mcp-cpp-demo\'s handler runs on the handler ' +
+        'pool and holds its thread while it sleeps; a handler that becomes a task counts as blocking for the pool, which ' +
+        'replaces its thread at once (one thread per running task). The TypeScript peer\'s is a timer ' +
+        '(an InMemoryTaskStore, cancellation through an AbortSignal).');
+    p();
+    p('| server | tasks | create s | created/s | drain s | VmRSS before → created → ended MB | KiB per task | peak MB | ' +
+        'threads before → created → ended (peak) | working at the reading | failed |');
+    p('|---|---:|---:|---:|---:|---|---:|---:|---|---:|---:|');
+    for (const r of taskRows) {
+        p(`| ${TARGET_LABEL[r.target] ?? r.target} | ${r.created ?? '–'} | ${fix(r.create_ms / 1000, 1)} | ` +
+            `${r.create_ms ? int(r.created / (r.create_ms / 1000)) : '–'} | ${fix(r.drain_ms == null ? null : r.drain_ms / 1000, 1)} | ` +
+            `${mb(r.rss_before_kb)} → ${mb(r.rss_open_kb)} → ${mb(r.rss_closed_kb)} | ${fix(r.kb_each, 1)} | ${mb(r.rss_peak_kb)} | ` +
+            `${r.threads_before ?? '–'} → ${r.threads_open ?? '–'} → ${r.threads_closed ?? '–'} (${r.threads_peak ?? '–'}) | ` +
+            `${r.working_at_reading ?? '–'} | ${r.failures} |`);
+    }
+    p();
+    if (taskRatios.length) {
+        p('| mcp-cpp ÷ | KiB per task | create time | drain time | peak threads |');
+        p('|---|---:|---:|---:|---:|');
+        for (const x of taskRatios) {
+            p(`| ${TARGET_LABEL[x.peer] ?? x.peer} | ${times(x.kb_each)} | ${times(x.create_ms)} | ${times(x.drain_ms)} | ${times(x.threads_peak)} |`);
+        }
+        p();
+    }
 }
 if (parked.length) {
     p('## Parked calls');
@@ -528,6 +576,7 @@ writeFileSync(
             http: suitesRun.includes('http'),
             stdio: suitesRun.includes('stdio') ? stdioRows : null,
             memory: suitesRun.includes('memory') ? memoryRows : null,
+            memory_tasks_mcp_cpp_vs_peers: suitesRun.includes('memory') ? taskRatios : null,
             parked: suitesRun.includes('parked') ? parked : null,
             growth: suitesRun.includes('growth') ? growthRows : null,
             https: suitesRun.includes('https') ? { tls: tlsSession, rows: httpsRows, instructions: httpsInstructions } : null,

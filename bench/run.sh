@@ -26,8 +26,10 @@
 #   http     tools/call over Streamable HTTP, three wires, every target below (wrk)
 #   stdio    a pipelined tools/call stream, 256 outstanding, through mcp-cpp-demo, the two SDKs'
 #            stdio servers and `cat` (the driver's ceiling): calls/s and CPU per call
-#   memory   VmRSS per 1000 idle 2025 sessions (mcp-cpp and the sessionful peers) and per 1000
-#            tool calls parked in an unanswered elicitation (mcp-cpp and v1-session)
+#   memory   VmRSS per 1000 idle 2025 sessions (mcp-cpp and the sessionful peers), per 1000
+#            tool calls parked in an unanswered elicitation (mcp-cpp and v1-session), and with 1000
+#            tools/call of export_notes running as 2025 tasks (mcp-cpp and v1-session): create
+#            time, time to drain, VmRSS and threads
 #   parked   1k, 10k and 100k elicitations parked at once with the clients gone (mcp-cpp and
 #            v1-session): fill time, VmRSS and threads per parked call, an unrelated call's p50/p99
 #            meanwhile, and what DELETE of a session holding 30k of them does to other connections
@@ -71,7 +73,7 @@
 #                 2025-churn; memory (sessions)
 #   v1-stateless  @modelcontextprotocol/sdk 1.32.2, sessionIdGenerator undefined: wire 2025-stateless
 #   v1-session    @modelcontextprotocol/sdk 1.32.2, sessions (SSE replies): wires 2025-session,
-#                 2025-churn; memory (sessions, parked calls); parked
+#                 2025-churn; memory (sessions, parked calls, tasks); parked
 #   v2-stdio      stdio: @modelcontextprotocol/server 2.4.0, serveStdio (bench/peers/server-stdio.mjs)
 #   v1-stdio      stdio: @modelcontextprotocol/sdk 1.32.2, StdioServerTransport (the same file)
 #   cat           stdio: cat, which sends each request back: what the driver can check per second
@@ -112,7 +114,11 @@ else
 fi
 DISTURBED_ABOVE=0.10 # share of a core taken by other processes that makes a run "disturbed"
 STDIO_WINDOW=256                         # stdio: requests outstanding at most
-MEMORY_N=1000 MEMORY_SETTLE_MS=1000      # memory: sessions or parked calls; wait before each reading
+MEMORY_N=1000 MEMORY_SETTLE_MS=1000      # memory: sessions, parked calls or tasks; wait before each reading
+# memory, tasks: export_notes sleeps this per note (2 notes): long enough that every task outlives the
+# creation of all of them when creating is quick, so the reading holds them all running
+TASKS_STEP_MS=5000
+((quick)) && TASKS_STEP_MS=200
 PARKED_RUNS=(1000:10 10000:10 100000:10 30000:1) # parked: calls:sessions, each on a fresh server
 ((quick)) && PARKED_RUNS=(1000:1)
 ((quick)) && MEMORY_SETTLE_MS=300
@@ -625,13 +631,18 @@ suite_stdio() {
 }
 
 # memory: VmRSS with MEMORY_N idle 2025 sessions open, and (mcp-cpp, v1-session) with MEMORY_N
-# tool calls parked in an unanswered elicitation (bench/drivers/memory.mjs); a fresh server for each.
+# tool calls parked in an unanswered elicitation (bench/drivers/memory.mjs), and with MEMORY_N calls
+# of export_notes running as 2025 tasks (bench/drivers/tasks.mjs); a fresh server for each.
 suite_memory() {
-    local target kind log res
+    local target kind log res tasks_timeout_s=$((TASKS_STEP_MS * 2 / 1000 + 180))
+    local -a TARGET_ARGS=()
+    # mcp-cpp refuses a principal's tasks beyond --max-tasks (1000 by default)
+    ((MEMORY_N > 1000)) && TARGET_ARGS=(--max-tasks "$MEMORY_N")
     for target in "${MEMORY_TARGETS[@]}"; do
         selected "$target" || continue
-        for kind in sessions parked; do
-            [[ $kind == parked && $target == v2-session ]] && continue # that peer has no eliciting tool
+        for kind in sessions parked tasks; do
+            # that peer has no eliciting tool, and no task tool
+            [[ $kind != sessions && $target == v2-session ]] && continue
             echo "bench: == memory $target $kind"
             if ! start_target "$target"; then
                 event "$target" "memory" "did not start (see $WORK/logs/$target.server.log)"
@@ -639,12 +650,21 @@ suite_memory() {
                 continue
             fi
             log=$WORK/logs/memory.$target.$kind.txt
-            timeout -k 5 300 taskset -c "$LOAD_CPU" node "$BENCH/drivers/memory.mjs" --url "http://127.0.0.1:$PORT$URL_PATH" \
-                --pid "$SPID" "--$kind" "$MEMORY_N" --settle-ms "$MEMORY_SETTLE_MS" >"$log" 2>&1 || true
+            if [[ $kind == tasks ]]; then
+                timeout -k 5 "$tasks_timeout_s" taskset -c "$LOAD_CPU" node "$BENCH/drivers/tasks.mjs" --url "http://127.0.0.1:$PORT$URL_PATH" \
+                    --pid "$SPID" --n "$MEMORY_N" --step-ms "$TASKS_STEP_MS" --settle-ms "$MEMORY_SETTLE_MS" \
+                    --timeout-ms $(((tasks_timeout_s - 60) * 1000)) >"$log" 2>&1 || true
+            else
+                timeout -k 5 300 taskset -c "$LOAD_CPU" node "$BENCH/drivers/memory.mjs" --url "http://127.0.0.1:$PORT$URL_PATH" \
+                    --pid "$SPID" "--$kind" "$MEMORY_N" --settle-ms "$MEMORY_SETTLE_MS" >"$log" 2>&1 || true
+            fi
             res=$(grep -m1 '^BENCH_RESULT ' "$log" | cut -d' ' -f2-) || true
             if [[ -n $res ]]; then
                 jq -c --arg target "$target" '{target:$target} + .' <<<"$res" >>"$WORK/memory.jsonl"
-                jq -r '"  memory \(.target) \(.kind): \(.ok) of \(.n) ok, \(.failures) failed; VmRSS \(.rss_before_kb) -> \(.rss_open_kb) kB open, \(.rss_closed_kb) kB closed"' \
+                jq -r '"  memory \(.target) \(.kind): \(.ok) of \(.n) ok, \(.failures) failed; " +
+                    if .kind == "tasks" then "created in \(.create_ms) ms, drained in \(.drain_ms) ms, \(.working_at_reading) working at the reading; " +
+                        "VmRSS \(.rss_before_kb) -> \(.rss_open_kb) kB created, \(.rss_closed_kb) kB ended; threads \(.threads_before) -> \(.threads_open) (peak \(.threads_peak)) -> \(.threads_closed)"
+                    else "VmRSS \(.rss_before_kb) -> \(.rss_open_kb) kB open, \(.rss_closed_kb) kB closed" end' \
                     <<<"$(tail -1 "$WORK/memory.jsonl")"
             else
                 event "$target" "memory" "the $kind driver produced no result (see $log)"
@@ -897,14 +917,14 @@ write_meta() {
         --arg binary_time "$(date -u -r "$DEMO" +%Y-%m-%dT%H:%M:%SZ)" \
         --arg reply "$(cat "$WORK/reply.2026.json" 2>/dev/null || true)" \
         --argjson suites "$(printf '%s\n' "${SUITES[@]}" | jq -R . | jq -sc .)" --argjson stdio_window "$STDIO_WINDOW" \
-        --argjson memory_n "$MEMORY_N" --argjson memory_settle_ms "$MEMORY_SETTLE_MS" --argjson parked_runs "$(printf '%s\n' "${PARKED_RUNS[@]}" | jq -R . | jq -sc .)" --argjson growth_conns "$GROWTH_CONNS" \
+        --argjson memory_n "$MEMORY_N" --argjson memory_settle_ms "$MEMORY_SETTLE_MS" --argjson tasks_step_ms "$TASKS_STEP_MS" --argjson parked_runs "$(printf '%s\n' "${PARKED_RUNS[@]}" | jq -R . | jq -sc .)" --argjson growth_conns "$GROWTH_CONNS" \
         --argjson callgrind_calls "$CALLGRIND_CALLS" --argjson callgrind_http_calls "$CALLGRIND_HTTP_CALLS" --arg valgrind "$(valgrind --version 2>/dev/null || true)" \
         --argjson growth_duration "$GROWTH_DURATION" --argjson growth_tools "$(printf '%s\n' "${GROWTH_TOOLS[@]}" | jq -sc .)" --argjson growth_bytes "$(printf '%s\n' "${GROWTH_BYTES[@]}" | jq -sc .)" \
         '{date:$date, host:$host, cpu:$cpu, kernel:$kernel, cpus_online:$online, affinity:$affinity,
           server_cpu:$server_cpu, load_cpu:$load_cpu, quick:($quick==1), duration_s:$duration, reps:$reps,
           warmup_s:$warmup, max_again:$again, disturbed_above:$disturbed_above, conns:$conns, text_bytes:($text|length), echo_reply_bytes:($reply|length),
           loadavg_start:$loadavg, demo_built_by_run:($built==1), demo_binary_time:$binary_time,
-          suites:$suites, stdio_window:$stdio_window, memory_n:$memory_n, memory_settle_ms:$memory_settle_ms, parked_runs:$parked_runs,
+          suites:$suites, stdio_window:$stdio_window, memory_n:$memory_n, memory_settle_ms:$memory_settle_ms, tasks_step_ms:$tasks_step_ms, parked_runs:$parked_runs,
           growth:{tools:$growth_tools, text_bytes:$growth_bytes, conns:$growth_conns, duration_s:$growth_duration},
           callgrind_calls:$callgrind_calls, callgrind_http_calls:$callgrind_http_calls,
           versions:{wrk:$wrk, nginx:$nginx, node:$node, valgrind:$valgrind, mcp_cpp:$commit, mcp_cpp_uncommitted_files:$dirty,

@@ -1,5 +1,6 @@
-// What the memory and parked drivers share: raw HTTP requests to an MCP endpoint (node:http), a
-// 2025-11-25 session opened by hand, and a server's VmRSS and thread count.
+// What the memory, parked and tasks drivers share: raw HTTP requests to an MCP endpoint
+// (node:http), a 2025-11-25 session opened by hand, replies read as JSON-RPC, and a server's VmRSS
+// and thread count.
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
 
@@ -40,6 +41,19 @@ export function request(url, agent, method, body, headers = {}, { until = null, 
         });
         req.end(body);
     });
+}
+
+// The JSON-RPC response with id `id` in a reply body, which is either one JSON message or an SSE
+// stream of them (`data:` lines); throws when the body has none, or it is an error.
+export function rpcResult(r, id, what) {
+    if (r.status !== 200) throw new Error(`${what}: HTTP ${r.status} ${r.body.slice(0, 300)}`);
+    const messages = r.headers['content-type']?.startsWith('text/event-stream')
+        ? r.body.split('\n').filter((l) => l.startsWith('data:')).map((l) => JSON.parse(l.slice(5)))
+        : [JSON.parse(r.body)];
+    const reply = messages.find((m) => m.id === id && ('result' in m || 'error' in m));
+    if (!reply) throw new Error(`${what}: no response with id ${JSON.stringify(id)} in ${r.body.slice(0, 300)}`);
+    if (reply.error) throw new Error(`${what}: error ${JSON.stringify(reply.error).slice(0, 300)}`);
+    return reply.result;
 }
 
 // initialize + notifications/initialized, each reply checked; returns the session's headers.

@@ -1,6 +1,7 @@
 #pragma once
 // The state of one JSON-RPC request while it is served.
 #include <mcp/protocol/jsonrpc.hpp>
+#include <mcp/server/blocking.hpp>
 #include <mcp/server/context_snapshot.hpp>
 #include <mcp/server/exchange.hpp>
 #include <mcp/server/sink.hpp>
@@ -63,6 +64,9 @@ struct CallState : InFlightCall, std::enable_shared_from_this<CallState> {
     // take a task), and once it is, the task its results go to. `sink` is then the task too.
     bool may_become_task = false;
     std::shared_ptr<TaskSink> task;
+    // From the task's start to the end of that run of its handler: a long job, so the handler pool
+    // replaces its thread at once rather than letting it hold back the calls queued behind it.
+    std::optional<BlockingScope> task_run;
     // The thread-local context the handler runs with, each time it runs on the pool.
     std::optional<ContextSnapshot> snapshot;
 

@@ -119,6 +119,7 @@ void start_task(CallState& call) {
     const auto answering = call.untrack();
     call.key.clear();
     core.task_runs.add(record.id, call.weak_from_this());
+    call.task_run.emplace();  // ends in TaskSink::complete, on this thread
 
     auto result = create_task_result(record, era, core.options.tasks.poll_interval);
     if (era == Era::stateless) result["_meta"] = {{"io.modelcontextprotocol/serverInfo", core.server_info}};

@@ -102,6 +102,8 @@ void TaskSink::changed() {
 }
 
 void TaskSink::complete(std::optional<boost::json::value> response) {
+    // This run of the handler is over (run_call calls this on the handler's thread).
+    if (auto call = call_.lock()) call->task_run.reset();
     if (!response) {
         // Stopped: by tasks/cancel, or by a shutdown that outlasted its grace period.
         if (!core_.shutting_down.load()) return end({.status = TaskStatus::cancelled});
