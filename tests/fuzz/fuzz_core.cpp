@@ -136,7 +136,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (line.empty()) continue;
         auto sink = std::make_shared<LineSink>(conversation);
         server->handle(conversation.fill(line), mcp::Inbound{.session = session}, sink);
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(give_up - std::chrono::steady_clock::now());
+        const auto left =
+            std::chrono::duration_cast<std::chrono::milliseconds>(give_up - std::chrono::steady_clock::now());
         if (left.count() > 0) sink->wait(std::min(left, kAnswerWait));
     }
     session->close();

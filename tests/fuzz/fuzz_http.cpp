@@ -72,8 +72,8 @@ struct Client {
     tcp::socket socket;
     std::string received;
     Clock::time_point last_heard = Clock::now();  // the last byte received, or sent
-    bool sent = false;      // the write is over (every byte out, or failed)
-    bool finished = false;  // the read is over: the server closed, or the client did
+    bool sent = false;                            // the write is over (every byte out, or failed)
+    bool finished = false;                        // the read is over: the server closed, or the client did
 };
 
 asio::awaitable<void> send_all(Client& client, std::string_view bytes) {

@@ -60,7 +60,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // The first byte: how many bytes each read delivers (1 to 32).
     const std::size_t piece = data[0] % 32 + 1;
     const std::string_view input(reinterpret_cast<const char*>(data) + 1, size - 1);
-    for (const auto limits : {RespParser::Limits{}, RespParser::Limits{.max_bulk = 64, .max_elements = 16, .max_depth = 3}}) {
+    for (const auto limits :
+         {RespParser::Limits{}, RespParser::Limits{.max_bulk = 64, .max_elements = 16, .max_depth = 3}}) {
         const Outcome whole = parse(input, std::max<std::size_t>(input.size(), 1), limits);
         FUZZ_CHECK(same(whole, parse(input, piece, limits)));
     }

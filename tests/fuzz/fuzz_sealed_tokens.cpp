@@ -35,12 +35,10 @@ constexpr std::chrono::milliseconds kStateTtl{15 * 60'000};
 void open_every_way(const mcp::KeyRing& keys, std::string_view token) {
     try {
         (void)mcp::detail::open_request_state(keys, token, kStateTtl);
-    } catch (const mcp::InvalidParams&) {
-    }
+    } catch (const mcp::InvalidParams&) {}
     try {
         (void)mcp::detail::decode_cursor(keys, "tools", "", token);
-    } catch (const mcp::InvalidParams&) {
-    }
+    } catch (const mcp::InvalidParams&) {}
     (void)mcp::detail::open_event_id(keys, token);
 }
 
@@ -67,11 +65,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             FUZZ_CHECK(mcp::detail::decode_cursor(keys, "tools", "", cursor) == rest);
             break;
         }
-        default:
-            try {
-                (void)mcp::KeyRing::parse(rest);
-            } catch (const std::invalid_argument&) {
-            }
+        default: try { (void)mcp::KeyRing::parse(rest);
+            } catch (const std::invalid_argument&) {}
     }
     return 0;
 }
