@@ -154,6 +154,7 @@ void stop_task(ServerCore& core, std::string_view id) {
 }
 
 void resume_task(const std::shared_ptr<CallState>& call) {
+    call->task->resumed();
     const auto& id = call->task->id();
     std::optional<std::string> answers;
     try {

@@ -167,11 +167,20 @@ void TaskSink::wait_for_input(const boost::json::value& requests) {
                     .error = boost::json::serialize(boost::json::object{
                         {"code", -32603}, {"message", std::string("Store unavailable: ") + e.what()}})});
     }
-    // tasks/cancel stops the wait: the mailbox lets go of the call (off this callback's thread).
-    on_cancel_.emplace(call->stop.get_token(), std::function<void()>([&core, key] {
-                           core.deadlines().post([&core, key] { core.cluster.backend().mailbox().forget(key); });
-                       }));
+    // The wait ends with tasks/cancel, or with the task's time to live when nobody answers: the
+    // mailbox lets go of the call, and this node of the task (off the cancelling thread).
+    auto let_go = [&core, key, id = id_] {
+        core.cluster.backend().mailbox().forget(key);
+        core.task_runs.remove(id);
+    };
+    expiry_ = core.deadlines().schedule(std::chrono::steady_clock::now() + core.options.tasks.ttl, let_go);
+    on_cancel_.emplace(call->stop.get_token(),
+                       std::function<void()>([&core, let_go] { core.deadlines().post(let_go); }));
     changed();
+}
+
+void TaskSink::resumed() {
+    if (expiry_ != 0) core_.deadlines().cancel(std::exchange(expiry_, 0));
 }
 
 }  // namespace mcp::detail

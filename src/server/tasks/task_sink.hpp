@@ -8,6 +8,7 @@
 #include <mcp/protocol/revision.hpp>
 #include <mcp/server/sink.hpp>
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <stop_token>
@@ -35,6 +36,8 @@ public:
 
     // 2025: the client answered what the handler asked; the task works again.
     void answered();
+    // 2026: the answers are in and the handler runs again; the wait's expiry is off.
+    void resumed();
     // ctx.progress in a 2026 task: the status message.
     void progress(double progress, std::optional<double> total, std::string_view message);
     // The status changed: 2025 sessions are told, and so are listen streams and tasks/result calls
@@ -50,8 +53,10 @@ private:
     const Era era_;
     const std::shared_ptr<Session> session_;  // 2025: where requests and notifications go
     const std::weak_ptr<CallState> call_;
-    // While the task waits for tasks/update: tasks/cancel stops the wait.
+    // While the task waits for tasks/update: tasks/cancel stops the wait, and so does the task's
+    // time to live (a DeadlineQueue ticket; 0 when none is pending).
     std::optional<std::stop_callback<std::function<void()>>> on_cancel_;
+    std::uint64_t expiry_ = 0;
 };
 
 }  // namespace mcp::detail
