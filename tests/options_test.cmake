@@ -26,7 +26,7 @@ function(expect what actual expected)
 endfunction()
 
 page_size(n)
-expect("code default" ${n} 9)  # every demo tool fits the default page
+expect("code default" ${n} 10)  # every demo tool fits the default page
 page_size(n MCP_PAGE_SIZE=3)
 expect("environment" ${n} 3)
 page_size(n MCP_PAGE_SIZE=3 MCP_CONFIG=${WORK_DIR}/two.toml)
@@ -86,6 +86,7 @@ set(derived
   MAX_CONNECTIONS MAX_HEADER_BYTES HEADER_TIMEOUT BODY_TIMEOUT IDLE_TIMEOUT WRITE_TIMEOUT MAX_STREAMS_PER_SESSION SHUTDOWN_GRACE
   MAX_SESSIONS SESSION_TIMEOUT
   ELICITATION_TIMEOUT SAMPLING_TIMEOUT ROOTS_TIMEOUT REQUEST_STATE_TTL MAX_PARKED_CALLS
+  TASK_TTL TASK_POLL_INTERVAL MAX_TASKS
   STORE SECRET_FILE
   CACHE_TTL READ_CACHE_TTL CACHE_SCOPE
   LOG_LEVEL LOG_FORMAT CLIENT_LOG_LEVEL
@@ -101,7 +102,7 @@ list(SORT expected)
 if(NOT rc EQUAL 0 OR NOT listed STREQUAL expected)
   message(FATAL_ERROR "--help should list MCP_ variables ${expected}, lists ${listed}")
 endif()
-foreach(heading "Transport" "HTTP limits and timeouts" "Sessions \\(2025-era HTTP\\)" "Requests to the client"
+foreach(heading "Transport" "HTTP limits and timeouts" "Sessions \\(2025-era HTTP\\)" "Requests to the client" "Tasks"
                 "Store and keys" "Caching" "Logging" "Operations" "Limits" "Handler pool" "stdio" "HTTPS and browsers"
                 "Authorization \\(OAuth 2.1 resource server, HTTP\\)")
   if(NOT help MATCHES "\n${heading}:\n  --")

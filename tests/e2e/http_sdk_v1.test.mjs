@@ -29,7 +29,7 @@ import {
 const REQUEST = { timeout: 15_000 };  // every SDK request fails after this instead of hanging
 const TEST = { timeout: 30_000 };     // every test
 // The demo's tools, sorted.
-const TOOL_NAMES = ['add_note', 'color_swatch', 'connect_account', 'delete_note', 'draft_note', 'echo', 'project_roots',
+const TOOL_NAMES = ['add_note', 'color_swatch', 'connect_account', 'delete_note', 'draft_note', 'echo', 'export_notes', 'project_roots',
     'slow_count', 'word_stats'];
 const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
 
@@ -137,7 +137,9 @@ describe('mcp-cpp-demo through the SDK v1 client over Streamable HTTP', { timeou
         assert.deepEqual(caps.logging, {});
         assert.deepEqual(caps.completions, {});
         assert.deepEqual(caps.extensions, { 'io.modelcontextprotocol/skills': { directoryRead: true },
-            'io.modelcontextprotocol/ui': {} });
+            'io.modelcontextprotocol/tasks': {}, 'io.modelcontextprotocol/ui': {} });
+        // export_notes runs as a task: the 2025 experimental tasks capability too.
+        assert.deepEqual(caps.tasks, { list: {}, cancel: {}, requests: { tools: { call: {} } } });
 
         const [initialized] = s.recorder.posted('notifications/initialized');
         assert.equal(initialized?.status, 202, 'notifications/initialized is accepted with 202');
@@ -571,7 +573,7 @@ describe('tools/list pagination with --page-size 2 over HTTP', { timeout: 60_000
         await srv?.close();
     });
 
-    test('five pages of 2, 2, 2, 2 and 1 tools; a forged cursor is -32602', TEST, async () => {
+    test('five pages of 2 tools; a forged cursor is -32602', TEST, async () => {
         const pages = [];
         let cursor;
         do {
@@ -580,7 +582,7 @@ describe('tools/list pagination with --page-size 2 over HTTP', { timeout: 60_000
             pages.push(page.tools.map((t) => t.name));
             cursor = page.nextCursor;
         } while (cursor !== undefined);
-        assert.deepEqual(pages.map((p) => p.length), [2, 2, 2, 2, 1]);
+        assert.deepEqual(pages.map((p) => p.length), [2, 2, 2, 2, 2]);
         assert.deepEqual(pages.flat().sort(), TOOL_NAMES);
         await rejectsWithCode(c.client.listTools({ cursor: 'Zm9yZ2VkIGN1cnNvcg' }, REQUEST), -32602);
     });

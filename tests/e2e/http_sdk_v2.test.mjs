@@ -28,7 +28,7 @@ import {
 const REQUEST = { timeout: 15_000 };
 const TEST = { timeout: 30_000 };
 // The demo's tools, sorted.
-const TOOL_NAMES = ['add_note', 'color_swatch', 'connect_account', 'delete_note', 'draft_note', 'echo', 'project_roots',
+const TOOL_NAMES = ['add_note', 'color_swatch', 'connect_account', 'delete_note', 'draft_note', 'echo', 'export_notes', 'project_roots',
     'slow_count', 'word_stats'];
 const LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
 // The demo's resources, sorted: its stats, the files of its skill, its app's view.

@@ -364,7 +364,7 @@ describe('before initialize', { timeout: 60_000 }, () => {
         assert.equal(init.result?.protocolVersion, '2025-06-18');
         assert.equal(init.result.serverInfo.name, 'mcp-cpp-demo');
         const list = await srv.request(7, 'tools/list', {});
-        assert.equal(list.result?.tools?.length, 9);  // every demo tool
+        assert.equal(list.result?.tools?.length, 10);  // every demo tool
         assert.equal(srv.untaken().length, 0, 'nothing else was written');
     });
 });

@@ -19,7 +19,7 @@ const REQUEST = { timeout: 15_000 };  // every SDK request fails after this inst
 const TEST = { timeout: 30_000 };     // every test
 
 // The demo's tools, sorted.
-const TOOL_NAMES = ['add_note', 'color_swatch', 'connect_account', 'delete_note', 'draft_note', 'echo', 'project_roots',
+const TOOL_NAMES = ['add_note', 'color_swatch', 'connect_account', 'delete_note', 'draft_note', 'echo', 'export_notes', 'project_roots',
     'slow_count', 'word_stats'];
 
 // A connected SDK client on a fresh server process, with every JSON-RPC message it received and
@@ -497,7 +497,7 @@ describe('tools/list pagination with --page-size 2', { timeout: 60_000 }, () => 
         await Promise.all([paged?.client.close(), full?.client.close()]);
     });
 
-    test('three pages together equal the full list', TEST, async () => {
+    test('five pages together equal the full list', TEST, async () => {
         const pages = [];
         let cursor;
         do {
@@ -507,7 +507,7 @@ describe('tools/list pagination with --page-size 2', { timeout: 60_000 }, () => 
             cursor = page.nextCursor;
             if (cursor !== undefined) assert.equal(typeof cursor, 'string');
         } while (cursor !== undefined);
-        assert.deepEqual(pages.map((p) => p.length), [2, 2, 2, 2, 1]);
+        assert.deepEqual(pages.map((p) => p.length), [2, 2, 2, 2, 2]);
         const { tools } = await full.client.listTools({}, REQUEST);
         assert.deepEqual(pages.flat(), tools);
         assert.deepEqual(pages.flat().map((t) => t.name).sort(), TOOL_NAMES);
