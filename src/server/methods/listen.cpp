@@ -13,9 +13,7 @@ namespace {
 void read_task_ids(const ServerCore& core, const CallState& call, const boost::json::array& ids, Listen& listen,
                    boost::json::object& honored) {
     if (call.exchange->client_extension(kTasksExtension) == nullptr) {
-        throw Error(error_code::missing_required_client_capability, "Missing required client capability",
-                    boost::json::object{
-                        {"requiredCapabilities", {{"extensions", {{kTasksExtension, boost::json::object()}}}}}});
+        throw tasks_extension_missing("Missing required client capability");
     }
     if (ids.size() > core.options.max_subscriptions)
         throw InvalidParams("Too many taskIds (limit " + std::to_string(core.options.max_subscriptions) + ")");

@@ -18,10 +18,8 @@ namespace {
 // 2026: the tasks methods serve only clients that declared the extension.
 void check_declared(const CallState& call) {
     if (call.exchange->era() != Era::stateless || call.exchange->client_extension(kTasksExtension) != nullptr) return;
-    throw Error(
-        error_code::missing_required_client_capability,
-        "Missing required client capability: the " + std::string(kTasksExtension) + " extension",
-        boost::json::object{{"requiredCapabilities", {{"extensions", {{kTasksExtension, boost::json::object()}}}}}});
+    throw tasks_extension_missing("Missing required client capability: the " + std::string(kTasksExtension) +
+                                  " extension");
 }
 
 std::string task_id_param(const CallState& call) {

@@ -60,12 +60,6 @@ void TaskRuns::wait(std::chrono::milliseconds timeout, std::stop_token stop) {
 
 TaskStore& task_store(ServerCore& core) { return core.cluster.backend().tasks(); }
 
-namespace {
-
-boost::json::object tasks_capability() { return {{"extensions", {{kTasksExtension, boost::json::object()}}}}; }
-
-}  // namespace
-
 std::string task_owner(const CallState& call) {
     if (const auto& principal = call.exchange->principal()) return principal->subject;
     if (call.exchange->era() == Era::sessions && call.session) return "session:" + call.session->id();
@@ -79,10 +73,8 @@ bool may_become_task(const ToolEntry& tool, const CallState& call) {
         // Declared for the whole client or in this request's _meta: both reach the exchange.
         const bool declared = call.exchange->client_extension(kTasksExtension) != nullptr;
         if (support == TaskSupport::required && !declared) {
-            throw Error(
-                error_code::missing_required_client_capability,
-                "Tool " + name + " runs only as a task: declare the " + std::string(kTasksExtension) + " extension",
-                boost::json::object{{"requiredCapabilities", tasks_capability()}});
+            throw tasks_extension_missing("Tool " + name + " runs only as a task: declare the " +
+                                          std::string(kTasksExtension) + " extension");
         }
         return declared && support != TaskSupport::forbidden;  // a legacy params.task changes nothing
     }

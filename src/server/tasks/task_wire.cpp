@@ -22,6 +22,12 @@ std::string iso_time(std::int64_t ms) {
 
 }  // namespace
 
+Error tasks_extension_missing(std::string message) {
+    return Error(
+        error_code::missing_required_client_capability, std::move(message),
+        boost::json::object{{"requiredCapabilities", {{"extensions", {{kTasksExtension, boost::json::object()}}}}}});
+}
+
 boost::json::value stored_json(const std::string& text) {
     if (text.empty()) return boost::json::object();
     boost::system::error_code ec;

@@ -4,6 +4,7 @@
 // (ttl, pollInterval, the result through tasks/result).
 #include "store/task_store.hpp"
 
+#include <mcp/protocol/errors.hpp>
 #include <mcp/protocol/revision.hpp>
 
 #include <boost/json/object.hpp>
@@ -22,6 +23,9 @@ boost::json::object detailed_task(const TaskRecord& task, std::chrono::milliseco
 // The answer to the request that created the task: flat with resultType "task" (2026), or
 // {"task": {...}} (2025).
 boost::json::object create_task_result(const TaskRecord& task, Era era, std::chrono::milliseconds poll_interval);
+// -32021 for a 2026 client that did not declare the tasks extension, naming it in
+// requiredCapabilities.
+Error tasks_extension_missing(std::string message);
 // A JSON text stored in a record, parsed; an empty object when absent or malformed.
 boost::json::value stored_json(const std::string& text);
 

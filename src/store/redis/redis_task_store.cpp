@@ -84,6 +84,19 @@ constexpr std::string_view kFailOrphan =
     "    if string.sub(f, 1, 2) == 'i:' or string.sub(f, 1, 2) == 'a:' then redis.call('HDEL', KEYS[1], f) end end "
     "  redis.call('HSET', KEYS[1], 'status', 'failed', 'error', ARGV[2], 'updated', ARGV[3]) end ";
 
+// Appends each member of a JSON object text as a key and its value's JSON text; false when the
+// text is no object.
+bool append_members(std::vector<std::string>& command, std::string_view object_text) {
+    boost::system::error_code ec;
+    auto parsed = boost::json::parse(object_text, ec);
+    if (ec || !parsed.is_object()) return false;
+    for (const auto& kv : parsed.get_object()) {
+        command.emplace_back(kv.key());
+        command.push_back(boost::json::serialize(kv.value()));
+    }
+    return true;
+}
+
 std::string orphan_error() {
     return boost::json::serialize(boost::json::object{{"code", -32603}, {"message", kNodeLostMessage}});
 }
@@ -172,14 +185,7 @@ bool RedisTaskStore::await_input(std::string_view id, std::string_view requests)
         "redis.call('HSET', KEYS[1], 'status', 'input_required', 'updated', ARGV[1]) "
         "for i = 2, #ARGV, 2 do redis.call('HSET', KEYS[1], 'i:' .. ARGV[i], ARGV[i + 1]) end return 1";
     std::vector<std::string> command{"EVAL", script, "1", key(id), std::to_string(epoch_ms())};
-    boost::system::error_code ec;
-    auto parsed = boost::json::parse(requests, ec);
-    if (!ec && parsed.is_object()) {
-        for (const auto& kv : parsed.get_object()) {
-            command.emplace_back(kv.key());
-            command.push_back(boost::json::serialize(kv.value()));
-        }
-    }
+    append_members(command, requests);  // none: the task waits with no request named
     return checked(client_.command(std::move(command))).integer == 1;
 }
 
@@ -196,13 +202,7 @@ bool RedisTaskStore::answer(std::string_view id, std::string_view responses) {
         "for _, f in ipairs(redis.call('HKEYS', KEYS[1])) do if string.sub(f, 1, 2) == 'i:' then return 0 end end "
         "return 1";
     std::vector<std::string> command{"EVAL", script, "1", key(id), std::to_string(epoch_ms())};
-    boost::system::error_code ec;
-    auto parsed = boost::json::parse(responses, ec);
-    if (ec || !parsed.is_object()) return false;
-    for (const auto& kv : parsed.get_object()) {
-        command.emplace_back(kv.key());
-        command.push_back(boost::json::serialize(kv.value()));
-    }
+    if (!append_members(command, responses)) return false;
     // The client is told its answer was taken once this returns.
     return checked(client_.pipeline_replicated({std::move(command)}).front()).integer == 1;
 }
