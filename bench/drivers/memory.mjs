@@ -8,7 +8,7 @@
 //       each an open SSE stream that must carry an elicitation/create; then the N streams closed
 // VmRSS and the thread count are read before, while open (after --settle-ms) and after the close.
 import http from 'node:http';
-import { VERSION, openSession, procStatus, request } from './session_http.mjs';
+import { VERSION, eachAtOnce, openSession, procStatus, request } from './session_http.mjs';
 
 const opts = { url: '', pid: 0, sessions: 0, parked: 0, settleMs: 1000 };
 const argv = process.argv.slice(2);
@@ -44,30 +44,14 @@ async function endSession(h) {
     if (r.status < 200 || r.status > 299) throw new Error(`DELETE: ${r.status} ${r.body.slice(0, 300)}`);
 }
 
-// Runs task(i) for i < n, `limit` at a time; a failed task counts as a failure.
-async function each(n, limit, task) {
-    let next = 0;
-    const worker = async () => {
-        while (next < n) {
-            const i = next++;
-            try {
-                await task(i);
-            } catch (e) {
-                fail(e.message ?? e);
-            }
-        }
-    };
-    await Promise.all(Array.from({ length: Math.min(limit, n) }, worker));
-}
-
 async function sessions() {
     const opened = [];
-    await each(N, CONCURRENCY, async () => {
+    await eachAtOnce(fail, N, CONCURRENCY, async () => {
         opened.push(await openSession(opts.url, agent, {}));
         result.ok++;
     });
     if (new Set(opened.map((h) => h['mcp-session-id'])).size !== opened.length) fail('a session id was given twice');
-    return async () => each(opened.length, CONCURRENCY, (i) => endSession(opened[i]));
+    return async () => eachAtOnce(fail, opened.length, CONCURRENCY, (i) => endSession(opened[i]));
 }
 
 async function parked() {

@@ -57,6 +57,22 @@ export function rpcResult(r, id, what) {
 }
 
 // initialize + notifications/initialized, each reply checked; returns the session's headers.
+// Runs task(i) for i < n, `limit` at a time; a task that throws is reported to fail(message).
+export async function eachAtOnce(fail, n, limit, task) {
+    let next = 0;
+    const worker = async () => {
+        while (next < n) {
+            const i = next++;
+            try {
+                await task(i);
+            } catch (e) {
+                fail(e.message ?? e);
+            }
+        }
+    };
+    await Promise.all(Array.from({ length: Math.min(limit, n) }, worker));
+}
+
 export async function openSession(url, agent, capabilities) {
     const init = await request(url, agent, 'POST', JSON.stringify({
         jsonrpc: '2.0', id: 1, method: 'initialize',

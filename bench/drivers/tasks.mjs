@@ -15,7 +15,7 @@
 // - Last, tasks/result of each task, 32 at a time: it must be "Exported 2 notes: shopping, welcome",
 //   not an error. `ok` counts the tasks created, completed and with that result.
 import http from 'node:http';
-import { openSession, procStatus, request, rpcResult } from './session_http.mjs';
+import { eachAtOnce, openSession, procStatus, request, rpcResult } from './session_http.mjs';
 
 const opts = { url: '', pid: 0, n: 0, stepMs: 1000, settleMs: 1000, pollMs: 250, timeoutMs: 120_000 };
 const argv = process.argv.slice(2);
@@ -64,22 +64,6 @@ function status() {
     return s;
 }
 
-// Runs task(i) for i < n, `limit` at a time; a failed task counts as a failure.
-async function each(n, limit, task) {
-    let next = 0;
-    const worker = async () => {
-        while (next < n) {
-            const i = next++;
-            try {
-                await task(i);
-            } catch (e) {
-                fail(e.message ?? e);
-            }
-        }
-    };
-    await Promise.all(Array.from({ length: Math.min(limit, n) }, worker));
-}
-
 const tasks = new Map(); // task id -> { status, updated (ms since the epoch) }
 async function create(i) {
     const r = await call('tools/call', { name: 'export_notes', arguments: { step_ms: opts.stepMs }, task: {} }, `create ${i}`);
@@ -121,7 +105,7 @@ try {
     h = await openSession(opts.url, agent, {});
     const before = status();
     const t0 = Date.now();
-    await each(N, CONCURRENCY, create);
+    await eachAtOnce(fail, N, CONCURRENCY, create);
     result.create_ms = Date.now() - t0;
     await sleep(opts.settleMs);
     const open = status();
@@ -153,7 +137,7 @@ try {
     });
     // Each completed task's result, checked.
     const done = [...tasks.entries()].filter(([, t]) => t.status === 'completed').map(([id]) => id);
-    await each(done.length, CONCURRENCY, async (i) => {
+    await eachAtOnce(fail, done.length, CONCURRENCY, async (i) => {
         const r = await call('tasks/result', { taskId: done[i] }, `tasks/result ${done[i]}`);
         const text = r?.content?.[0]?.text;
         if (r?.isError || text !== EXPECTED) throw new Error(`tasks/result ${done[i]}: ${JSON.stringify(r).slice(0, 300)}`);
