@@ -47,6 +47,7 @@ import {
 } from '@modelcontextprotocol/client';
 
 import { AuthorizationServer } from './authorization_server.mjs';
+import { ACCEPT_CONFIRM, CAPS, CONFIRM_REQUEST, EXPORTED, RELATED_TASK, TASKS } from './tasks_fixtures.mjs';
 import { modernCall, readBody, responseOf } from './cluster.mjs';
 import {
     demoBinary,
@@ -65,26 +66,8 @@ demoBinary();  // fails at once, with the reason, when MCP_CPP_DEMO is not set
 const REQUEST = { timeout: 15_000 };  // every SDK request fails after this instead of hanging
 const TEST = { timeout: 30_000 };
 
-const TASKS = 'io.modelcontextprotocol/tasks';
-const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
-// The 2026 client capabilities of a client that takes tasks and answers forms.
-const CAPS = { extensions: { [TASKS]: {} }, elicitation: { form: {} } };
-const EXPORTED = 'Exported 2 notes: shopping, welcome';
 const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
-// What export_notes asks with confirm: true.
-const CONFIRM_REQUEST = {
-    method: 'elicitation/create',
-    params: {
-        message: 'Export 2 notes?',
-        requestedSchema: {
-            type: 'object',
-            properties: { confirm: { type: 'boolean', title: 'Export them?', default: true } },
-            required: ['confirm'],
-        },
-    },
-};
-const ACCEPT_CONFIRM = { confirm: { action: 'accept', content: { confirm: true } } };
 const INVALID_TASK_ID = 'Invalid params: taskId must be a non-empty string';
 const INVALID_RESPONSES = 'Invalid params: inputResponses must be an object';
 

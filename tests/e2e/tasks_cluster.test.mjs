@@ -29,27 +29,12 @@ import {
     tails,
 } from './cluster.mjs';
 import { demoBinary, sleep, waitUntil, withTimeout } from './helpers.mjs';
+import { ACCEPT_CONFIRM, CAPS, CONFIRM_REQUEST, EXPORTED, RELATED_TASK, TASKS } from './tasks_fixtures.mjs';
 
 demoBinary();  // fails at once, with the reason, when MCP_CPP_DEMO is not set
 const TEST = { timeout: 30_000 };
 
-const TASKS = 'io.modelcontextprotocol/tasks';
-const RELATED_TASK = 'io.modelcontextprotocol/related-task';
-const CAPS = { extensions: { [TASKS]: {} }, elicitation: { form: {} } };
-const EXPORTED = 'Exported 2 notes: shopping, welcome';
 const NODE_STOPPED = 'The server node running this task stopped';
-const ACCEPT_CONFIRM = { confirm: { action: 'accept', content: { confirm: true } } };
-const CONFIRM_REQUEST = {
-    method: 'elicitation/create',
-    params: {
-        message: 'Export 2 notes?',
-        requestedSchema: {
-            type: 'object',
-            properties: { confirm: { type: 'boolean', title: 'Export them?', default: true } },
-            required: ['confirm'],
-        },
-    },
-};
 const TERMINAL = ['completed', 'failed', 'cancelled'];
 
 // The audit lines a node wrote (--audit-log stderr) for one request id (and one 2025 session).
