@@ -103,7 +103,9 @@ void add_http_limits(CLI::App& app, HttpOptions& http) {
     add_duration(group, "--body-timeout", http.body_timeout, "Time a client has to send a request body");
     add_duration(group, "--idle-timeout", http.idle_timeout, "Keep-alive connection idle time before it is closed");
     add_duration(group, "--write-timeout", http.write_timeout, "A client that reads nothing for this long is dropped");
-    group.add_option("--max-streams-per-session", http.max_streams_per_session, "Open SSE GET streams per session")
+    group
+        .add_option("--max-streams-per-session", http.max_streams_per_session,
+                    "GET connections (listens and resumes) a session holds open at once")
         ->check(CLI::Range(1, 1000));
     add_duration(group, "--shutdown-grace", http.shutdown_grace, "Time calls in flight get to finish on SIGTERM");
 }

@@ -111,11 +111,12 @@ std::shared_ptr<ResumableStream> ResumableSession::find_stream(std::string_view 
     return stream;
 }
 
-std::size_t ResumableSession::attached_streams() {
-    std::lock_guard lock(mutex_);
-    std::size_t n = standalone_->attached() ? 1 : 0;
-    for (const auto& [id, stream] : streams_) n += stream->attached() ? 1 : 0;
-    return n;
+std::optional<GetConnectionLease> ResumableSession::lease_get_connection(std::size_t limit) {
+    auto& open = *open_get_connections_;
+    for (auto n = open.load(); n < limit;) {
+        if (open.compare_exchange_weak(n, n + 1)) return GetConnectionLease(open_get_connections_);
+    }
+    return std::nullopt;
 }
 
 void ResumableSession::close(bool discard) {

@@ -6,13 +6,29 @@
 
 #include <mcp/sessions/session.hpp>
 
+#include <atomic>
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 
 namespace mcp::detail {
+
+// A GET connection of a session, counted against the session's limit while this lives.
+class GetConnectionLease {
+public:
+    explicit GetConnectionLease(std::shared_ptr<std::atomic<std::size_t>> open) : open_(std::move(open)) {}
+    GetConnectionLease(GetConnectionLease&&) = default;
+    GetConnectionLease& operator=(GetConnectionLease&&) = default;
+    ~GetConnectionLease() {
+        if (open_) --*open_;
+    }
+
+private:
+    std::shared_ptr<std::atomic<std::size_t>> open_;
+};
 
 class ResumableSession {
 public:
@@ -38,8 +54,9 @@ public:
     // Delivers to every stream attached here what was journaled since its last delivery (after
     // the shared store came back: wake-ups sent meanwhile were lost).
     void catch_up_all();
-    // Streams with a connection attached now.
-    std::size_t attached_streams();
+    // Counts a GET connection (a listen or a resume) until the lease is dropped; nothing when
+    // `limit` are open already. POST responses are not counted: each is its own request.
+    std::optional<GetConnectionLease> lease_get_connection(std::size_t limit);
     // Ends every stream's connection here; `discard` also drops their journals (DELETE, expiry
     // on the node that removed the session).
     void close(bool discard);
@@ -58,6 +75,8 @@ private:
     const KeyRing& keys_;
     StreamWaker* waker_;
     std::shared_ptr<ResumableStream> standalone_;
+    // Shared with the leases: a connection may outlive the session object.
+    std::shared_ptr<std::atomic<std::size_t>> open_get_connections_ = std::make_shared<std::atomic<std::size_t>>(0);
 
     std::mutex mutex_;
     // POST streams by id: those running (a parked call's among them, however many) and the most

@@ -389,6 +389,31 @@ describe('caps', () => {
         const second = await fetch(server.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': sid } });
         assert.equal(second.status, 429);
         controller.abort();
+        // The slot frees when the first GET's connection ends.
+        const third = await waitUntil(async () => {
+            const res = await fetch(server.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': sid } });
+            if (res.status === 200) return res;
+            await res.body?.cancel();
+            return null;
+        }, 5000, 'a GET to be accepted once the first closed');
+        await third.body.cancel();
+    });
+
+    test('--max-streams-per-session counts GET connections, not the POST responses of calls in flight', async () => {
+        const server = await startServer('--max-streams-per-session', '1');
+        const sid = (await initialize(server)).headers.get('mcp-session-id');
+        const headers = { 'content-type': 'application/json', accept: ACCEPT, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' };
+        const controller = new AbortController();
+        const calls = await Promise.all([1, 2, 3].map((id) => fetch(server.url, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'slow_count', arguments: { to: 50, step_ms: 100 }, _meta: { progressToken: id } } }),
+            signal: controller.signal,
+        })));
+        for (const c of calls) assert.equal(c.headers.get('content-type'), 'text/event-stream', 'each call streams its progress');
+        const listen = await fetch(server.url, { headers: { accept: 'text/event-stream', 'mcp-session-id': sid }, signal: controller.signal });
+        assert.equal(listen.status, 200, 'three calls in flight leave the one GET slot free');
+        controller.abort();
     });
 
     test('--max-listen-streams refuses a listen beyond the cap with 503', async () => {

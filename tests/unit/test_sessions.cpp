@@ -107,6 +107,26 @@ TEST(SessionService, RefusesBeyondCapacityAndExpiresIdleSessions) {
     EXPECT_EQ(service.size(), 1u);
 }
 
+TEST(ResumableSession, LeasesAtMostTheLimitOfGetConnectionsAndFreesOneWhenItsLeaseIsDropped) {
+    auto service = make_service(4, 1min);
+    auto session = admitted(service, "alice");
+    auto first = session->lease_get_connection(2);
+    auto second = session->lease_get_connection(2);
+    ASSERT_TRUE(first && second);
+    EXPECT_FALSE(session->lease_get_connection(2));
+    auto moved = std::move(*first);  // a moved-from lease frees nothing
+    first.reset();
+    EXPECT_FALSE(session->lease_get_connection(2));
+    { auto gone = std::move(moved); }
+    EXPECT_TRUE(session->lease_get_connection(2));
+    // A lease outlives its session object: the connection ends after the session was removed.
+    auto late = session->lease_get_connection(2);
+    ASSERT_TRUE(late);
+    EXPECT_TRUE(service.remove(session->id(), "alice"));
+    session.reset();
+    late.reset();
+}
+
 TEST(SessionService, ExpiredSessionsMakeRoomAndEndTheirCalls) {
     auto service = make_service(1, 50ms);
     auto a = admitted(service, "");

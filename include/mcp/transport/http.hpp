@@ -36,7 +36,9 @@ struct HttpOptions {
     std::size_t max_pending_bytes = 8 * 1024 * 1024;       // unsent bytes per stream before it is dropped
 
     // The SSE streams of 2025-era sessions (the sessions themselves: ServerOptions::sessions).
-    std::size_t max_streams_per_session = 8;     // open GET streams of one session
+    // GET connections (listens and resumes) one session holds open at once. A client that lost
+    // its connection with calls in flight resumes each call's stream: room for many.
+    std::size_t max_streams_per_session = 64;
     std::chrono::milliseconds sse_retry{2'000};  // the retry: hint sent to clients
 
     std::chrono::milliseconds shutdown_grace{10'000};  // time given to calls in flight on SIGTERM

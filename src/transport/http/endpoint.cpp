@@ -264,6 +264,7 @@ asio::awaitable<bool> get(HttpStream& stream, const Request& request, const Call
     enum class Outcome { attached, no_session, bad_event_id, too_many_streams };
     auto outbox = std::make_shared<Outbox>(co_await asio::this_coro::executor, ctx.options.max_pending_bytes);
     const auto last_event = header(request, "Last-Event-ID");
+    std::optional<GetConnectionLease> lease;  // held until the connection ends
     const auto outcome = co_await near_store(ctx, [&] {
         auto session = ctx.sessions.find(session_id, caller.subject());
         if (!session) return Outcome::no_session;
@@ -278,7 +279,8 @@ asio::awaitable<bool> get(HttpStream& stream, const Request& request, const Call
             }
             after = position->event_id;
         }
-        if (session->attached_streams() >= ctx.options.max_streams_per_session) return Outcome::too_many_streams;
+        if (!(lease = session->lease_get_connection(ctx.options.max_streams_per_session)))
+            return Outcome::too_many_streams;
         outbox->start({ResponseHead::Kind::event_stream, 200, {}});
         auto connection = std::make_shared<SseConnection>(outbox, ctx.options.sse_retry.count());
         if (target) {
