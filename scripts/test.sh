@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, runs clang-tidy over src/ (scripts/tidy.sh) and every test (unit, end-to-end, conformance,
 # install/consumer) and a benchmark smoke run, then the HTTP, several-node, Redis and conformance tests again under
-# AddressSanitizer and UndefinedBehaviorSanitizer, every fuzz target for 30 s (tests/fuzz) and the unit tests under
-# ThreadSanitizer (scripts/tsan.sh). Prints the wall time of each stage. Extra arguments go to the first ctest run
-# (e.g. -R stdio); MCP_SKIP_SANITIZERS=1 skips the sanitizer, fuzz and ThreadSanitizer stages,
-# MCP_SKIP_BENCH=1 the benchmark smoke run.
+# AddressSanitizer and UndefinedBehaviorSanitizer, and every fuzz target for 30 s (tests/fuzz). Prints the wall time
+# of each stage. Extra arguments go to the first ctest run (e.g. -R stdio); MCP_SKIP_SANITIZERS=1 skips the sanitizer
+# and fuzz stages, MCP_SKIP_BENCH=1 the benchmark smoke run. ThreadSanitizer is scripts/tsan.sh, run by hand.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
