@@ -4,13 +4,18 @@
 #include "sessions/resumable_stream.hpp"
 #include "store/event_journal.hpp"
 #include "transport/http/guards.hpp"
+#include "transport/http/outbox.hpp"
 #include "transport/http/response_writer.hpp"
 #include "transport/http/sse.hpp"
 
 #include <mcp/security/key_ring.hpp>
 
 #include <gtest/gtest.h>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
 
+#include <chrono>
 #include <thread>
 
 using namespace mcp::detail;
@@ -131,4 +136,40 @@ TEST(EventJournal, BoundedPerStreamAndAcrossStreams) {
     bytes->append("b", std::string(6, 'a'));
     bytes->append("b", std::string(6, 'b'));
     EXPECT_EQ(bytes->after("b", "", complete).size(), 1u);
+}
+
+// A parked call or a session may hold an outbox long after its connection, and its I/O context,
+// are gone (until the server's end): the producers must then touch nothing of Asio.
+TEST(Outbox, WakesItsConsumerAndOutlivesItsIoContext) {
+    auto outbox = std::make_shared<Outbox>(1024);
+    ASSERT_TRUE(outbox->start({ResponseHead::Kind::event_stream, 200, {}}));  // before any wait: remembered
+    std::string received;
+    {
+        boost::asio::io_context io;
+        std::thread producer;
+        boost::asio::co_spawn(
+            io,
+            [&]() -> boost::asio::awaitable<void> {
+                co_await outbox->wait();
+                EXPECT_TRUE(outbox->head());
+                producer = std::thread([&] {
+                    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+                    outbox->push("event");
+                });
+                bool finished = false;
+                while (received.empty()) {
+                    co_await outbox->wait();
+                    received += outbox->take(finished);
+                }
+                outbox->release_consumer();
+            },
+            boost::asio::detached);
+        io.run();
+        producer.join();
+    }
+    EXPECT_EQ(received, "event");
+    // The context is gone; the producers go on, and the outbox ends later.
+    EXPECT_TRUE(outbox->push("late"));
+    outbox->finish();
+    outbox.reset();
 }

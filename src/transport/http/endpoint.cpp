@@ -139,7 +139,7 @@ public:
 asio::awaitable<bool> post_stateless(HttpStream& stream, const Request& request, boost::json::value document,
                                      const RequestHeaders& headers, bool is_request, const Caller& caller,
                                      HttpContext& ctx) {
-    auto outbox = std::make_shared<Outbox>(co_await asio::this_coro::executor, ctx.options.max_pending_bytes);
+    auto outbox = std::make_shared<Outbox>(ctx.options.max_pending_bytes);
     std::stop_source cancel;
     dispatch(ctx, std::move(document),
              Inbound{nullptr, cancel.get_token(), &headers, caller.principal, caller.trace, Era::stateless},
@@ -230,7 +230,7 @@ asio::awaitable<bool> post(HttpStream& stream, Request& request, const Caller& c
         co_return co_await write_error(stream, request, 400, kServerError,
                                        "Bad Request: Mcp-Session-Id header is required", ctx, {}, id);
     }
-    auto outbox = std::make_shared<Outbox>(co_await asio::this_coro::executor, ctx.options.max_pending_bytes);
+    auto outbox = std::make_shared<Outbox>(ctx.options.max_pending_bytes);
     const bool found = co_await near_store(ctx, [&] {
         auto session = ctx.sessions.find(session_id, caller.subject());
         if (!session) return false;
@@ -262,7 +262,7 @@ asio::awaitable<bool> get(HttpStream& stream, const Request& request, const Call
                                        "Not Acceptable: the client must accept text/event-stream", ctx);
     }
     enum class Outcome { attached, no_session, bad_event_id, too_many_streams };
-    auto outbox = std::make_shared<Outbox>(co_await asio::this_coro::executor, ctx.options.max_pending_bytes);
+    auto outbox = std::make_shared<Outbox>(ctx.options.max_pending_bytes);
     const auto last_event = header(request, "Last-Event-ID");
     std::optional<GetConnectionLease> lease;  // held until the connection ends
     const auto outcome = co_await near_store(ctx, [&] {

@@ -1,11 +1,11 @@
 #include "transport/http/outbox.hpp"
 
+#include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
 namespace mcp::detail {
 
-Outbox::Outbox(const boost::asio::any_io_executor& executor, std::size_t max_pending_bytes)
-    : max_pending_(max_pending_bytes), wakeup_(executor, 1) {}
+Outbox::Outbox(std::size_t max_pending_bytes) : max_pending_(max_pending_bytes) {}
 
 bool Outbox::start(ResponseHead head) {
     {
@@ -42,11 +42,22 @@ void Outbox::finish() {
 }
 
 boost::asio::awaitable<void> Outbox::wait() {
+    const auto executor = co_await boost::asio::this_coro::executor;
     {
         std::lock_guard lock(mutex_);
         if (detached_ || finished_ || !pending_.empty()) co_return;
+        if (!wakeup_) {
+            wakeup_.emplace(executor, 1);
+            if (std::exchange(woken_, false)) co_return;
+        }
     }
-    co_await wakeup_.async_receive(boost::asio::use_awaitable);
+    // Only this coroutine makes or drops the channel: it stays while awaited.
+    co_await wakeup_->async_receive(boost::asio::use_awaitable);
+}
+
+void Outbox::release_consumer() {
+    std::lock_guard lock(mutex_);
+    wakeup_.reset();
 }
 
 std::optional<ResponseHead> Outbox::head() {
@@ -74,6 +85,12 @@ bool Outbox::detached() {
     return detached_;
 }
 
-void Outbox::wake() { wakeup_.try_send(boost::system::error_code{}); }
+void Outbox::wake() {
+    std::lock_guard lock(mutex_);
+    if (wakeup_)
+        wakeup_->try_send(boost::system::error_code{});
+    else
+        woken_ = true;
+}
 
 }  // namespace mcp::detail

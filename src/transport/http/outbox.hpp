@@ -1,7 +1,6 @@
 #pragma once
 // The bytes of one HTTP response, produced by handler threads and written by the connection's
 // coroutine: the bridge between the handler pool and Asio.
-#include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/experimental/concurrent_channel.hpp>
 
@@ -21,9 +20,12 @@ struct ResponseHead {
     std::vector<std::pair<std::string, std::string>> headers;
 };
 
+// Producers may hold an outbox long after its connection ended, up to the server's own end (a
+// parked call's stream, a session's): so only the connection's coroutine ties it to Asio, from its
+// first wait() until release_consumer(), and it must release before its I/O context is gone.
 class Outbox {
 public:
-    Outbox(const boost::asio::any_io_executor& executor, std::size_t max_pending_bytes);
+    explicit Outbox(std::size_t max_pending_bytes);
 
     // Producer side, any thread. start() once, then push() bytes, then finish(). Each returns
     // false when the connection is gone, or when an event stream fell more than
@@ -35,6 +37,9 @@ public:
     // Consumer side, the connection's coroutine.
     // Completes when something new is there (a head, bytes, the end) or when detached.
     boost::asio::awaitable<void> wait();
+    // The consumer is done: the wake-up signal, tied to its I/O context, goes now. Later wake-ups
+    // from producers touch nothing of Asio.
+    void release_consumer();
     std::optional<ResponseHead> head();
     // The bytes queued so far; `finished` tells whether the producer is done.
     std::string take(bool& finished);
@@ -51,8 +56,10 @@ private:
     bool finished_ = false;
     bool detached_ = false;
     const std::size_t max_pending_;
-    // A one-slot wake-up signal: a pending signal makes further ones redundant.
-    boost::asio::experimental::concurrent_channel<void(boost::system::error_code)> wakeup_;
+    // A one-slot wake-up signal: a pending signal makes further ones redundant. Made by the first
+    // wait(), on the consumer's executor; until then a wake-up is remembered in `woken_`.
+    std::optional<boost::asio::experimental::concurrent_channel<void(boost::system::error_code)>> wakeup_;
+    bool woken_ = false;
 };
 
 }  // namespace mcp::detail

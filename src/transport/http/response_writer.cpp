@@ -109,6 +109,11 @@ asio::awaitable<bool> write_error(HttpStream& stream, const Request& request, un
 
 asio::awaitable<bool> deliver(HttpStream& stream, const Request& request, const std::shared_ptr<Outbox>& outbox,
                               std::stop_source* cancel, const HeaderList& headers, const HttpContext& ctx) {
+    // However this ends, even destroyed with its I/O context, the outbox lets go of that context.
+    struct Release {
+        Outbox& outbox;
+        ~Release() { outbox.release_consumer(); }
+    } release{*outbox};
     while (!outbox->head()) {
         auto which = co_await (outbox->wait() || peer_gone(stream));
         if (which.index() == 1) {
