@@ -27,6 +27,9 @@ reports="$PWD/build-tsan/tsan-reports"
 rm -rf "$reports"
 mkdir -p "$reports"
 export TSAN_OPTIONS="suppressions=$PWD/tests/tsan.supp log_path=$reports/report second_deadlock_stack=1 ${TSAN_OPTIONS:-}"
+# Under TSan the server is several times slower and bigger: the e2e suites scale their waits for it
+# and their memory bounds (tests/e2e/helpers.mjs).
+export MCP_E2E_SCALE=${MCP_E2E_SCALE:-8}
 
 status=0
 if [[ $scope != e2e ]]; then

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { after, describe, test } from 'node:test';
 
-import { demoBinary, freePort, sleep, waitUntil, withTimeout } from './helpers.mjs';
+import { SCALE, demoBinary, freePort, sleep, waitUntil, withTimeout } from './helpers.mjs';
 
 const ACCEPT = 'application/json, text/event-stream';
 const servers = [];
@@ -324,7 +324,7 @@ describe('slow and idle clients', () => {
                 `MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: tools/call\r\nMcp-Name: echo\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
         );
         socket.write(body);
-        await sleep(3000);  // well past the write timeout
+        await sleep(3000 * SCALE);  // well past the write timeout, once the server has the answer ready
         await echoWorks(server);
         // Now read: what the kernels buffered arrives, then the connection ends short of the answer.
         let received = 0;
