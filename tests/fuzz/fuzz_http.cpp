@@ -22,6 +22,7 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
+#include <boost/system/system_error.hpp>
 
 #include <algorithm>
 #include <array>
@@ -95,13 +96,28 @@ asio::awaitable<void> receive_all(Client& client) {
     client.finished = true;
 }
 
+// Connects `client` to the loopback acceptor, and accepts into `accepted`, on the I/O context: a
+// blocking connect() fails with EINTR when libFuzzer's -timeout timer signal lands during the
+// handshake (a false finding of a campaign), where Asio's asynchronous operations retry.
+void connect_through_loop(Loopback& loop, tcp::socket& client, tcp::socket& accepted) {
+    int pending = 2;
+    const auto done = [&pending](const boost::system::error_code& ec) {
+        if (ec) throw boost::system::system_error(ec);  // out of io.run_one(): loopback broken
+        --pending;
+    };
+    loop.acceptor.async_accept(accepted, done);
+    client.async_connect(loop.acceptor.local_endpoint(), done);
+    loop.io.restart();
+    while (pending > 0) loop.io.run_one();
+}
+
 // Writes `bytes` on a new connection served by serve_connection; returns what the server wrote
 // (the first kKeptBytes of it) once the connection is over.
 std::string converse(mcp::detail::HttpContext& ctx, std::string_view bytes) {
     auto& loop = loopback();
     Client client(loop.io);
-    client.socket.connect(loop.acceptor.local_endpoint());
-    tcp::socket accepted = loop.acceptor.accept();
+    tcp::socket accepted(loop.io);
+    connect_through_loop(loop, client.socket, accepted);
     bool served = false;
     ++ctx.connections;  // as the acceptor does; serve_connection counts it down
     asio::co_spawn(loop.io, mcp::detail::serve_connection(std::move(accepted), ctx),
