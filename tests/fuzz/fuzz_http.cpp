@@ -3,7 +3,8 @@
 // connection code (transport/http/connection.cpp) with the real limits, on a loopback TCP
 // connection, for the demo's registry. The client reads everything the server writes, closes its
 // sending side when its bytes are out, and closes the connection once nothing has come or gone for
-// kQuiet (a client that goes away mid-stream). The connection must then end: an exception out of
+// kQuiet, or after kPatience in all (a client that goes away mid-stream: an SSE stream's keep-alive
+// comments would otherwise hold it forever). The connection must then end: an exception out of
 // it, a hang (-timeout) or growth (-rss_limit_mb) is a finding.
 // An input that contains "@session" gets the Mcp-Session-Id of a 2025-11-25 session initialized
 // just before on a connection of its own, so that session requests get past the session lookup.
@@ -43,6 +44,9 @@ constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 
 // The client closes the connection after this long without a byte in either direction.
 constexpr std::chrono::milliseconds kQuiet{50};
+// ...and after this long in all, however busy: a listen stream with a request pipelined behind it
+// never ends by itself, and its keep-alive comments (every 20 ms here) never let the client be quiet.
+constexpr std::chrono::milliseconds kPatience{2000};
 // What the client keeps of the server's answer (to find a header in it).
 constexpr std::size_t kKeptBytes = 64 * 1024;
 
@@ -130,10 +134,12 @@ std::string converse(mcp::detail::HttpContext& ctx, std::string_view bytes) {
 
     auto work = asio::make_work_guard(loop.io);  // calls on the handler pool post their answers
     loop.io.restart();
+    const auto give_up_at = Clock::now() + kPatience;
     // Until the connection and both of the client's operations are over: they refer to `client`.
     while (!served || !client.finished || !client.sent) {
         loop.io.run_one_for(std::chrono::milliseconds(10));
-        if (!client.finished && Clock::now() - client.last_heard > kQuiet) {
+        const auto now = Clock::now();
+        if (!client.finished && (now - client.last_heard > kQuiet || now > give_up_at)) {
             boost::system::error_code ignored;
             client.socket.close(ignored);  // the client goes away
         }
