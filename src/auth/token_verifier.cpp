@@ -4,6 +4,7 @@
 #include "auth/introspection.hpp"
 #include "auth/token_cache.hpp"
 #include "util/base64.hpp"
+#include "util/bounded_count.hpp"
 #include "util/log.hpp"
 #include "util/metrics.hpp"
 #include "util/percent_encoding.hpp"
@@ -44,12 +45,6 @@ void count_jwks_fetch(std::string_view outcome) {
 // After a failed fetch, requests are answered 503 for this long before the next attempt: a down
 // authorization server is not asked once per request.
 constexpr std::chrono::seconds kRetryAfterFailure{1};
-
-// Counts down when the work it counts ends, however it ends.
-struct InFlight {
-    std::atomic<std::size_t>& count;
-    ~InFlight() { --count; }
-};
 
 // RFC 6750 §2.1 b64token: the characters a bearer token may have.
 bool is_b64token(std::string_view token) {
@@ -129,7 +124,7 @@ struct TokenVerifier::Impl : std::enable_shared_from_this<Impl> {
     std::atomic<bool> background_refresh{false};
     std::atomic<bool> discovered{false};
     std::atomic<bool> jwt_enabled{false};
-    std::atomic<std::size_t> introspections{0};  // in flight
+    BoundedCount introspections;  // in flight
 
     // The verifier's thread only.
     std::string jwks_uri;
@@ -328,11 +323,8 @@ asio::awaitable<BearerVerdict> TokenVerifier::verify(std::string token) {
     } else {
         // Each distinct opaque token costs a request to the authorization server: a flood of made-up
         // ones must not open connections without bound.
-        if (impl->introspections.fetch_add(1) >= impl->settings.max_introspections) {
-            --impl->introspections;
-            co_return VerifierUnavailable{"too many token introspections in flight"};
-        }
-        const InFlight counted{impl->introspections};
+        const auto place = impl->introspections.try_take(impl->settings.max_introspections);
+        if (!place) co_return VerifierUnavailable{"too many token introspections in flight"};
         verdict = co_await asio::co_spawn(impl->io, impl->introspect(std::move(token)), asio::use_awaitable);
     }
     if (const auto* accepted = std::get_if<AcceptedToken>(&verdict)) impl->cache.add(digest, *accepted);

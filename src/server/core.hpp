@@ -15,6 +15,7 @@
 #include "server/listen_registry.hpp"
 #include "server/tasks/task_runs.hpp"
 #include "sessions/session_service.hpp"
+#include "util/bounded_count.hpp"
 #include "util/deadline_queue.hpp"
 #include "util/handler_pool.hpp"
 #include "util/metrics.hpp"
@@ -43,8 +44,8 @@ struct ServerCore {
     ListenRegistry listens;
     TaskRuns task_runs;  // the tasks this node runs
     std::atomic<bool> shutting_down{false};
-    std::atomic<std::size_t> parked_calls{0};  // bounded by options.client_requests.max_parked_calls
-    std::unique_ptr<AuditLog> audit;           // ServerOptions::audit; set by Server::configure
+    BoundedCount parked_calls;        // bounded by options.client_requests.max_parked_calls
+    std::unique_ptr<AuditLog> audit;  // ServerOptions::audit; set by Server::configure
 
     // 2025-era sessions, made on first use from the backend and options.sessions.
     SessionService& sessions();

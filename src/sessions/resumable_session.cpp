@@ -111,12 +111,8 @@ std::shared_ptr<ResumableStream> ResumableSession::find_stream(std::string_view 
     return stream;
 }
 
-std::optional<GetConnectionLease> ResumableSession::lease_get_connection(std::size_t limit) {
-    auto& open = *open_get_connections_;
-    for (auto n = open.load(); n < limit;) {
-        if (open.compare_exchange_weak(n, n + 1)) return GetConnectionLease(open_get_connections_);
-    }
-    return std::nullopt;
+std::optional<BoundedCount::Place> ResumableSession::lease_get_connection(std::size_t limit) {
+    return get_connections_.try_take(limit);
 }
 
 void ResumableSession::close(bool discard) {

@@ -3,10 +3,10 @@
 // session and its streams, the standalone (GET) one and those of recent POST responses. With a
 // shared journal, another node's streams of the same session are found through the journal.
 #include "sessions/resumable_stream.hpp"
+#include "util/bounded_count.hpp"
 
 #include <mcp/sessions/session.hpp>
 
-#include <atomic>
 #include <deque>
 #include <memory>
 #include <mutex>
@@ -15,20 +15,6 @@
 #include <unordered_map>
 
 namespace mcp::detail {
-
-// A GET connection of a session, counted against the session's limit while this lives.
-class GetConnectionLease {
-public:
-    explicit GetConnectionLease(std::shared_ptr<std::atomic<std::size_t>> open) : open_(std::move(open)) {}
-    GetConnectionLease(GetConnectionLease&&) = default;
-    GetConnectionLease& operator=(GetConnectionLease&&) = default;
-    ~GetConnectionLease() {
-        if (open_) --*open_;
-    }
-
-private:
-    std::shared_ptr<std::atomic<std::size_t>> open_;
-};
 
 class ResumableSession {
 public:
@@ -56,7 +42,7 @@ public:
     void catch_up_all();
     // Counts a GET connection (a listen or a resume) until the lease is dropped; nothing when
     // `limit` are open already. POST responses are not counted: each is its own request.
-    std::optional<GetConnectionLease> lease_get_connection(std::size_t limit);
+    std::optional<BoundedCount::Place> lease_get_connection(std::size_t limit);
     // Ends every stream's connection here; `discard` also drops their journals (DELETE, expiry
     // on the node that removed the session).
     void close(bool discard);
@@ -76,7 +62,7 @@ private:
     StreamWaker* waker_;
     std::shared_ptr<ResumableStream> standalone_;
     // Shared with the leases: a connection may outlive the session object.
-    std::shared_ptr<std::atomic<std::size_t>> open_get_connections_ = std::make_shared<std::atomic<std::size_t>>(0);
+    BoundedCount get_connections_;
 
     std::mutex mutex_;
     // POST streams by id: those running (a parked call's among them, however many) and the most

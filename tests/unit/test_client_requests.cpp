@@ -267,6 +267,40 @@ TEST_F(Replaying, ParkedCallsHoldNoThreadAndRunAgainWithTheAnswer) {
     EXPECT_EQ(runs.load(), 10);
 }
 
+namespace {
+
+// A node parks at most --max-parked-calls calls at once (here two).
+class ReplayingWithTwoPlaces : public Replaying {
+protected:
+    ReplayingWithTwoPlaces() {
+        auto o = one_thread();
+        o.client_requests.max_parked_calls = 2;
+        server.configure(o);
+    }
+};
+
+}  // namespace
+
+TEST_F(ReplayingWithTwoPlaces, ACallBeyondTheLimitIsRefusedAndASettledCallFreesItsPlace) {
+    const auto ask = [](const auto& m) { return is_method(m, "elicitation/create"); };
+    auto first = start("ask_name_replayable", "first");
+    auto first_ask = first->wait_for(ask);
+    auto second = start("ask_name_replayable", "second");
+    ASSERT_TRUE(first_ask.is_object() && second->wait_for(ask).is_object());
+
+    auto third = start("ask_name_replayable", "third");
+    auto refused = third->wait_for([](const auto& m) { return m.as_object().contains("error"); });
+    ASSERT_TRUE(refused.is_object()) << "a third parked call must be refused";
+    EXPECT_NE(boost::json::serialize(refused).find("too many calls wait"), std::string::npos)
+        << boost::json::serialize(refused);
+
+    conn->send(answer(first_ask, {{"action", "accept"}, {"content", {{"name", "Ada"}}}}));
+    ASSERT_TRUE(first->wait_for(has_result).is_object());
+    auto fourth = start("ask_name_replayable", "fourth");
+    EXPECT_TRUE(fourth->wait_for(ask).is_object()) << "the answered call gave its place back";
+    conn->session()->close();
+}
+
 TEST_F(Replaying, ATimeoutReachesTheHandlerWhereItAsked) {
     auto pending = start("ask_name_replayable");
     auto ask = pending->wait_for([](const auto& m) { return is_method(m, "elicitation/create"); });

@@ -110,12 +110,10 @@ void ParkedRound::Drop::operator()() const {
 void park(const std::shared_ptr<CallState>& call) {
     auto& core = call->core;
     auto& session = *call->session;
-    if (core.parked_calls.fetch_add(1) >= core.options.client_requests.max_parked_calls) {
-        core.parked_calls.fetch_sub(1);
-        throw ParkingFull{};
-    }
+    auto place = core.parked_calls.try_take(core.options.client_requests.max_parked_calls);
+    if (!place) throw ParkingFull{};
     auto round = std::make_shared<ParkedRound>();
-    round->place.emplace(core.parked_calls);
+    round->place = std::move(place);
     std::vector<WireRequest> requests = std::move(call->input.pending);
     call->input.pending.clear();
 

@@ -5,10 +5,10 @@
 // deadline in the core's deadline queue, and the thread goes back to the pool. When every answer
 // is in, or one request times out, the handler runs again from the top with what came back. When
 // the client cancels the call or goes away, the call ends with no response and runs no more.
+#include "util/bounded_count.hpp"
 #include "util/deadline_queue.hpp"
 #include "util/metrics.hpp"
 
-#include <atomic>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -37,18 +37,9 @@ struct ParkedRound : std::enable_shared_from_this<ParkedRound> {
         void operator()() const;
     };
 
-    // Holds one of the node's places for parked calls until the round settles.
-    struct Place {
-        std::atomic<std::size_t>* count;
-        explicit Place(std::atomic<std::size_t>& c) : count(&c) {}
-        Place(const Place&) = delete;
-        Place& operator=(const Place&) = delete;
-        ~Place() { count->fetch_sub(1); }
-    };
-
     std::mutex mutex;
     bool settled = false;
-    std::optional<Place> place;
+    std::optional<BoundedCount::Place> place;  // one of the node's places for parked calls, until settled
     std::vector<Sent> sent;
     std::size_t unanswered = 0;
     std::optional<std::stop_callback<Drop>> on_cancel;

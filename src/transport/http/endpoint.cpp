@@ -264,7 +264,7 @@ asio::awaitable<bool> get(HttpStream& stream, const Request& request, const Call
     enum class Outcome { attached, no_session, bad_event_id, too_many_streams };
     auto outbox = std::make_shared<Outbox>(ctx.options.max_pending_bytes);
     const auto last_event = header(request, "Last-Event-ID");
-    std::optional<GetConnectionLease> lease;  // held until the connection ends
+    std::optional<BoundedCount::Place> lease;  // held until the connection ends
     const auto outcome = co_await near_store(ctx, [&] {
         auto session = ctx.sessions.find(session_id, caller.subject());
         if (!session) return Outcome::no_session;
