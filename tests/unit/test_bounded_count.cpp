@@ -54,8 +54,7 @@ TEST(BoundedCount, ThreadsRacingForPlacesNeverTakeMoreThanTheLimit) {
             for (int i = 0; i < 20'000; ++i) {
                 if (auto place = count.try_take(kLimit)) {
                     auto now = count.taken();
-                    for (auto seen = most.load(); now > seen && !most.compare_exchange_weak(seen, now);) {
-                    }
+                    for (auto seen = most.load(); now > seen && !most.compare_exchange_weak(seen, now);) {}
                 }
             }
         });
