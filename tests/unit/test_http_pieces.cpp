@@ -52,6 +52,17 @@ TEST(ResponseHead, KeepAliveLengthAndNoHeaderInjection) {
     EXPECT_EQ(hostile.find("Set-Cookie"), std::string::npos);
 }
 
+TEST(ResponseHead, AnEventStreamIsChunkedUncachedAndKeepsNoInjectedHeader) {
+    Request request{boost::beast::http::verb::post, "/mcp", 11};
+    EXPECT_EQ(format_event_stream_head(request, header_list("Mcp-Session-Id", "abc")),
+              "HTTP/1.1 200 OK\r\nServer: mcp-cpp\r\nMcp-Session-Id: abc\r\nContent-Type: text/event-stream\r\n"
+              "Cache-Control: no-cache\r\nX-Accel-Buffering: no\r\nTransfer-Encoding: chunked\r\n\r\n");
+    request.keep_alive(false);
+    const auto closing = format_event_stream_head(request, header_list("Mcp-Session-Id", "abc\r\nSet-Cookie: x=1"));
+    EXPECT_NE(closing.find("\r\nConnection: close\r\n"), std::string::npos);
+    EXPECT_EQ(closing.find("Set-Cookie"), std::string::npos);
+}
+
 TEST(Guards, Origins) {
     const std::vector<std::string> allowed{"localhost", "127.0.0.1"};
     EXPECT_TRUE(origin_allowed("", allowed));  // not a browser

@@ -8,16 +8,15 @@
 
 #include <mcp/protocol/jsonrpc.hpp>
 
+#include <fmt/format.h>
+
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
-#include <boost/beast/http/chunk_encode.hpp>
-#include <boost/beast/http/empty_body.hpp>
-#include <boost/beast/http/serializer.hpp>
-#include <boost/beast/http/write.hpp>
+#include <boost/beast/http/status.hpp>
 #include <boost/json/serialize.hpp>
 
 #include <array>
@@ -48,22 +47,11 @@ void abandon(Outbox& outbox, std::stop_source* cancel) {
     if (cancel != nullptr) cancel->request_stop();
 }
 
-template <class Body>
-void common_headers(http::response<Body>& res, const Request& request, const HeaderList& headers) {
-    res.set(http::field::server, "mcp-cpp");
-    for (const auto& [name, value] : headers) res.set(name, value);
-    res.keep_alive(request.keep_alive());
-}
-
 // A header value must not end the header early (CR or LF): anything after it is dropped.
 std::string_view one_line(std::string_view value) { return value.substr(0, value.find_first_of("\r\n")); }
 
-}  // namespace
-
-HeaderList header_list(std::string name, std::string value) { return {{std::move(name), std::move(value)}}; }
-
-std::string format_response_head(unsigned status, const Request& request, std::string_view content_type,
-                                 std::size_t length, const HeaderList& headers) {
+// The status line, the Server header and `headers`.
+std::string head_start(unsigned status, const Request& request, const HeaderList& headers) {
     const auto reason = http::obsolete_reason(static_cast<http::status>(status));
     std::string head;
     head.reserve(160);
@@ -71,13 +59,53 @@ std::string format_response_head(unsigned status, const Request& request, std::s
     head.append(reason.data(), reason.size()).append("\r\nServer: mcp-cpp\r\n");
     for (const auto& [name, value] : headers)
         head.append(one_line(name)).append(": ").append(one_line(value)).append("\r\n");
-    if (length > 0) head.append("Content-Type: ").append(content_type).append("\r\n");
-    head.append("Content-Length: ").append(std::to_string(length)).append("\r\n");
+    return head;
+}
+
+// The Connection header where the default does not say it, and the blank line.
+void head_end(std::string& head, const Request& request) {
     // HTTP/1.1 keeps the connection unless told otherwise; HTTP/1.0 closes it unless told.
     const bool keep_alive = request.keep_alive();
     if (request.version() >= 11 && !keep_alive) head.append("Connection: close\r\n");
     if (request.version() < 11 && keep_alive) head.append("Connection: keep-alive\r\n");
     head.append("\r\n");
+}
+
+// Every write of this file has this one buffer type, so Asio's composed write is compiled once per
+// stream layer (TCP and TLS) rather than once per shape of message: that was most of this file's
+// compile time. Unused places hold empty buffers.
+using WriteBuffers = std::array<asio::const_buffer, 3>;
+
+// One chunk of a chunked body: its size line (kept by the caller until the write ends), the data
+// and the CRLF after it.
+WriteBuffers chunk(const std::string& size_line, std::string_view data) {
+    static constexpr std::string_view crlf = "\r\n";
+    return {asio::buffer(size_line), asio::buffer(data), asio::buffer(crlf)};
+}
+
+std::string chunk_size_line(std::size_t size) { return fmt::format("{:x}\r\n", size); }
+
+constexpr std::string_view kLastChunk = "0\r\n\r\n";
+
+}  // namespace
+
+HeaderList header_list(std::string name, std::string value) { return {{std::move(name), std::move(value)}}; }
+
+std::string format_response_head(unsigned status, const Request& request, std::string_view content_type,
+                                 std::size_t length, const HeaderList& headers) {
+    std::string head = head_start(status, request, headers);
+    if (length > 0) head.append("Content-Type: ").append(content_type).append("\r\n");
+    head.append("Content-Length: ").append(std::to_string(length)).append("\r\n");
+    head_end(head, request);
+    return head;
+}
+
+std::string format_event_stream_head(const Request& request, const HeaderList& headers) {
+    std::string head = head_start(200, request, headers);
+    head.append(
+        "Content-Type: text/event-stream\r\nCache-Control: no-cache\r\nX-Accel-Buffering: no\r\n"
+        "Transfer-Encoding: chunked\r\n");
+    head_end(head, request);
     return head;
 }
 
@@ -86,7 +114,7 @@ asio::awaitable<bool> write_response(HttpStream& stream, const Request& request,
     HeaderList all = headers;
     for (auto& h : cors_headers(request, ctx.options)) all.push_back(std::move(h));
     const std::string head = format_response_head(status, request, content_type, body.size(), all);
-    const std::array<asio::const_buffer, 2> buffers{asio::buffer(head), asio::buffer(body)};
+    const WriteBuffers buffers{asio::buffer(head), asio::buffer(body), {}};
     stream.expires_after(ctx.options.write_timeout);
     auto [ec, n] = co_await asio::async_write(stream, buffers, use_tuple);
     stream.expires_never();
@@ -138,19 +166,14 @@ asio::awaitable<bool> deliver(HttpStream& stream, const Request& request, const 
             request.keep_alive();
     }
 
-    http::response<http::empty_body> res{http::status::ok, request.version()};
     for (auto& h : cors_headers(request, ctx.options)) all.push_back(std::move(h));
-    common_headers(res, request, all);
-    res.set(http::field::content_type, "text/event-stream");
-    res.set(http::field::cache_control, "no-cache");
-    res.set("X-Accel-Buffering", "no");
-    res.chunked(true);
-    http::response_serializer<http::empty_body> serializer{res};
+    const std::string stream_head = format_event_stream_head(request, all);
+    const WriteBuffers head_buffers{asio::buffer(stream_head), {}, {}};
     stream.expires_after(ctx.options.write_timeout);
     const bool counting = metrics::enabled();
     std::optional<metrics::GaugeScope> open;
     if (counting) open.emplace(&http_metrics().sse_streams);
-    if (auto [ec, n] = co_await http::async_write_header(stream, serializer, use_tuple); ec) {
+    if (auto [ec, n] = co_await asio::async_write(stream, head_buffers, use_tuple); ec) {
         abandon(*outbox, cancel);
         co_return false;
     } else if (counting) {
@@ -166,9 +189,9 @@ asio::awaitable<bool> deliver(HttpStream& stream, const Request& request, const 
             co_return false;
         }
         if (!bytes.empty()) {
+            const std::string size_line = chunk_size_line(bytes.size());
             stream.expires_after(ctx.options.write_timeout);
-            if (auto [ec, n] = co_await asio::async_write(stream, http::make_chunk(asio::buffer(bytes)), use_tuple);
-                ec) {
+            if (auto [ec, n] = co_await asio::async_write(stream, chunk(size_line, bytes), use_tuple); ec) {
                 if (counting && ec == boost::beast::error::timeout) http_metrics().refused(HttpRefusal::write_timeout);
                 abandon(*outbox, cancel);
                 co_return false;
@@ -178,7 +201,8 @@ asio::awaitable<bool> deliver(HttpStream& stream, const Request& request, const 
         }
         if (finished) {
             stream.expires_after(ctx.options.write_timeout);
-            auto [ec, n] = co_await asio::async_write(stream, http::make_chunk_last(), use_tuple);
+            const WriteBuffers last_chunk{asio::buffer(kLastChunk), {}, {}};
+            auto [ec, n] = co_await asio::async_write(stream, last_chunk, use_tuple);
             stream.expires_never();
             co_return !ec && request.keep_alive() && !ctx.stopping.load();
         }
@@ -190,9 +214,9 @@ asio::awaitable<bool> deliver(HttpStream& stream, const Request& request, const 
         }
         if (which.index() == 1) {
             const std::string ping = sse_comment();
+            const std::string size_line = chunk_size_line(ping.size());
             stream.expires_after(ctx.options.write_timeout);
-            if (auto [ec, n] = co_await asio::async_write(stream, http::make_chunk(asio::buffer(ping)), use_tuple);
-                ec) {
+            if (auto [ec, n] = co_await asio::async_write(stream, chunk(size_line, ping), use_tuple); ec) {
                 abandon(*outbox, cancel);
                 co_return false;
             }

@@ -23,6 +23,9 @@ HeaderList header_list(std::string name, std::string value);
 std::string format_response_head(unsigned status, const Request& request, std::string_view content_type,
                                  std::size_t length, const HeaderList& headers);
 
+// The head of a stream of Server-Sent Events (200, chunked, not to be cached or buffered by a proxy).
+std::string format_event_stream_head(const Request& request, const HeaderList& headers);
+
 // A complete response. Returns false when the write failed.
 boost::asio::awaitable<bool> write_response(HttpStream& stream, const Request& request, unsigned status,
                                             std::string body, std::string_view content_type, const HeaderList& headers,
