@@ -3,7 +3,7 @@
 #
 #   bench/run.sh            the full run: 1, 32 and 256 connections, a warm-up then 3 x 10 s per
 #                           point; writes bench/results/<date>-<host>.{md,json}  (about 40 minutes)
-#   bench/run.sh --quick    a smoke test: 32 connections, one 2 s run per point (growth: 1 s), every
+#   bench/run.sh --quick    a smoke test: 32 connections, one 1 s run per point after 1 s of warm-up, every
 #                           reply still checked; results stay in the work directory under /tmp
 #                           (about 2.5 minutes)
 #   bench/run.sh --soak MINUTES
@@ -108,7 +108,7 @@ while (($#)); do
 done
 
 if ((quick)); then
-    CONNS=(${conns_opt:-32}) DURATION=${duration_opt:-2} REPS=${reps_opt:-1} WARMUP=${warmup_opt:-1} MAX_AGAIN=${again_opt:-0}
+    CONNS=(${conns_opt:-32}) DURATION=${duration_opt:-1} REPS=${reps_opt:-1} WARMUP=${warmup_opt:-1} MAX_AGAIN=${again_opt:-0}
 else
     CONNS=(${conns_opt:-1 32 256}) DURATION=${duration_opt:-10} REPS=${reps_opt:-3} WARMUP=${warmup_opt:-2} MAX_AGAIN=${again_opt:-2}
 fi
