@@ -5,7 +5,7 @@
 #                           point; writes bench/results/<date>-<host>.{md,json}  (about 40 minutes)
 #   bench/run.sh --quick    a smoke test: 32 connections, one 1 s run per point after 1 s of warm-up, every
 #                           reply still checked; results stay in the work directory under /tmp
-#                           (about 2.5 minutes)
+#                           (about 3 minutes)
 #   bench/run.sh --soak MINUTES
 #                           the soak run (bench/soak/): for MINUTES (at least 3), one node and two nodes
 #                           sharing a redis-server side by side under a mixed load, every reply
