@@ -1,27 +1,35 @@
 #!/usr/bin/env bash
-# Installs what mcp-cpp needs on Debian 12, skipping what is already there.
+# Installs what mcp-cpp needs on Debian 12, skipping what is already there. Everything it prints
+# goes to stderr, so that scripts/demo.sh's stdout carries only the server's messages.
 #   scripts/install-deps.sh            build dependencies
-#   scripts/install-deps.sh --test     plus what the tests need (JSON-Schema-Test-Suite, Redis and nginx
-#                                      for the several-node tests, redis-sentinel for the failover test,
-#                                      wrk and valgrind for the benchmark smoke run,
-#                                      clang-tidy and clang-format for scripts/tidy.sh and check-format.sh, Prometheus and
-#                                      promtool for the metrics tests, Chromium to render the demo's MCP App headless,
-#                                      clang 14 and its sanitizer and libFuzzer runtimes for tests/fuzz,
-#                                      npm packages)
+#   scripts/install-deps.sh --test     plus what the default test tier needs (scripts/test.sh): GoogleTest,
+#                                      the JSON-Schema-Test-Suite, Redis for the store's unit tests,
+#                                      clang-format for the format check, and the npm packages of the
+#                                      end-to-end and conformance suites
+#   scripts/install-deps.sh --full     plus what scripts/test.sh --full needs: nginx and redis-sentinel for the
+#                                      several-node suites, wrk and valgrind for the benchmark smoke run,
+#                                      clang-tidy, clang 14 with its sanitizer and libFuzzer runtimes,
+#                                      Prometheus, Chromium, and lintian for the Debian packages
 # Node.js and npm come from NodeSource on our machines: never apt-get nodejs or npm here, that
 # would replace them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+exec >&2
 
 packages=(build-essential cmake ninja-build ccache pkg-config
           libboost1.81-dev libboost-json1.81-dev libboost-url1.81-dev
           libssl-dev libfmt-dev libspdlog-dev libcli11-dev libyaml-dev)
-with_tests=0
-if [[ "${1:-}" == "--test" ]]; then
-  with_tests=1
-  packages+=(libgtest-dev libgmock-dev json-schema-test-suite redis-server redis-sentinel nginx wrk valgrind clang-tidy
-             clang-format prometheus chromium)
-fi
+tier=${1:-}
+case "$tier" in
+  "") ;;
+  --test | --full)
+    packages+=(libgtest-dev libgmock-dev json-schema-test-suite redis-server clang-format)
+    if [[ $tier == --full ]]; then
+      packages+=(redis-sentinel nginx wrk valgrind clang-tidy clang-14 libclang-rt-14-dev prometheus chromium lintian)
+    fi
+    ;;
+  *) echo "usage: scripts/install-deps.sh [--test | --full]"; exit 2 ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do
@@ -43,11 +51,18 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-if ((with_tests)); then
+if [[ -n $tier ]]; then
   command -v node >/dev/null && command -v npm >/dev/null || {
-    echo "error: the end-to-end tests need node and npm (Node.js 20 or newer)" >&2; exit 1; }
-  # Pinned by tests/e2e/package-lock.json.
-  npm ci --prefix tests/e2e --no-audit --no-fund --loglevel=error
-  # The MCP conformance suite and the Node 22 it runs on, pinned by tests/conformance/package-lock.json.
-  npm ci --prefix tests/conformance --no-audit --no-fund --loglevel=error
+    echo "error: the end-to-end tests need node and npm (Node.js 20 or newer)"; exit 1; }
+  # tests/e2e: the SDK clients and the servers the suites drive; tests/conformance: the MCP conformance
+  # suite and the Node 22 it runs on. Each is pinned by its package-lock.json and installed again only
+  # when that file changed since the last install here.
+  for dir in tests/e2e tests/conformance; do
+    stamp=$dir/node_modules/.installed-lock.sha256
+    sum=$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)
+    if [[ ! -f $stamp || $(cat "$stamp") != "$sum" ]]; then
+      npm ci --prefix "$dir" --no-audit --no-fund --loglevel=error
+      echo "$sum" >"$stamp"
+    fi
+  done
 fi

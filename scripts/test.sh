@@ -1,54 +1,103 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, runs clang-tidy over src/ (scripts/tidy.sh) and every test (unit, end-to-end, conformance,
-# install/consumer) and a benchmark smoke run, then the HTTP, several-node, Redis and conformance tests again under
-# AddressSanitizer and UndefinedBehaviorSanitizer, and every fuzz target for 30 s (tests/fuzz). Prints the wall time
-# of each stage. Extra arguments go to the first ctest run (e.g. -R stdio); MCP_SKIP_SANITIZERS=1 skips the sanitizer
-# and fuzz stages, MCP_SKIP_BENCH=1 the benchmark smoke run. ThreadSanitizer is scripts/tsan.sh, run by hand.
+# The tests, in two tiers (CONTRIBUTING.md, "Test tiers and the CI budget"):
+#
+#   scripts/test.sh [CTEST_ARGS...]          the default tier: installs what is missing, checks the layers and
+#                                            the format, builds (Release, warnings as errors) and runs the tests
+#                                            labelled `fast`: unit tests, the end-to-end suites with the
+#                                            TypeScript SDK clients on both wires, the conformance suite on one node
+#   scripts/test.sh --full [CTEST_ARGS...]   the default tier, then the tests labelled `long` (several nodes on
+#                                            Redis and Sentinel, Prometheus, Chromium, demo.sh's stdout), clang-tidy,
+#                                            the benchmark smoke run, the sanitizer build (clang, ASan, UBSan) with
+#                                            its tests and every fuzz target for 30 s, and the Debian packages
+#                                            installed, used and removed. CI runs this (.ci/run).
+#
+# Extra arguments go to the ctest runs of build/ (e.g. -R stdio). It prints the wall time of each stage
+# as it ends, and a table of them with each tier's total at the end (also when a stage fails).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+full=0
+if [[ ${1:-} == --full ]]; then
+  full=1
+  shift
+fi
+
+# ccache: compile commands are compared relative to the source tree, and without -Werror, so that the demo
+# check's build in build-demo-check/ (tests/scripts/demo_stdout.test.mjs) reuses what build/ compiled. A
+# compile with warnings fails under -Werror and is never cached, so nothing cached hides a warning.
+export CCACHE_BASEDIR=$PWD CCACHE_IGNOREOPTIONS=-Werror
+
+run_start=$SECONDS
+default_tier_seconds=""
+names=()
+times=()
+summary() {
+  local status=$?
+  echo "::: stage times"
+  local i
+  for i in "${!names[@]}"; do printf ':::   %-26s %5d s\n' "${names[$i]}" "${times[$i]}"; done
+  local total=$((SECONDS - run_start))
+  if [[ -n $default_tier_seconds ]]; then
+    echo "::: default tier: ${default_tier_seconds} s (budget: 15 min cold, 5 min warm)"
+  fi
+  if ((full)) && ((status == 0)); then
+    echo "::: full tier: ${total} s (budget: 45 min)"
+  fi
+  ((status == 0)) || echo "::: FAILED after ${total} s"
+}
+trap summary EXIT
+
 stage() {
-  local name=$1; shift
+  local name=$1
+  shift
   local start=$SECONDS
   echo "::: ${name}"
   "$@"
+  names+=("$name")
+  times+=($((SECONDS - start)))
   echo "::: ${name}: $((SECONDS - start)) s"
 }
 
+# Every test carries `fast` or `long` (the tier it runs in); one with neither would never run.
+check_tier_labels() {
+  local unlabelled
+  unlabelled=$(ctest --test-dir build -N -LE '^(fast|long)$' | sed -n 's/^ *Test *#[0-9]*: //p')
+  if [[ -n $unlabelled ]]; then
+    echo "error: these tests have no tier label (fast or long; CONTRIBUTING.md, \"Test tiers\"):"
+    echo "$unlabelled"
+    return 1
+  fi
+}
+
+# --- the default tier -------------------------------------------------------------------------------
 stage "install dependencies" scripts/install-deps.sh --test
 stage "layer check" scripts/check-layers.sh
 stage "format check" scripts/check-format.sh
-# Warnings fail CI; the Node.js suites are asked for, so a machine without node fails here rather
-# than skipping them.
+# Warnings fail; the Node.js suites are asked for, so a machine without node fails here rather than
+# skipping them.
 stage "build" scripts/build.sh -DMCP_BUILD_TESTS=ON -DMCP_WERROR=ON -DMCP_NODE_TESTS=ON
-stage "clang-tidy" scripts/tidy.sh
-stage "test" ctest --test-dir build --output-on-failure -j 2 "$@"
-# A smoke run of the benchmark (every reply checked, no time asserted): bench/run.sh --quick.
-if [[ "${MCP_SKIP_BENCH:-0}" != 1 ]]; then
-  stage "benchmark smoke" bench/run.sh --quick --no-build
-fi
+stage "tier labels" check_tier_labels
+stage "tests (fast)" ctest --test-dir build --output-on-failure -j 2 -L '^fast$' "$@"
+default_tier_seconds=$((SECONDS - run_start))
+((full)) || exit 0
 
-if [[ "${MCP_SKIP_SANITIZERS:-0}" != 1 ]]; then
-  # GCC 12's coroutine code generation has known bugs: the HTTP transport is where they would bite.
-  # The auth layer and the core's authorization too: token parsing, key sets, introspection over
-  # loopback HTTP, scope checks and interceptors.
-  sanitized_targets=(mcp-cpp-demo mcp-cpp-probe mcp-cpp-conformance test_redis_client test_redis_sentinel test_redis_backend
-    test_jwt test_token_verifier test_server_authorization)
-  # The asan presets (CMakePresets.json) hold the build settings and the sanitizers' options: -O1 -g1,
-  # ASan's advice for speed with readable stacks, and half the compile time of -O2 -g (measured on
-  # auth/http_fetch.cpp: 194 s of CPU at -O2 -g, 125 s at -O2 -g1, 102 s at -O1 -g1).
-  stage "sanitizer build" bash -c "cmake --preset asan -DMCP_WERROR=ON -DMCP_NODE_TESTS=ON >/dev/null && \
-      cmake --build --preset asan -j $(nproc) --target ${sanitized_targets[*]}"
-  stage "sanitizer tests" ctest --preset asan \
-    -R '^(e2e\.(http|stdio|cluster|client_requests|oauth|cors)|conformance|Redis|Resp|Jwt|Jwks|Introspection|TokenVerifier|TokenCache|Authorization|ShowingUnauthorized|Paging|Intercepted)'
-  # Every fuzz target from its committed seeds and regressions, with clang, ASan and UBSan: a crash,
-  # undefined behaviour, a hang or unbounded growth fails (tests/fuzz/campaign.sh prints the figures).
-  # Built at -O0 (the fuzz-smoke preset): half the compile time of -O1 (the heaviest file measured:
-  # 50 s of CPU against 107 s), for fewer inputs in each 30 s run; every seed and regression still
-  # runs first, whatever the time, and campaigns use the -O1 fuzz preset.
-  stage "fuzz build" bash -c "cmake --preset fuzz-smoke -DMCP_WERROR=ON >/dev/null && \
-      cmake --build --preset fuzz-smoke -j $(nproc)"
-  stage "fuzz" tests/fuzz/campaign.sh --build-dir build-fuzz-smoke --seconds 30 --jobs "$(nproc)"
-  # ThreadSanitizer is not a CI stage (a third full build would not fit CI's time): scripts/tsan.sh
-  # runs it, and bench/results/ keeps its last report.
-fi
+# --- the full tier ----------------------------------------------------------------------------------
+stage "install full-tier deps" scripts/install-deps.sh --full
+stage "tests (long)" ctest --test-dir build --output-on-failure -j 2 -L '^long$' "$@"
+stage "clang-tidy" scripts/tidy.sh
+# Every reply checked, no time asserted: bench/run.sh --quick.
+stage "benchmark smoke" bench/run.sh --quick --no-build
+
+# One clang build serves the sanitizer tests and the fuzz targets (docs/adr/0019): ASan and UBSan at -O0,
+# with libFuzzer's coverage instrumentation. The tests that run again under it are the sanitize test
+# preset's (CMakePresets.json): HTTP, stdio, several nodes, client requests, OAuth, CORS, conformance,
+# Redis, JWTs, token verification and authorization.
+sanitized_targets=(mcp-cpp-demo mcp-cpp-probe mcp-cpp-conformance test_redis_client test_redis_sentinel
+  test_redis_backend test_jwt test_token_verifier test_server_authorization fuzz_targets)
+stage "sanitizer build" bash -c "cmake --preset sanitize -DMCP_WERROR=ON -DMCP_NODE_TESTS=ON >/dev/null && \
+    cmake --build --preset sanitize -j $(nproc) --target ${sanitized_targets[*]}"
+stage "sanitizer tests" ctest --preset sanitize
+# Every fuzz target from its committed seeds and regressions: a crash, undefined behaviour, a hang or
+# unbounded growth fails (tests/fuzz/campaign.sh prints the figures).
+stage "fuzz" tests/fuzz/campaign.sh --build-dir build-sanitize --seconds 30 --jobs "$(nproc)"
+stage "packages" tests/packages/check.sh build
