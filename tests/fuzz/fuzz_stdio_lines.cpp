@@ -3,7 +3,7 @@
 // be what a plain split says: each line without its '\n' and a trailing '\r', blank lines dropped,
 // lines over the limit reported with their length and never buffered whole.
 #include "fuzz_check.hpp"
-#include "transport/stdio/line_reader.hpp"
+#include "util/line_reader.hpp"
 
 #include <mcp/protocol/jsonrpc.hpp>
 

@@ -1,5 +1,5 @@
 // Line framing of the stdio transport: bounded lines, CR/LF, partial reads, the writer's ordering.
-#include "transport/stdio/line_reader.hpp"
+#include "util/line_reader.hpp"
 #include "transport/stdio/line_writer.hpp"
 
 #include <gtest/gtest.h>

@@ -4,7 +4,7 @@
 #include <mcp/protocol/jsonrpc.hpp>
 #include <mcp/server/server.hpp>
 
-#include "transport/stdio/line_reader.hpp"
+#include "util/line_reader.hpp"
 #include "transport/stdio/line_writer.hpp"
 #include "util/log.hpp"
 

@@ -1,4 +1,4 @@
-#include "transport/stdio/line_reader.hpp"
+#include "util/line_reader.hpp"
 
 namespace mcp::detail {
 
