@@ -17,8 +17,8 @@ export function demoBinary() {
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // How many times slower and bigger the server under test is than a plain build: scripts/tsan.sh
-// sets MCP_E2E_SCALE for ThreadSanitizer. Waits that must outlast the server's work, and bounds
-// on its memory, are multiplied by it (and the tests say so).
+// sets MCP_E2E_SCALE for ThreadSanitizer, the sanitize test preset for ASan at -O0. Waits that must
+// outlast the server's work, and bounds on its memory, are multiplied by it (and the tests say so).
 export const SCALE = Number(process.env.MCP_E2E_SCALE || 1);
 if (SCALE !== 1) console.log(`MCP_E2E_SCALE=${SCALE}: waits for the server and its memory bounds are ${SCALE} times longer`);
 

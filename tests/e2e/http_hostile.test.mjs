@@ -331,7 +331,7 @@ describe('slow and idle clients', () => {
         socket.on('data', (d) => (received += d.length));
         const closed = new Promise((r) => socket.on('close', r));
         socket.resume();
-        await withTimeout(closed, 10000, 'the dropped connection to end');
+        await withTimeout(closed, 10000 * SCALE, 'the dropped connection to end');
         assert.ok(received < text.length, `received ${received} bytes: the whole answer was written`);
         await echoWorks(server);
     });
