@@ -98,9 +98,13 @@ void ResponseReader::feed(std::string_view bytes) {
 
 void ResponseReader::feed_eof() {
     if (parser_->is_done()) return;
+    const auto cut = [] {
+        return HttpError(HttpErrorKind::connection_closed, "the connection closed before the response was complete");
+    };
+    if (!parser_->got_some()) throw cut();
     error_code ec;
     parser_->put_eof(ec);
-    if (ec) throw HttpError(HttpErrorKind::connection_closed, "the connection closed before the response was complete");
+    if (ec) throw cut();
 }
 
 bool ResponseReader::head_done() const { return parser_->is_header_done(); }

@@ -47,7 +47,7 @@ std::string Url::origin() const { return (tls ? "https://" : "http://") + author
 std::string Url::absolute_form() const { return (tls ? "https://" : "http://") + host_header() + target; }
 
 std::optional<Url> parse_url(std::string_view text) {
-    const auto parsed = boost::urls::parse_absolute_uri(text);
+    const auto parsed = boost::urls::parse_uri(text);
     if (!parsed || !parsed->has_authority() || parsed->encoded_host().empty()) return std::nullopt;
     Url url;
     if (parsed->scheme_id() == boost::urls::scheme::https) {
