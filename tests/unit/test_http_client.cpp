@@ -49,13 +49,13 @@ std::string chunk(std::string_view data) {
     return size + std::string(data) + "\r\n";
 }
 
-struct ClientTest : ::testing::Test {
+struct HttpClientTest : ::testing::Test {
     asio::io_context io;
 
     HttpResponse fetch(HttpClient& client, HttpRequest request) { return run(io, client.fetch(std::move(request))); }
 };
 
-TEST_F(ClientTest, GetsAndPostsWithAnyHeaders) {
+TEST_F(HttpClientTest, GetsAndPostsWithAnyHeaders) {
     TestServer server(answering([](const ReceivedRequest& r) {
         const auto echo = r.line + "|" + r.header("Authorization") + "|" + r.header("Content-Type") + "|" + r.body;
         return http_response(200, echo, "Set-Cookie: a=1\r\nset-cookie: b=2\r\nContent-Type: text/plain\r\n");
@@ -75,7 +75,7 @@ TEST_F(ClientTest, GetsAndPostsWithAnyHeaders) {
     EXPECT_EQ(fetch(client, post).body, R"(POST /mcp HTTP/1.1|Bearer t0ken|application/json|{"jsonrpc":"2.0"})");
 }
 
-TEST_F(ClientTest, AnyStatusIsAResponseNotAnError) {
+TEST_F(HttpClientTest, AnyStatusIsAResponseNotAnError) {
     TestServer server(answering([](const ReceivedRequest&) { return http_response(404, "no such thing"); }));
     HttpClient client(io, local_options());
     const auto got = fetch(client, get(server.url()));
@@ -83,14 +83,14 @@ TEST_F(ClientTest, AnyStatusIsAResponseNotAnError) {
     EXPECT_EQ(got.body, "no such thing");
 }
 
-TEST_F(ClientTest, KeepAliveReusesOneConnection) {
+TEST_F(HttpClientTest, KeepAliveReusesOneConnection) {
     TestServer server(answering([](const ReceivedRequest& r) { return http_response(200, r.line); }));
     HttpClient client(io, local_options());
     for (int i = 0; i < 5; ++i) EXPECT_EQ(fetch(client, get(server.url(numbered(i)))).status, 200U);
     EXPECT_EQ(server.accepted(), 1);
 }
 
-TEST_F(ClientTest, ReadsChunkedLengthAndUntilCloseBodies) {
+TEST_F(HttpClientTest, ReadsChunkedLengthAndUntilCloseBodies) {
     TestServer server([](Peer& peer) {
         while (auto request = peer.read_request()) {
             if (request->line.starts_with("GET /chunked")) {
@@ -110,7 +110,7 @@ TEST_F(ClientTest, ReadsChunkedLengthAndUntilCloseBodies) {
     EXPECT_EQ(server.accepted(), 1);
 }
 
-TEST_F(ClientTest, AHeadRequestReadsNoBodyAndKeepsTheConnection) {
+TEST_F(HttpClientTest, AHeadRequestReadsNoBodyAndKeepsTheConnection) {
     TestServer server(answering([](const ReceivedRequest& r) {
         return r.line.starts_with("HEAD") ? "HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n" : http_response(200, "x");
     }));
@@ -124,7 +124,7 @@ TEST_F(ClientTest, AHeadRequestReadsNoBodyAndKeepsTheConnection) {
     EXPECT_EQ(server.accepted(), 1);
 }
 
-TEST_F(ClientTest, TheQueueWaitsForTheBoundOfConnections) {
+TEST_F(HttpClientTest, TheQueueWaitsForTheBoundOfConnections) {
     std::atomic<int> in_progress = 0;
     std::atomic<int> most = 0;
     TestServer server(answering([&](const ReceivedRequest& r) {
@@ -147,7 +147,7 @@ TEST_F(ClientTest, TheQueueWaitsForTheBoundOfConnections) {
     EXPECT_EQ(most.load(), 2);
 }
 
-TEST_F(ClientTest, TimeQueuedCountsTowardTheDeadline) {
+TEST_F(HttpClientTest, TimeQueuedCountsTowardTheDeadline) {
     TestServer server([](Peer& peer) {
         if (peer.read_request()) peer.wait_closed(5);  // holds the one connection
     });
@@ -171,7 +171,7 @@ TEST_F(ClientTest, TimeQueuedCountsTowardTheDeadline) {
     EXPECT_THROW(finish(io, held), mcp::net::HttpError);  // its own deadline
 }
 
-TEST_F(ClientTest, AFullQueueRefusesAtOnce) {
+TEST_F(HttpClientTest, AFullQueueRefusesAtOnce) {
     TestServer server([](Peer& peer) {
         if (peer.read_request()) peer.wait_closed(5);
     });
@@ -190,7 +190,7 @@ TEST_F(ClientTest, AFullQueueRefusesAtOnce) {
     EXPECT_THROW(finish(io, queued), mcp::net::HttpError);
 }
 
-TEST_F(ClientTest, AStreamedBodyArrivesPieceByPiece) {
+TEST_F(HttpClientTest, AStreamedBodyArrivesPieceByPiece) {
     std::atomic<bool> first_seen = false;
     std::atomic<bool> server_waited_for_it = false;
     TestServer server([&](Peer& peer) {
@@ -215,7 +215,7 @@ TEST_F(ClientTest, AStreamedBodyArrivesPieceByPiece) {
     EXPECT_EQ(pieces, (std::vector<std::string>{"event one", "event two"}));
 }
 
-TEST_F(ClientTest, AStreamReadToItsEndGivesItsConnectionBack) {
+TEST_F(HttpClientTest, AStreamReadToItsEndGivesItsConnectionBack) {
     TestServer server(answering([](const ReceivedRequest&) { return chunked_head() + chunk("all") + "0\r\n\r\n"; }));
     HttpClient client(io, local_options());
     for (int i = 0; i < 3; ++i) {
@@ -229,7 +229,7 @@ TEST_F(ClientTest, AStreamReadToItsEndGivesItsConnectionBack) {
     EXPECT_EQ(server.accepted(), 1);
 }
 
-TEST_F(ClientTest, AStreamNotReadToItsEndClosesItsConnection) {
+TEST_F(HttpClientTest, AStreamNotReadToItsEndClosesItsConnection) {
     std::atomic<bool> closed = false;
     TestServer server([&](Peer& peer) {
         auto request = peer.read_request();
@@ -253,7 +253,7 @@ TEST_F(ClientTest, AStreamNotReadToItsEndClosesItsConnection) {
     EXPECT_TRUE(eventually([&] { return closed.load(); }));
 }
 
-TEST_F(ClientTest, CancellingAStreamFromAnotherThreadClosesItPromptly) {
+TEST_F(HttpClientTest, CancellingAStreamFromAnotherThreadClosesItPromptly) {
     std::atomic<bool> closed = false;
     TestServer server([&](Peer& peer) {
         if (!peer.read_request()) return;
@@ -277,7 +277,7 @@ TEST_F(ClientTest, CancellingAStreamFromAnotherThreadClosesItPromptly) {
     EXPECT_TRUE(eventually([&] { return closed.load(); }));
 }
 
-TEST_F(ClientTest, AStopTokenCancelsARequestInFlight) {
+TEST_F(HttpClientTest, AStopTokenCancelsARequestInFlight) {
     std::atomic<bool> closed = false;
     TestServer server([&](Peer& peer) {
         if (peer.read_request()) closed = peer.wait_closed(5);  // never answers
@@ -298,7 +298,7 @@ TEST_F(ClientTest, AStopTokenCancelsARequestInFlight) {
     EXPECT_TRUE(eventually([&] { return closed.load(); }));
 }
 
-TEST_F(ClientTest, AKeptConnectionTheServerClosedIsReplaced) {
+TEST_F(HttpClientTest, AKeptConnectionTheServerClosedIsReplaced) {
     TestServer server([](Peer& peer) {
         if (peer.read_request()) peer.write(http_response(200, "once"));  // then closes, without saying so
     });
@@ -308,7 +308,7 @@ TEST_F(ClientTest, AKeptConnectionTheServerClosedIsReplaced) {
     EXPECT_EQ(server.accepted(), 2);
 }
 
-TEST_F(ClientTest, IdleConnectionsExpire) {
+TEST_F(HttpClientTest, IdleConnectionsExpire) {
     std::atomic<bool> closed = false;
     TestServer server([&](Peer& peer) {
         if (peer.read_request()) peer.write(http_response(200, "x"));
@@ -326,7 +326,7 @@ TEST_F(ClientTest, IdleConnectionsExpire) {
 
 // Hostile servers.
 
-struct HostileServerTest : ClientTest {
+struct HostileHttpServer : HttpClientTest {
     std::optional<mcp::net::HttpError> failure(const std::string& response_bytes, HttpClientOptions options) {
         TestServer server([&](Peer& peer) {
             if (peer.read_request()) peer.write(response_bytes);
@@ -336,13 +336,13 @@ struct HostileServerTest : ClientTest {
     }
 };
 
-TEST_F(HostileServerTest, AMalformedStatusLine) {
+TEST_F(HostileHttpServer, AMalformedStatusLine) {
     const auto error = failure("HTTX/1.1 200 OK\r\nContent-Length: 0\r\n\r\n", local_options());
     ASSERT_TRUE(error);
     EXPECT_EQ(error->kind(), HttpErrorKind::malformed_response) << error->what();
 }
 
-TEST_F(HostileServerTest, OversizedHeaders) {
+TEST_F(HostileHttpServer, OversizedHeaders) {
     auto options = local_options();
     options.max_header_bytes = 8 * 1024;
     const auto error = failure("HTTP/1.1 200 OK\r\nX-Big: " + std::string(100 * 1024, 'a') + "\r\n\r\n", options);
@@ -350,7 +350,7 @@ TEST_F(HostileServerTest, OversizedHeaders) {
     EXPECT_EQ(error->kind(), HttpErrorKind::headers_too_large) << error->what();
 }
 
-TEST_F(HostileServerTest, AGigabyteResponseIsRefusedAtItsHead) {
+TEST_F(HostileHttpServer, AGigabyteResponseIsRefusedAtItsHead) {
     auto options = local_options();
     options.max_body_bytes = 1024 * 1024;
     const auto error =
@@ -359,19 +359,19 @@ TEST_F(HostileServerTest, AGigabyteResponseIsRefusedAtItsHead) {
     EXPECT_EQ(error->kind(), HttpErrorKind::body_too_large) << error->what();
 }
 
-TEST_F(HostileServerTest, AConnectionDroppedMidBody) {
+TEST_F(HostileHttpServer, AConnectionDroppedMidBody) {
     const auto error = failure("HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly part of it", local_options());
     ASSERT_TRUE(error);
     EXPECT_EQ(error->kind(), HttpErrorKind::connection_closed) << error->what();
 }
 
-TEST_F(HostileServerTest, AConnectionDroppedBeforeAnyAnswer) {
+TEST_F(HostileHttpServer, AConnectionDroppedBeforeAnyAnswer) {
     const auto error = failure("", local_options());
     ASSERT_TRUE(error);
     EXPECT_EQ(error->kind(), HttpErrorKind::connection_closed) << error->what();
 }
 
-TEST_F(HostileServerTest, AnEndlessBodyStopsAtTheLimit) {
+TEST_F(HostileHttpServer, AnEndlessBodyStopsAtTheLimit) {
     constexpr int kPieces = 100'000;  // 1.6 GB
     std::atomic<int> cut_short = 0;   // connections whose client hung up before the end
     TestServer server([&](Peer& peer) {
@@ -397,7 +397,7 @@ TEST_F(HostileServerTest, AnEndlessBodyStopsAtTheLimit) {
     EXPECT_TRUE(eventually([&] { return cut_short.load() == 2; }));
 }
 
-TEST_F(HostileServerTest, ANeverAnsweringServerTimesOut) {
+TEST_F(HostileHttpServer, ANeverAnsweringServerTimesOut) {
     TestServer server([](Peer& peer) { peer.wait_closed(5); });
     auto options = local_options();
     options.request_timeout = 200ms;
@@ -409,7 +409,7 @@ TEST_F(HostileServerTest, ANeverAnsweringServerTimesOut) {
     EXPECT_LT(Clock::now() - start, 1s);
 }
 
-TEST_F(HostileServerTest, AHeadDrippingSlowerThanTheDeadlineTimesOut) {
+TEST_F(HostileHttpServer, AHeadDrippingSlowerThanTheDeadlineTimesOut) {
     TestServer server([](Peer& peer) {
         if (!peer.read_request()) return;
         const std::string head = "HTTP/1.1 200 OK\r\nX-Slow: " + std::string(200, 'a');
@@ -426,7 +426,7 @@ TEST_F(HostileServerTest, AHeadDrippingSlowerThanTheDeadlineTimesOut) {
     EXPECT_EQ(error->kind(), HttpErrorKind::timeout) << error->what();
 }
 
-TEST_F(HostileServerTest, AQuietStreamTimesOutWhenAsked) {
+TEST_F(HostileHttpServer, AQuietStreamTimesOutWhenAsked) {
     TestServer server([](Peer& peer) {
         if (peer.read_request()) peer.write(chunked_head() + chunk("one"));
         peer.wait_closed(5);
@@ -445,7 +445,7 @@ TEST_F(HostileServerTest, AQuietStreamTimesOutWhenAsked) {
     EXPECT_LT(Clock::now() - start, 1s);
 }
 
-TEST_F(ClientTest, NoServerIsAConnectError) {
+TEST_F(HttpClientTest, NoServerIsAConnectError) {
     std::uint16_t port = 0;
     {
         TestServer gone([](Peer&) {});
@@ -457,7 +457,7 @@ TEST_F(ClientTest, NoServerIsAConnectError) {
     EXPECT_EQ(error->kind(), HttpErrorKind::connect) << error->what();
 }
 
-TEST_F(ClientTest, AUrlItCannotFetchIsAnInvalidRequest) {
+TEST_F(HttpClientTest, AUrlItCannotFetchIsAnInvalidRequest) {
     HttpClient client(io, local_options());
     for (const auto* url : {"ftp://127.0.0.1/", "not a url", "/relative"}) {
         const auto error = failure_of(io, client.fetch(get(url)));
@@ -466,7 +466,7 @@ TEST_F(ClientTest, AUrlItCannotFetchIsAnInvalidRequest) {
     }
 }
 
-TEST_F(ClientTest, AnHttpProxyGetsTheAbsoluteTarget) {
+TEST_F(HttpClientTest, AnHttpProxyGetsTheAbsoluteTarget) {
     std::mutex mutex;
     std::string seen_line;
     std::string seen_authorization;

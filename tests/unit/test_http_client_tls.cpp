@@ -57,12 +57,12 @@ HttpClientOptions trusting_the_test_ca() {
     return options;
 }
 
-struct TlsTest : ::testing::Test {
+struct HttpsClient : ::testing::Test {
     asio::io_context io;
     Seen seen;
 };
 
-TEST_F(TlsTest, VerifiesTheServerAgainstTheGivenCaAndKeepsTheConnection) {
+TEST_F(HttpsClient, VerifiesTheServerAgainstTheGivenCaAndKeepsTheConnection) {
     ServerTls tls(server_tls(test_certificates().server));
     TestServer server(answering_tls(seen), tls.get());
     HttpClient client(io, trusting_the_test_ca());
@@ -73,7 +73,7 @@ TEST_F(TlsTest, VerifiesTheServerAgainstTheGivenCaAndKeepsTheConnection) {
     EXPECT_EQ(seen.server_name, "");  // no SNI for an IP address
 }
 
-TEST_F(TlsTest, SendsTheHostNameAsSni) {
+TEST_F(HttpsClient, SendsTheHostNameAsSni) {
     ServerTls tls(server_tls(test_certificates().server));
     TestServer server(answering_tls(seen), tls.get());
     HttpClient client(io, trusting_the_test_ca());
@@ -83,7 +83,7 @@ TEST_F(TlsTest, SendsTheHostNameAsSni) {
     EXPECT_EQ(seen.server_name, "localhost");
 }
 
-TEST_F(TlsTest, RefusesACertificateForAnotherName) {
+TEST_F(HttpsClient, RefusesACertificateForAnotherName) {
     ServerTls tls(server_tls(test_certificates().other_name));
     TestServer server(answering_tls(seen), tls.get());
     HttpClient client(io, trusting_the_test_ca());
@@ -93,7 +93,7 @@ TEST_F(TlsTest, RefusesACertificateForAnotherName) {
     EXPECT_NE(std::string(error->what()).find("mismatch"), std::string::npos) << error->what();
 }
 
-TEST_F(TlsTest, RefusesACaItWasNotGiven) {
+TEST_F(HttpsClient, RefusesACaItWasNotGiven) {
     ServerTls tls(server_tls(test_certificates().server));
     TestServer server(answering_tls(seen), tls.get());
     HttpClient client(io, local_options());  // the system's roots
@@ -102,7 +102,7 @@ TEST_F(TlsTest, RefusesACaItWasNotGiven) {
     EXPECT_EQ(error->kind(), HttpErrorKind::tls) << error->what();
 }
 
-TEST_F(TlsTest, WithoutVerificationAcceptsAnyCertificate) {
+TEST_F(HttpsClient, WithoutVerificationAcceptsAnyCertificate) {
     ServerTls tls(server_tls(test_certificates().other_name));
     TestServer server(answering_tls(seen), tls.get());
     auto options = local_options();
@@ -111,7 +111,7 @@ TEST_F(TlsTest, WithoutVerificationAcceptsAnyCertificate) {
     EXPECT_EQ(run(io, client.fetch(get(server.url()))).status, 200U);
 }
 
-TEST_F(TlsTest, PresentsItsClientCertificate) {
+TEST_F(HttpsClient, PresentsItsClientCertificate) {
     const auto& files = test_certificates();
     ServerTls tls(server_tls(files.server, files.ca_file));
     TestServer server(answering_tls(seen), tls.get());
@@ -128,7 +128,7 @@ TEST_F(TlsTest, PresentsItsClientCertificate) {
     EXPECT_TRUE(failure_of(io, without.fetch(get(server.url()))));  // refused by the server
 }
 
-TEST_F(TlsTest, FilesItCannotUseAreRefusedWhenTheClientIsMade) {
+TEST_F(HttpsClient, FilesItCannotUseAreRefusedWhenTheClientIsMade) {
     auto options = local_options();
     options.tls.ca_file = "/nonexistent/ca.pem";
     EXPECT_THROW(HttpClient(io, options), std::invalid_argument);
@@ -201,7 +201,7 @@ private:
     TestServer server_;
 };
 
-TEST_F(TlsTest, HttpsGoesThroughAConnectTunnel) {
+TEST_F(HttpsClient, HttpsGoesThroughAConnectTunnel) {
     ServerTls tls(server_tls(test_certificates().server));
     TestServer server(answering_tls(seen), tls.get());
     ConnectProxy proxy;
@@ -215,7 +215,7 @@ TEST_F(TlsTest, HttpsGoesThroughAConnectTunnel) {
     EXPECT_EQ(server.accepted(), 1);
 }
 
-TEST_F(TlsTest, AProxyThatRefusesTheTunnelIsAProxyError) {
+TEST_F(HttpsClient, AProxyThatRefusesTheTunnelIsAProxyError) {
     TestServer proxy([](Peer& peer) {
         if (peer.read_request()) peer.write("HTTP/1.1 407 Proxy Authentication Required\r\nContent-Length: 0\r\n\r\n");
     });
