@@ -308,6 +308,41 @@ TEST_F(HttpClientTest, AKeptConnectionTheServerClosedIsReplaced) {
     EXPECT_EQ(server.accepted(), 2);
 }
 
+// The first connection answers one request, then takes the next and closes without answering:
+// the server closed a kept connection just as the client sent on it. Later connections answer.
+TestServer::Handler closing_under_the_second_request(std::atomic<int>& connections) {
+    return [&connections](Peer& peer) {
+        const bool first = ++connections == 1;
+        while (auto request = peer.read_request()) {
+            if (first && request->line.find("/second") != std::string::npos) return;
+            if (!peer.write(http_response(200, request->line))) return;
+        }
+    };
+}
+
+TEST_F(HttpClientTest, AKeptConnectionClosedUnderAGetIsRetriedOnANewOne) {
+    std::atomic<int> connections = 0;
+    TestServer server(closing_under_the_second_request(connections));
+    HttpClient client(io, local_options());
+    EXPECT_EQ(fetch(client, get(server.url("/first"))).status, 200U);
+    EXPECT_EQ(fetch(client, get(server.url("/second"))).body, "GET /second HTTP/1.1");
+    EXPECT_EQ(server.accepted(), 2);
+}
+
+TEST_F(HttpClientTest, AKeptConnectionClosedUnderAPostIsAnErrorNotARetry) {
+    std::atomic<int> connections = 0;
+    TestServer server(closing_under_the_second_request(connections));
+    HttpClient client(io, local_options());
+    EXPECT_EQ(fetch(client, get(server.url("/first"))).status, 200U);
+    auto post = get(server.url("/second"));
+    post.method = "POST";
+    post.body = "{}";
+    const auto error = failure_of(io, client.fetch(post));  // the server may have acted on it
+    ASSERT_TRUE(error);
+    EXPECT_EQ(error->kind(), HttpErrorKind::connection_closed) << error->what();
+    EXPECT_EQ(server.accepted(), 1);
+}
+
 TEST_F(HttpClientTest, IdleConnectionsExpire) {
     std::atomic<bool> closed = false;
     TestServer server([&](Peer& peer) {

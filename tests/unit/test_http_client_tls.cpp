@@ -128,6 +128,20 @@ TEST_F(HttpsClient, PresentsItsClientCertificate) {
     EXPECT_TRUE(failure_of(io, without.fetch(get(server.url()))));  // refused by the server
 }
 
+TEST_F(HttpsClient, AHandshakeThatNeverEndsTimesOutWithinTheConnectTimeout) {
+    TestServer silent([](Peer& peer) { peer.wait_closed(5); });  // TCP, and not a TLS byte
+    auto options = trusting_the_test_ca();
+    options.connect_timeout = 150ms;
+    HttpClient client(io, options);
+    const auto start = std::chrono::steady_clock::now();
+    auto request = get("https://127.0.0.1:" + std::to_string(silent.port()) + "/");
+    const auto error = failure_of(io, client.fetch(request));
+    ASSERT_TRUE(error);
+    EXPECT_EQ(error->kind(), HttpErrorKind::timeout) << error->what();
+    EXPECT_NE(std::string(error->what()).find("TLS with"), std::string::npos) << error->what();
+    EXPECT_LT(std::chrono::steady_clock::now() - start, 1s);  // the request's own deadline is 5 s
+}
+
 TEST_F(HttpsClient, FilesItCannotUseAreRefusedWhenTheClientIsMade) {
     auto options = local_options();
     options.tls.ca_file = "/nonexistent/ca.pem";
