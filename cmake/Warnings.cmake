@@ -14,7 +14,7 @@ function(mcp_target_warnings target)
     $<${gcc}:-Wno-mismatched-new-delete>)
   if(MCP_SANITIZE AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
     # The sanitizers' instrumentation defeats GCC 12's flow analysis: -Wmaybe-uninitialized fires on
-    # Beast's boost::optional returns (transport/http/beast_impl.cpp). The plain build still checks it.
+    # Beast's boost::optional returns (net/beast_impl.cpp). The plain build still checks it.
     target_compile_options(${target} PRIVATE -Wno-maybe-uninitialized)
   endif()
   if(MCP_WERROR)

@@ -9,14 +9,15 @@ cd "$(dirname "$0")/.."
 
 # Layers, lowest first, each with its rank: a file may include its own layer or a lower rank.
 # Layers of equal rank are siblings and may not include each other.
-declare -A rank=([util]=0 [json]=1 [protocol]=2 [security]=2 [store]=3 [sessions]=4 [core]=5 [auth]=6 [ext]=6 [stdio]=7 [http]=7 [app]=8)
-order=(util json protocol security store sessions core auth ext stdio http app)
+declare -A rank=([util]=0 [net]=1 [json]=1 [protocol]=2 [security]=2 [store]=3 [sessions]=4 [core]=5 [auth]=6 [ext]=6 [stdio]=7 [http]=7 [app]=8)
+order=(util net json protocol security store sessions core auth ext stdio http app)
 
 # The layer of a file (a path under src/ or include/) or of an included path; nothing for a
 # system or third-party header.
 layer_of() {
   case "$1" in
     src/util/*|util/*|include/mcp/util/*|mcp/util/*) echo util ;;
+    src/net/*|net/*|include/mcp/net/*|mcp/net/*) echo net ;;
     src/json/*|json/*|include/mcp/json/*|mcp/json/*) echo json ;;
     src/protocol/*|protocol/*|include/mcp/protocol/*|mcp/protocol/*) echo protocol ;;
     src/security/*|security/*|include/mcp/security/*|mcp/security/*) echo security ;;

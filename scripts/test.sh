@@ -88,12 +88,12 @@ stage "clang-tidy" scripts/tidy.sh
 # Every reply checked, no time asserted: bench/run.sh --quick.
 stage "benchmark smoke" bench/run.sh --quick --no-build
 
-# One clang build serves the sanitizer tests and the fuzz targets (docs/adr/0019): ASan and UBSan at -O0,
+# One clang build serves the sanitizer tests and the fuzz targets (docs/adr/0022): ASan and UBSan at -O0,
 # with libFuzzer's coverage instrumentation. The tests that run again under it are the sanitize test
 # preset's (CMakePresets.json): HTTP, stdio, several nodes, client requests, OAuth, CORS, conformance,
-# Redis, JWTs, token verification and authorization.
+# Redis, JWTs, token verification, authorization, the HTTP client and the SSE parser.
 sanitized_targets=(mcp-cpp-demo mcp-cpp-probe mcp-cpp-conformance test_redis_client test_redis_sentinel
-  test_redis_backend test_jwt test_token_verifier test_server_authorization fuzz_targets)
+  test_redis_backend test_jwt test_token_verifier test_server_authorization test_net fuzz_targets)
 stage "sanitizer build" bash -c "cmake --preset sanitize -DMCP_WERROR=ON -DMCP_NODE_TESTS=ON >/dev/null && \
     cmake --build --preset sanitize -j $(nproc) --target ${sanitized_targets[*]}"
 stage "sanitizer tests" ctest --preset sanitize

@@ -1,8 +1,10 @@
 #include "auth/token_verifier.hpp"
 
-#include "auth/http_fetch.hpp"
 #include "auth/introspection.hpp"
 #include "auth/token_cache.hpp"
+#include "net/http_client.hpp"
+#include "net/http_error.hpp"
+#include "net/url.hpp"
 #include "util/base64.hpp"
 #include "util/bounded_count.hpp"
 #include "util/log.hpp"
@@ -57,7 +59,41 @@ bool is_b64token(std::string_view token) {
     });
 }
 
-boost::json::value parse_json(const FetchResponse& response, const std::string& what) {
+// The authorization server could not be reached, or answered with something unusable.
+class FetchFailed : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Its documents are small: metadata, a key set, an introspection answer.
+net::HttpClientOptions fetch_options(const VerifierSettings& settings) {
+    net::HttpClientOptions options;
+    options.tls.ca_file = settings.ca_file;
+    options.connect_timeout = settings.fetch_timeout;
+    options.request_timeout = settings.fetch_timeout;
+    options.max_header_bytes = 16 * 1024;
+    options.max_body_bytes = 1024 * 1024;
+    // Introspections are bounded by max_introspections already: they need not queue for a connection.
+    options.max_connections_per_origin = std::max<std::size_t>(settings.max_introspections, 1);
+    return options;
+}
+
+net::HttpRequest get_json(const std::string& url) {
+    net::HttpRequest request;
+    request.url = url;
+    request.headers.add("Accept", "application/json");
+    return request;
+}
+
+asio::awaitable<net::HttpResponse> fetch(net::HttpClient& client, net::HttpRequest request) {
+    try {
+        co_return co_await client.fetch(std::move(request));
+    } catch (const net::HttpError& e) {
+        throw FetchFailed(e.what());
+    }
+}
+
+boost::json::value parse_json(const net::HttpResponse& response, const std::string& what) {
     if (response.status != 200) throw FetchFailed(what + " answered HTTP " + std::to_string(response.status));
     boost::system::error_code ec;
     auto value = boost::json::parse(response.body, ec);
@@ -103,7 +139,7 @@ struct TokenVerifier::Impl : std::enable_shared_from_this<Impl> {
     explicit Impl(VerifierSettings s)
         : settings(std::move(s)),
           guard(io.get_executor()),
-          fetcher(io, settings.ca_file, settings.fetch_timeout),
+          fetcher(io, fetch_options(settings)),
           cache(settings.cache_entries) {
         jwks_uri = settings.jwks_uri;
         introspection_url = settings.introspection_url;
@@ -115,7 +151,7 @@ struct TokenVerifier::Impl : std::enable_shared_from_this<Impl> {
     asio::io_context io{1};
     asio::executor_work_guard<asio::io_context::executor_type> guard;
     std::thread thread;
-    HttpFetcher fetcher;
+    net::HttpClient fetcher;
     TokenCache cache;
 
     // Read from any thread.
@@ -139,8 +175,8 @@ struct TokenVerifier::Impl : std::enable_shared_from_this<Impl> {
         for (const auto& url : {metadata_url(settings.issuer, "oauth-authorization-server", false),
                                 metadata_url(settings.issuer, "openid-configuration", true)}) {
             try {
-                const FetchRequest request{url, {}, {}};  // named: GCC 12 frees a braced temporary in co_await twice
-                const auto metadata = parse_json(co_await fetcher.fetch(request), url);
+                auto request = get_json(url);  // named: GCC 12 frees some temporaries in co_await twice
+                const auto metadata = parse_json(co_await fetch(fetcher, std::move(request)), url);
                 // RFC 8414 §3.3: metadata for another issuer must not be used.
                 if (string_member(metadata, "issuer") != settings.issuer) {
                     throw FetchFailed(url + " describes another issuer");
@@ -159,8 +195,8 @@ struct TokenVerifier::Impl : std::enable_shared_from_this<Impl> {
     }
 
     asio::awaitable<void> fetch_keys() {
-        const FetchRequest request{jwks_uri, {}, {}};  // named, as in discover()
-        const auto response = co_await fetcher.fetch(request);
+        auto request = get_json(jwks_uri);  // named, as in discover()
+        const auto response = co_await fetch(fetcher, std::move(request));
         const auto document = parse_json(response, jwks_uri);
         std::vector<VerificationKey> parsed;
         try {
@@ -170,7 +206,9 @@ struct TokenVerifier::Impl : std::enable_shared_from_this<Impl> {
         }
         log().info("loaded {} signing keys from {}", parsed.size(), jwks_uri);
         keys.store(std::make_shared<const std::vector<VerificationKey>>(std::move(parsed)));
-        keys_due.store((Steady::now() + keys_max_age(response.cache_control)).time_since_epoch().count());
+        keys_due.store((Steady::now() + keys_max_age(response.headers.get("Cache-Control").value_or("")))
+                           .time_since_epoch()
+                           .count());
     }
 
     // Discovery and the JWKS, once at a time: callers arriving meanwhile wait for the one running.
@@ -210,16 +248,18 @@ struct TokenVerifier::Impl : std::enable_shared_from_this<Impl> {
 
     asio::awaitable<BearerVerdict> introspect(std::string token) {
         if (introspection_url.empty()) co_return TokenRefusal{"invalid_token", "The token is not a JWT"};
-        FetchRequest request{
-            introspection_url, "token=" + percent_encoded(token) + "&token_type_hint=access_token", {}};
+        auto request = get_json(introspection_url);
+        request.method = "POST";
+        request.headers.add("Content-Type", "application/x-www-form-urlencoded");
+        request.body = "token=" + percent_encoded(token) + "&token_type_hint=access_token";
         if (!settings.client_id.empty()) {
             const auto credentials =
                 percent_encoded(settings.client_id) + ":" + percent_encoded(settings.client_secret);
-            request.authorization = "Basic " + base64_encode(as_bytes(credentials));
+            request.headers.add("Authorization", "Basic " + base64_encode(as_bytes(credentials)));
         }
         boost::json::value answer;
         try {
-            answer = parse_json(co_await fetcher.fetch(request), "token introspection");
+            answer = parse_json(co_await fetch(fetcher, std::move(request)), "token introspection");
         } catch (const FetchFailed& e) {
             log().warn("token introspection: {}", e.what());
             co_return VerifierUnavailable{"the authorization server cannot be reached"};
@@ -275,7 +315,7 @@ TokenVerifier::TokenVerifier(VerifierSettings settings) {
         throw std::invalid_argument("token verification needs an issuer, a JWKS URI or an introspection URL");
     }
     for (const auto* url : {&settings.issuer, &settings.jwks_uri, &settings.introspection_url}) {
-        if (!url->empty() && !fetchable_url(*url)) throw std::invalid_argument("not an http(s) URL: " + *url);
+        if (!url->empty() && !net::parse_url(*url)) throw std::invalid_argument("not an http(s) URL: " + *url);
     }
     if (settings.audiences.empty()) throw std::invalid_argument("token verification needs an audience");
     impl_ = std::make_shared<Impl>(std::move(settings));

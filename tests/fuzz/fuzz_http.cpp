@@ -13,6 +13,7 @@
 #include <mcp/transport/http.hpp>
 
 #include "demo_server.hpp"
+#include "loopback.hpp"
 #include "transport/http/http_context.hpp"
 
 #include <boost/asio/as_tuple.hpp>
@@ -59,17 +60,6 @@ const mcp::HttpOptions& http_options() {
         return o;
     }();
     return options;
-}
-
-// One loopback listening socket and one I/O context for the whole run.
-struct Loopback {
-    asio::io_context io{1};
-    tcp::acceptor acceptor{io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)};
-};
-
-Loopback& loopback() {
-    static Loopback instance;
-    return instance;
 }
 
 struct Client {

@@ -1,12 +1,11 @@
 // Pieces of the HTTP transport: DNS-rebinding guards, content negotiation, header value
-// decoding, sealed event ids, SSE framing, the memory journal behind resumable streams.
+// decoding, sealed event ids, the memory journal behind resumable streams.
 #include "server/routing_headers.hpp"
 #include "sessions/resumable_stream.hpp"
 #include "store/event_journal.hpp"
 #include "transport/http/guards.hpp"
 #include "transport/http/outbox.hpp"
 #include "transport/http/response_writer.hpp"
-#include "transport/http/sse.hpp"
 
 #include <mcp/security/key_ring.hpp>
 
@@ -114,12 +113,6 @@ TEST(EventIds, SealedAndBoundToTheirPosition) {
     EXPECT_FALSE(open_event_id(mcp::KeyRing::generate(), id));  // another node's key
     EXPECT_FALSE(open_event_id(keys, "42"));
     EXPECT_FALSE(open_event_id(keys, keys.seal("request-state", "session-a\n3\n42")));  // another purpose
-}
-
-TEST(Sse, Framing) {
-    EXPECT_EQ(sse_event("{}"), "event: message\ndata: {}\n\n");
-    EXPECT_EQ(sse_event("{}", "abc"), "id: abc\nevent: message\ndata: {}\n\n");
-    EXPECT_EQ(sse_priming("x", 2000), "retry: 2000\nid: x\ndata: \n\n");
 }
 
 TEST(EventJournal, BoundedPerStreamAndAcrossStreams) {

@@ -1,5 +1,7 @@
 #pragma once
 // Header checks of the MCP endpoint: DNS-rebinding protection and content negotiation.
+#include "util/ascii.hpp"
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -7,16 +9,6 @@
 namespace mcp::detail {
 
 std::string_view trim(std::string_view s);
-
-// HTTP names and tokens are ASCII: comparing them needs no locale.
-constexpr char ascii_lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-inline bool ascii_iequals(std::string_view a, std::string_view b) {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        if (a[i] != b[i] && ascii_lower(a[i]) != ascii_lower(b[i])) return false;
-    }
-    return true;
-}
 
 // The host part of a Host header ("example.com:8080", "[::1]:3000") or of an Origin
 // ("http://localhost:5173"), lowercased; empty when it cannot be parsed.

@@ -1,7 +1,7 @@
 #include "transport/http/response_stream.hpp"
 
+#include "net/sse_writer.hpp"
 #include "transport/http/bearer_auth.hpp"
-#include "transport/http/sse.hpp"
 #include "transport/http/sse_connection.hpp"
 
 #include <mcp/protocol/errors.hpp>
@@ -45,7 +45,7 @@ void ResponseStream::deliver(const boost::json::value& message) {
     if (sse_)
         sse_->publish(message);
     else
-        outbox_->push(sse_event(boost::json::serialize(message)));
+        outbox_->push(net::sse_event(boost::json::serialize(message)));
 }
 
 bool ResponseStream::send(boost::json::value message) {

@@ -3,7 +3,7 @@
 #include "transport/http/cors.hpp"
 #include "transport/http/http_metrics.hpp"
 
-#include "transport/http/sse.hpp"
+#include "net/sse_writer.hpp"
 #include "util/log.hpp"
 
 #include <mcp/protocol/jsonrpc.hpp>
@@ -213,7 +213,7 @@ asio::awaitable<bool> deliver(HttpStream& stream, const Request& request, const 
             co_return false;
         }
         if (which.index() == 1) {
-            const std::string ping = sse_comment();
+            const std::string ping = net::sse_comment();
             const std::string size_line = chunk_size_line(ping.size());
             stream.expires_after(ctx.options.write_timeout);
             if (auto [ec, n] = co_await asio::async_write(stream, chunk(size_line, ping), use_tuple); ec) {

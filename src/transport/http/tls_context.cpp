@@ -1,11 +1,11 @@
 #include "transport/http/tls_context.hpp"
 
+#include "net/tls.hpp"
 #include "util/log.hpp"
 
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 
-#include <functional>
 #include <stdexcept>
 
 namespace mcp::detail {
@@ -19,12 +19,6 @@ constexpr const char* kTls12Ciphers =
     "ECDHE-ECDSA-AES128-GCM-SHA256:ECDHE-RSA-AES128-GCM-SHA256:ECDHE-ECDSA-AES256-GCM-SHA384:"
     "ECDHE-RSA-AES256-GCM-SHA384:ECDHE-ECDSA-CHACHA20-POLY1305:ECDHE-RSA-CHACHA20-POLY1305";
 
-void load(const char* what, const std::string& file, const std::function<void(boost::system::error_code&)>& step) {
-    boost::system::error_code ec;
-    step(ec);
-    if (ec) throw std::invalid_argument(std::string("cannot use the TLS ") + what + " " + file + ": " + ec.message());
-}
-
 }  // namespace
 
 std::shared_ptr<ssl::context> make_server_tls(const HttpOptions& options) {
@@ -36,16 +30,16 @@ std::shared_ptr<ssl::context> make_server_tls(const HttpOptions& options) {
     if (SSL_CTX_set_cipher_list(context->native_handle(), kTls12Ciphers) != 1) {
         throw std::invalid_argument("the TLS 1.2 cipher list is not supported by this OpenSSL");
     }
-    load("certificate", options.tls_cert_file,
-         [&](auto& ec) { context->use_certificate_chain_file(options.tls_cert_file, ec); });
-    load("key", options.tls_key_file,
-         [&](auto& ec) { context->use_private_key_file(options.tls_key_file, ssl::context::pem, ec); });
+    net::load_tls_file("certificate", options.tls_cert_file,
+                       [&](auto& ec) { context->use_certificate_chain_file(options.tls_cert_file, ec); });
+    net::load_tls_file("key", options.tls_key_file,
+                       [&](auto& ec) { context->use_private_key_file(options.tls_key_file, ssl::context::pem, ec); });
     if (SSL_CTX_check_private_key(context->native_handle()) != 1) {
         throw std::invalid_argument("the TLS key " + options.tls_key_file + " does not match " + options.tls_cert_file);
     }
     if (!options.tls_client_ca_file.empty()) {
-        load("client CA", options.tls_client_ca_file,
-             [&](auto& ec) { context->load_verify_file(options.tls_client_ca_file, ec); });
+        net::load_tls_file("client CA", options.tls_client_ca_file,
+                           [&](auto& ec) { context->load_verify_file(options.tls_client_ca_file, ec); });
         context->set_verify_mode(ssl::verify_peer | ssl::verify_fail_if_no_peer_cert);
     }
     return context;

@@ -1,6 +1,6 @@
-#include "transport/http/sse.hpp"
+#include "net/sse_writer.hpp"
 
-namespace mcp::detail {
+namespace mcp::net {
 
 std::string sse_event(std::string_view data, std::string_view id) {
     std::string out;
@@ -22,4 +22,4 @@ std::string sse_priming(std::string_view id, long retry_ms) {
 
 std::string sse_comment() { return ":\n\n"; }
 
-}  // namespace mcp::detail
+}  // namespace mcp::net

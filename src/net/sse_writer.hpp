@@ -1,9 +1,9 @@
 #pragma once
-// Server-Sent Events framing.
+// Server-Sent Events framing, as the server writes it (net::SseParser reads it).
 #include <string>
 #include <string_view>
 
-namespace mcp::detail {
+namespace mcp::net {
 
 // One event: optional id, "event: message", the JSON on one data line (JSON text has no raw
 // newlines), and the blank line that ends it.
@@ -13,4 +13,4 @@ std::string sse_priming(std::string_view id, long retry_ms);
 // A comment: keeps idle connections open through proxies.
 std::string sse_comment();
 
-}  // namespace mcp::detail
+}  // namespace mcp::net

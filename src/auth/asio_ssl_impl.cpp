@@ -1,3 +1,0 @@
-// Asio's TLS support, compiled once (BOOST_ASIO_SEPARATE_COMPILATION): the authorization server
-// client and the HTTPS listener use it.
-#include <boost/asio/ssl/impl/src.hpp>
