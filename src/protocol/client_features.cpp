@@ -150,7 +150,8 @@ SamplingRequest from_wire<SamplingRequest>(const boost::json::value& wire) {
         const auto& p = detail::object_of(*prefs, "\"modelPreferences\"");
         ModelPreferences mp;
         if (const auto* hints = detail::optional_array(p, "hints")) {
-            for (const auto& h : *hints) mp.hints.push_back(detail::optional_string(detail::object_of(h, "a hint"), "name"));
+            for (const auto& h : *hints)
+                mp.hints.push_back(detail::optional_string(detail::object_of(h, "a hint"), "name"));
         }
         mp.cost_priority = detail::optional_number(p, "costPriority");
         mp.speed_priority = detail::optional_number(p, "speedPriority");

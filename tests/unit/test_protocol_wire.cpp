@@ -23,12 +23,13 @@ TEST(ProtocolWire, EveryContentBlockRoundTrips) {
     TextContent annotated = text("hi");
     annotated.meta["k"] = "v";
     annotated.annotations.last_modified = "2026-01-01T00:00:00Z";
-    const std::vector<Content> blocks{annotated,
-                                      image_base64("AAAA", "image/png"),
-                                      audio_base64("BBBB", "audio/wav"),
-                                      embedded_text("file:///n.md", "# N", "text/markdown"),
-                                      EmbeddedResource{BlobResourceContents{"file:///b", "application/x", "CCCC", {}}, {}, {}},
-                                      link};
+    const std::vector<Content> blocks{
+        annotated,
+        image_base64("AAAA", "image/png"),
+        audio_base64("BBBB", "audio/wav"),
+        embedded_text("file:///n.md", "# N", "text/markdown"),
+        EmbeddedResource{BlobResourceContents{"file:///b", "application/x", "CCCC", {}}, {}, {}},
+        link};
     for (const auto& block : blocks) {
         const auto wire = to_wire(block);
         EXPECT_EQ(to_wire(from_wire<Content>(wire)), wire) << boost::json::serialize(wire);
@@ -127,7 +128,7 @@ TEST(ProtocolWire, ParamHeaderValuesFollowTheAnnotations) {
         "n":{"type":"integer","x-mcp-header":"Count"},
         "opts":{"type":"object","properties":{"dry":{"type":"boolean","x-mcp-header":"Dry"}}},
         "plain":{"type":"string"}}})")
-                           .as_object();
+                            .as_object();
     const auto params = detail::header_params_of(schema);
     const auto values = detail::param_header_values(
         params, boost::json::parse(R"({"region":"eu","n":42,"opts":{"dry":true},"plain":"x"})").as_object());
