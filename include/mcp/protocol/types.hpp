@@ -41,6 +41,14 @@ struct ClientState {
     Implementation info;
 };
 
+// An argument a prompt takes.
+struct PromptArgument {
+    std::string name;
+    std::string title;
+    std::string description;
+    bool required = false;
+};
+
 // Hints about a tool's behaviour, for clients; never security guarantees.
 struct ToolAnnotations {
     std::optional<std::string> title;
