@@ -33,7 +33,9 @@ public:
 
     void close() override {
         if (closed_.exchange(true) || !session_) return;
-        session_->close();  // the server's calls in flight run on; what they send is dropped
+        // The client has failed its calls in flight already: the server stops them too.
+        session_->cancel_all();
+        session_->close();
         if (events_.closed) events_.closed("the in-process connection was closed");
     }
 

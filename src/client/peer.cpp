@@ -92,6 +92,10 @@ void Peer::open() {
 }
 
 void Peer::request(std::string_view method, boost::json::object params, RequestSpec spec, Completion done) {
+    if (spec.stop.stop_requested()) {  // cancelled before it was sent: the server never hears of it
+        done({nullptr, std::make_exception_ptr(Cancelled())});
+        return;
+    }
     const auto id = spec.id ? *spec.id : reserve_id();
     auto pending = std::make_shared<Pending>();
     pending->id = id;

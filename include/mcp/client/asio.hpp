@@ -52,8 +52,8 @@ template <class CompletionToken>
 auto async_request(Client& client, std::string method, boost::json::object params, CallOptions options,
                    CompletionToken&& token) {
     return boost::asio::async_initiate<CompletionToken, void(std::exception_ptr, boost::json::value)>(
-        [&client](auto handler, std::string method, boost::json::object params, CallOptions options) {
-            client.async_request(std::move(method), std::move(params), std::move(options),
+        [&client](auto handler, std::string m, boost::json::object p, CallOptions o) {
+            client.async_request(std::move(m), std::move(p), std::move(o),
                                  detail::completion_for<boost::json::value>(std::move(handler)));
         },
         token, std::move(method), std::move(params), std::move(options));
@@ -63,8 +63,8 @@ template <class CompletionToken>
 auto async_call_tool(Client& client, std::string name, boost::json::object arguments, CallOptions options,
                      CompletionToken&& token) {
     return boost::asio::async_initiate<CompletionToken, void(std::exception_ptr, CallToolResult)>(
-        [&client](auto handler, std::string name, boost::json::object arguments, CallOptions options) {
-            client.async_call_tool(std::move(name), std::move(arguments), std::move(options),
+        [&client](auto handler, std::string n, boost::json::object a, CallOptions o) {
+            client.async_call_tool(std::move(n), std::move(a), std::move(o),
                                    detail::completion_for<CallToolResult>(std::move(handler)));
         },
         token, std::move(name), std::move(arguments), std::move(options));
