@@ -94,6 +94,11 @@ inline void add_test_tools(mcp::Server& server, Observed& seen) {
         std::string draft(title.content.at("title").as_string());
         return draft.append(": ").append(std::get<mcp::SamplingResult>(answers[1]).text());
     });
+    server.tool("sign_in", "Asks the user to sign in in their browser", [](mcp::ToolContext& ctx) {
+        if (!ctx.client_supports("elicitation.url")) throw mcp::ToolError("no URL elicitation");
+        return ctx.elicit_url("Sign in", "https://example.com/sign-in", "sign_in").accepted() ? std::string("opened")
+                                                                                              : std::string("declined");
+    });
     server.tool("roots", "Lists the client's roots", [](mcp::ToolContext& ctx) {
         std::string out;
         for (const auto& root : ctx.roots()) out += root.uri + ";";

@@ -110,8 +110,8 @@ TEST_P(ClientInProcess, ListsToolsAPageAtATimeAndAllOfThem) {
 
     std::vector<std::string> names;
     for (const auto& tool : c.tools()) names.push_back(tool.name);
-    EXPECT_EQ(names.size(), 11u);
-    EXPECT_EQ(c.all_tools().size(), 11u);
+    EXPECT_EQ(names.size(), 12u);
+    EXPECT_EQ(c.all_tools().size(), 12u);
     const auto all = c.all_tools();
     const auto add = std::find_if(all.begin(), all.end(), [](const mcp::Tool& t) { return t.name == "add"; });
     ASSERT_NE(add, all.end());
@@ -200,6 +200,26 @@ TEST_P(ClientInProcess, ElicitationIsAnsweredAndDefaultsFillWhatTheUserLeftOut) 
 TEST_P(ClientInProcess, ElicitationAndSamplingInOneRound) {
     auto& c = connect({.handlers = answering_handlers()});
     EXPECT_EQ(first_text(c.call_tool("draft")), "Cats: purr (50)");
+}
+
+TEST_P(ClientInProcess, UrlElicitationsReachAClientThatDeclaredThem) {
+    std::string asked;
+    auto handlers = answering_handlers();
+    handlers.url_elicitation = true;
+    handlers.elicitation = [&](const mcp::Elicitation& e) {
+        asked = e.url;
+        EXPECT_EQ(e.mode, mcp::ElicitMode::url);
+        EXPECT_FALSE(e.elicitation_id.empty());
+        return mcp::ElicitResult{mcp::ElicitAction::accept, {}};
+    };
+    auto& c = connect({.handlers = handlers});
+    EXPECT_EQ(first_text(c.call_tool("sign_in")), "opened");
+    EXPECT_EQ(asked, "https://example.com/sign-in");
+}
+
+TEST_P(ClientInProcess, FormOnlyClientsAreNotAskedForUrls) {
+    auto& c = connect({.handlers = answering_handlers()});
+    EXPECT_TRUE(c.call_tool("sign_in").is_error);
 }
 
 TEST_P(ClientInProcess, WithoutHandlersTheServerSeesNoCapability) {
@@ -383,6 +403,27 @@ TEST_P(ClientInProcess, ToolCallsAsTasks) {
     ASSERT_TRUE(std::holds_alternative<mcp::Task>(second));
     c.cancel_task(std::get<mcp::Task>(second).id);
     EXPECT_EQ(c.get_task(std::get<mcp::Task>(second).id).status, mcp::TaskStatus::cancelled);
+}
+
+TEST_P(ClientInProcess, TaskStatusChangesReachTheCallback) {
+    std::mutex m;
+    std::vector<mcp::Task> statuses;
+    mcp::ClientHandlers handlers;
+    handlers.task_status = [&](const mcp::Task& task) {
+        std::lock_guard lock(m);
+        statuses.push_back(task);
+    };
+    auto& c = connect({.handlers = handlers, .tasks = true});
+    const auto task = std::get<mcp::Task>(c.call_tool_as_task("export"));
+    // 2026: status notifications come on a listen stream that names the task.
+    mcp::Subscription subscription;
+    if (modern()) subscription = c.listen({.task_ids = {task.id}});
+    EXPECT_TRUE(eventually([&] {
+        std::lock_guard lock(m);
+        return std::any_of(statuses.begin(), statuses.end(), [&](const mcp::Task& t) {
+            return t.id == task.id && t.status == mcp::TaskStatus::completed;
+        });
+    }));
 }
 
 TEST_P(ClientInProcess, AsyncRequestsAndAsioAwaitables) {

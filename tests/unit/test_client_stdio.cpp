@@ -264,6 +264,37 @@ TEST(ClientStdioShutdown, AServerIgnoringStdinAndSigtermIsKilledWithItsGroup) {
     EXPECT_TRUE(eventually([&] { return live_members(group) == 0; }, 2s));
 }
 
+TEST(ClientStdioTransport, StderrLinesAreBoundedAndRateLimited) {
+    mcp::StdioTransport transport({.command = "sh",
+                                   .args = {"-c",
+                                            "i=0; while [ $i -lt 300 ]; do echo line $i >&2; i=$((i+1)); done; "
+                                            "head -c 100 /dev/zero | tr '\\0' x >&2; echo >&2; exec cat"},
+                                   .max_stderr_line_bytes = 50,
+                                   .max_stderr_lines_per_second = 100});
+    boost::asio::io_context io;
+    auto work = boost::asio::make_work_guard(io);
+    std::thread runner([&] { io.run(); });
+    std::mutex m;
+    std::vector<std::string> lines;
+    std::promise<void> closed;
+    transport.open(io, {.message = [](std::string_view) {},
+                        .diagnostic =
+                            [&](std::string_view line) {
+                                std::lock_guard lock(m);
+                                lines.emplace_back(line);
+                            },
+                        .closed = [&](const std::string&) { closed.set_value(); }});
+    std::this_thread::sleep_for(300ms);
+    transport.close();
+    closed.get_future().wait();
+    work.reset();
+    runner.join();
+    ASSERT_EQ(lines.size(), 101u);  // 100 in the first second, then the count of the others
+    EXPECT_EQ(lines.front(), "line 0");
+    EXPECT_EQ(lines[99], "line 99");
+    EXPECT_EQ(lines.back(), "[201 stderr lines dropped]");  // 200 short ones and the long one
+}
+
 // ---- Servers that misbehave.
 
 TEST_F(ClientStdioHostile, ALegacyServerRefusingTheProbeGetsInitialize) {

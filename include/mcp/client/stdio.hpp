@@ -33,8 +33,8 @@ struct StdioServerParams {
     std::chrono::milliseconds shutdown_grace{2000};
     // A line of stdout longer than this is dropped.
     std::size_t max_message_bytes = 4 * 1024 * 1024;
-    // stderr: longer lines are cut, and at most this many lines a second go on (the rest are
-    // counted and reported as one line).
+    // stderr: a longer line is left out (a note of its length stands in), and at most this many
+    // lines a second go on (the rest are counted, and the count reported as one line).
     std::size_t max_stderr_line_bytes = 8 * 1024;
     std::size_t max_stderr_lines_per_second = 100;
     // Messages waiting to be written while the server does not read its stdin; past this they fail.

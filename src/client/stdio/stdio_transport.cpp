@@ -44,11 +44,12 @@ struct StdioTransport::Impl : std::enable_shared_from_this<StdioTransport::Impl>
         : params(std::move(p)),
           out_lines(params.max_message_bytes, {.line = [this](std::string_view line) { on_line(line); },
                                                .oversized = [this](std::size_t bytes) { on_oversized(bytes); }}),
-          err_lines(
-              params.max_stderr_line_bytes,
-              {.line = [this](std::string_view line) { on_stderr(line); },
-               .oversized =
-                   [this](std::size_t bytes) { on_stderr(fmt::format("[a stderr line of {} bytes, cut]", bytes)); }}) {}
+          err_lines(params.max_stderr_line_bytes,
+                    {.line = [this](std::string_view line) { on_stderr(line); },
+                     .oversized =
+                         [this](std::size_t bytes) {
+                             on_stderr(fmt::format("[a stderr line of {} bytes, left out]", bytes));
+                         }}) {}
 
     StdioServerParams params;
     TransportEvents events;
@@ -264,6 +265,8 @@ struct StdioTransport::Impl : std::enable_shared_from_this<StdioTransport::Impl>
     // Reports the end once, and lets go of every descriptor and timer: the client's I/O context
     // may stop after this.
     void report(const std::string& why) {
+        if (stderr_dropped > 0 && events.diagnostic)
+            events.diagnostic(fmt::format("[{} stderr lines dropped]", stderr_dropped));
         reported = true;
         fail_queue("the transport is closed");
         in.reset();
