@@ -99,6 +99,13 @@ inline void add_test_tools(mcp::Server& server, Observed& seen) {
         return ctx.elicit_url("Sign in", "https://example.com/sign-in", "sign_in").accepted() ? std::string("opened")
                                                                                               : std::string("declined");
     });
+    server.tool({.name = "regional",
+                 .description = "Takes a region that Streamable HTTP mirrors into a header",
+                 .input_schema = boost::json::object{{"type", "object"},
+                                                     {"properties",
+                                                      {{"region", {{"type", "string"}, {"x-mcp-header", "Region"}}},
+                                                       {"n", {{"type", "integer"}}}}}}},
+                [](const boost::json::object& arguments) { return std::string(arguments.at("region").as_string()); });
     server.tool("roots", "Lists the client's roots", [](mcp::ToolContext& ctx) {
         std::string out;
         for (const auto& root : ctx.roots()) out += root.uri + ";";

@@ -8,6 +8,7 @@
 //                 unknown id, then the response twice
 //   mute          never answers tools/call
 //   flood         sends 20,000 log notifications before it answers tools/call
+//   tools         lists a tool whose x-mcp-header annotation is valid and one whose is not
 //   input-loop    answers every tools/call with input_required, checking that each retry echoes
 //                 the last requestState verbatim, answers the request and has a fresh id
 import { createInterface } from 'node:readline';
@@ -23,6 +24,10 @@ const discovered = {
   _meta: { 'io.modelcontextprotocol/serverInfo': { name: `fake-${scenario}`, version: '1' } },
 };
 const ok = { content: [{ type: 'text', text: 'ok' }] };
+const annotatedTools = [
+  { name: 'good', inputSchema: { type: 'object', properties: { r: { type: 'string', 'x-mcp-header': 'Region' } } } },
+  { name: 'bad', inputSchema: { type: 'object', properties: { r: { type: 'object', 'x-mcp-header': 'Region' } } } },
+];
 
 const seenIds = new Set();
 let lastState = null;
@@ -90,6 +95,6 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   if (m.method === 'server/discover') return discover(m);
   if (m.method === 'initialize') return initialize(m);
   if (m.method === 'tools/call') return callTool(m);
-  if (m.method === 'tools/list') return result(m.id, { tools: [] });
+  if (m.method === 'tools/list') return result(m.id, { tools: scenario === 'tools' ? annotatedTools : [] });
   error(m.id, -32601, 'Method not found');
 });

@@ -78,6 +78,32 @@ mcp::ClientHandlers answering_handlers() {
     return h;
 }
 
+// Passes everything on to another transport, keeping what the client handed it: what a
+// Streamable HTTP transport would mirror into headers.
+class RecordingTransport final : public mcp::ClientTransport {
+public:
+    explicit RecordingTransport(std::shared_ptr<mcp::ClientTransport> inner) : inner_(std::move(inner)) {}
+    void open(boost::asio::io_context& io, mcp::TransportEvents events) override {
+        inner_->open(io, std::move(events));
+    }
+    void send(mcp::OutboundMessage message) override {
+        {
+            std::lock_guard lock(mutex);
+            auto copy = message;
+            copy.failed = nullptr;
+            sent.push_back(std::move(copy));
+        }
+        inner_->send(std::move(message));
+    }
+    void close() override { inner_->close(); }
+
+    std::mutex mutex;
+    std::vector<mcp::OutboundMessage> sent;
+
+private:
+    std::shared_ptr<mcp::ClientTransport> inner_;
+};
+
 }  // namespace
 
 INSTANTIATE_TEST_SUITE_P(Revisions, ClientInProcess, ::testing::Values("2026-07-28", "2025-11-25", "auto"),
@@ -110,8 +136,8 @@ TEST_P(ClientInProcess, ListsToolsAPageAtATimeAndAllOfThem) {
 
     std::vector<std::string> names;
     for (const auto& tool : c.tools()) names.push_back(tool.name);
-    EXPECT_EQ(names.size(), 12u);
-    EXPECT_EQ(c.all_tools().size(), 12u);
+    EXPECT_EQ(names.size(), 13u);
+    EXPECT_EQ(c.all_tools().size(), 13u);
     const auto all = c.all_tools();
     const auto add = std::find_if(all.begin(), all.end(), [](const mcp::Tool& t) { return t.name == "add"; });
     ASSERT_NE(add, all.end());
@@ -424,6 +450,42 @@ TEST_P(ClientInProcess, TaskStatusChangesReachTheCallback) {
             return t.id == task.id && t.status == mcp::TaskStatus::completed;
         });
     }));
+}
+
+TEST_P(ClientInProcess, EachOutboundMessageSaysWhatHttpMirrorsIntoHeaders) {
+    auto recording = std::make_shared<RecordingTransport>(mcp::in_process(server));
+    mcp::Client c(recording, {.protocol_version = GetParam()});
+    c.connect();
+    c.all_tools();  // the listing tells which arguments are mirrored
+    EXPECT_EQ(first_text(c.call_tool("regional", {{"region", "eu-west"}, {"n", 3}})), "eu-west");
+    c.read_resource("test://static");
+    std::lock_guard lock(recording->mutex);
+    const auto& sent = recording->sent;
+    const auto find = [&](std::string_view method) {
+        return std::find_if(sent.rbegin(), sent.rend(),
+                            [&](const mcp::OutboundMessage& m) { return m.method == method; });
+    };
+    const auto call = find("tools/call");
+    ASSERT_NE(call, sent.rend());
+    EXPECT_EQ(call->kind, mcp::OutboundMessage::Kind::request);
+    EXPECT_TRUE(call->id.is_int64());
+    EXPECT_EQ(call->name, "regional");
+    using Pairs = std::vector<std::pair<std::string, std::string>>;
+    EXPECT_EQ(call->params, (Pairs{{"Region", "eu-west"}}));
+    EXPECT_EQ(call->protocol_version, c.protocol_version());
+    const auto read = find("resources/read");
+    ASSERT_NE(read, sent.rend());
+    EXPECT_EQ(read->name, "test://static");
+    const auto list = find("tools/list");
+    EXPECT_FALSE(list->name);
+    EXPECT_TRUE(list->params.empty());
+    if (!modern()) {
+        const auto initialized = find("notifications/initialized");
+        ASSERT_NE(initialized, sent.rend());
+        EXPECT_EQ(initialized->kind, mcp::OutboundMessage::Kind::notification);
+        EXPECT_EQ(initialized->protocol_version, "2025-11-25");
+        EXPECT_TRUE(find("initialize")->protocol_version.empty());  // no header before the version is agreed
+    }
 }
 
 TEST_P(ClientInProcess, AsyncRequestsAndAsioAwaitables) {

@@ -336,6 +336,14 @@ TEST_F(ClientStdioHostile, MalformedLinesAndUnknownOrRepeatedIdsAreDroppedAndCou
     EXPECT_EQ(stats.unknown_responses, 4u);   // id 999999 and the repeated response, twice
 }
 
+TEST_F(ClientStdioHostile, ToolsWithInvalidHeaderAnnotationsAreDroppedFromListings) {
+    mcp::Client client(fake("tools"));
+    client.connect();
+    const auto tools = client.all_tools();
+    ASSERT_EQ(tools.size(), 1u);
+    EXPECT_EQ(tools[0].name, "good");
+}
+
 TEST_F(ClientStdioHostile, AServerThatNeverAnswersTimesOut) {
     mcp::Client client(fake("mute"));
     client.connect();
