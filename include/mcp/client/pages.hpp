@@ -1,6 +1,7 @@
 #pragma once
 // A listing as a C++ range that fetches its pages lazily: stepping past the end of a page asks the
-// server for the next one (blocking; a failure throws from the step).
+// server for the next one (blocking; a failure throws from the step). A range from a client must
+// not outlive it.
 //
 //   for (const mcp::Tool& tool : client.tools()) std::cout << tool.name << '\n';
 #include <mcp/client/errors.hpp>

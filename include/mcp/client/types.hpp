@@ -8,7 +8,6 @@
 #include <boost/json/value.hpp>
 
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
