@@ -57,20 +57,7 @@ Prompt prompt_from_wire(const boost::json::value& wire) {
     return prompt;
 }
 
-Resource resource_from_wire(const boost::json::value& wire) {
-    const auto& o = object_of(wire, "a resource");
-    Resource r;
-    r.uri = required_string(o, "uri");
-    r.name = required_string(o, "name");
-    r.title = optional_string(o, "title");
-    r.description = optional_string(o, "description");
-    r.mime_type = optional_string(o, "mimeType");
-    if (auto size = optional_integer(o, "size"); size && *size >= 0) r.size = static_cast<std::uint64_t>(*size);
-    r.icons = icons_from_wire(o);
-    r.annotations = annotations_from_wire(o);
-    r.meta = meta_from_wire(o);
-    return r;
-}
+Resource resource_from_wire(const boost::json::value& wire) { return from_wire<ResourceLink>(wire); }
 
 ResourceTemplate resource_template_from_wire(const boost::json::value& wire) {
     const auto& o = object_of(wire, "a resource template");

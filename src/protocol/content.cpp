@@ -185,6 +185,23 @@ ResourceContents from_wire<ResourceContents>(const boost::json::value& wire) {
 }
 
 template <>
+ResourceLink from_wire<ResourceLink>(const boost::json::value& wire) {
+    const auto& o = detail::object_of(wire, "a resource");
+    ResourceLink link;
+    link.uri = detail::required_string(o, "uri");
+    link.name = detail::required_string(o, "name");
+    link.title = detail::optional_string(o, "title");
+    link.description = detail::optional_string(o, "description");
+    link.mime_type = detail::optional_string(o, "mimeType");
+    if (auto size = detail::optional_integer(o, "size"); size && *size >= 0)
+        link.size = static_cast<std::uint64_t>(*size);
+    link.icons = icons_from_wire(o);
+    link.annotations = annotations_from_wire(o);
+    link.meta = meta_from_wire(o);
+    return link;
+}
+
+template <>
 Content from_wire<Content>(const boost::json::value& wire) {
     const auto& o = detail::object_of(wire, "a content block");
     const auto type = detail::required_string(o, "type");
@@ -202,20 +219,7 @@ Content from_wire<Content>(const boost::json::value& wire) {
         if (resource == nullptr) throw std::invalid_argument("missing \"resource\"");
         return EmbeddedResource{from_wire<ResourceContents>(*resource), annotations_from_wire(o), meta_from_wire(o)};
     }
-    if (type == "resource_link") {
-        ResourceLink link;
-        link.uri = detail::required_string(o, "uri");
-        link.name = detail::required_string(o, "name");
-        link.title = detail::optional_string(o, "title");
-        link.description = detail::optional_string(o, "description");
-        link.mime_type = detail::optional_string(o, "mimeType");
-        if (auto size = detail::optional_integer(o, "size"); size && *size >= 0)
-            link.size = static_cast<std::uint64_t>(*size);
-        link.icons = icons_from_wire(o);
-        link.annotations = annotations_from_wire(o);
-        link.meta = meta_from_wire(o);
-        return link;
-    }
+    if (type == "resource_link") return from_wire<ResourceLink>(wire);
     throw std::invalid_argument("unknown content type \"" + type + "\"");
 }
 

@@ -2,6 +2,7 @@
 // What a client reads from a server besides the content types (mcp/protocol/content.hpp): the
 // listed tools, prompts, resources and templates, tasks, progress and log messages. Schemas are
 // kept verbatim, never dereferenced.
+#include <mcp/protocol/content.hpp>
 #include <mcp/protocol/types.hpp>
 
 #include <boost/json/object.hpp>
@@ -36,17 +37,8 @@ struct Prompt {
     boost::json::object meta;
 };
 
-struct Resource {
-    std::string uri;
-    std::string name;
-    std::string title;
-    std::string description;
-    std::string mime_type;
-    std::optional<std::uint64_t> size;
-    std::vector<Icon> icons;
-    Annotations annotations;
-    boost::json::object meta;
-};
+// A listed resource: what a resource link carries (schema.ts: ResourceLink extends Resource).
+using Resource = ResourceLink;
 
 struct ResourceTemplate {
     std::string uri_template;

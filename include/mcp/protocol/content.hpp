@@ -128,6 +128,9 @@ template <>
 Content from_wire<Content>(const boost::json::value& wire);
 template <>
 ResourceContents from_wire<ResourceContents>(const boost::json::value& wire);
+// A resource link's fields, with or without its "type" (a resources/list item has none).
+template <>
+ResourceLink from_wire<ResourceLink>(const boost::json::value& wire);
 template <>
 CallToolResult from_wire<CallToolResult>(const boost::json::value& wire);
 template <>
