@@ -15,6 +15,11 @@ namespace {
 
 constexpr int kMaxProbes = 3;
 
+// Until a transport can change underneath a client (docs/adr/0023-client.md).
+[[noreturn]] void legacy_sse_server() {
+    throw IncompatibleServer("the server speaks the 2024-11-05 HTTP+SSE transport, not this one");
+}
+
 std::string joined(const std::vector<std::string>& versions) {
     std::string out;
     for (const auto& v : versions) out += (out.empty() ? "" : ", ") + v;
@@ -58,8 +63,7 @@ void Client::Impl::negotiate(const CallOptions& call_options) {
                 requested = verdict.version;
                 continue;
             case detail::Verdict::legacy: return initialize(verdict.version, call_options);
-            case detail::Verdict::legacy_sse:
-                throw IncompatibleServer("the server speaks the 2024-11-05 HTTP+SSE transport, not this one");
+            case detail::Verdict::legacy_sse: legacy_sse_server();
             case detail::Verdict::incompatible:
             case detail::Verdict::failed:
                 throw IncompatibleServer(
@@ -149,6 +153,13 @@ void Client::Impl::initialize(std::string_view preferred, const CallOptions& cal
         } catch (const Error&) {
             refused = std::current_exception();
             continue;
+        } catch (const TransportError& e) {
+            // HTTP: a server of the 2024-11-05 HTTP+SSE transport refuses the POST itself.
+            if (e.http_status() != 0 &&
+                detail::classify_probe_http(e.http_status(), e.body(), detail::HttpStage::initialize, offered, versions)
+                        .verdict == detail::Verdict::legacy_sse)
+                legacy_sse_server();
+            throw;
         }
         try {
             const auto& o = detail::object_of(result, "an initialize result");
