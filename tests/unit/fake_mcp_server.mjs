@@ -8,7 +8,8 @@
 //                 unknown id, then the response twice
 //   mute          never answers tools/call
 //   flood         sends 20,000 log notifications before it answers tools/call
-//   tools         lists a tool whose x-mcp-header annotation is valid and one whose is not
+//   tools         lists a tool whose x-mcp-header annotation is valid, one whose is not, and one
+//                 whose schemas are remote references
 //   input-loop    answers every tools/call with input_required, checking that each retry echoes
 //                 the last requestState verbatim, answers the request and has a fresh id
 import { createInterface } from 'node:readline';
@@ -27,6 +28,11 @@ const ok = { content: [{ type: 'text', text: 'ok' }] };
 const annotatedTools = [
   { name: 'good', inputSchema: { type: 'object', properties: { r: { type: 'string', 'x-mcp-header': 'Region' } } } },
   { name: 'bad', inputSchema: { type: 'object', properties: { r: { type: 'object', 'x-mcp-header': 'Region' } } } },
+  {
+    name: 'remote_ref',
+    inputSchema: { $ref: 'https://schemas.example.invalid/input.json' },
+    outputSchema: { $ref: 'https://schemas.example.invalid/output.json' },
+  },
 ];
 
 const seenIds = new Set();
@@ -80,6 +86,7 @@ function callTool(m) {
       });
     }
     default:
+      if (m.params?.name === 'remote_ref') return result(m.id, { ...ok, structuredContent: { anything: true } });
       return result(m.id, ok);
   }
 }

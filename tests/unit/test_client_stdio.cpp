@@ -9,7 +9,9 @@
 #include <boost/asio/io_context.hpp>
 
 #include <signal.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
@@ -295,6 +297,44 @@ TEST(ClientStdioTransport, StderrLinesAreBoundedAndRateLimited) {
     EXPECT_EQ(lines.back(), "[201 stderr lines dropped]");  // 200 short ones and the long one
 }
 
+TEST(ClientStdioTransport, TheChildGetsItsEnvironmentAndDirectoryAndNoOtherDescriptor) {
+    const int inherited = ::dup2(STDERR_FILENO, 77);  // not close-on-exec: only the spawn's own closing keeps it out
+    ASSERT_EQ(inherited, 77);
+    const auto run = [](mcp::StdioServerParams params) {
+        boost::asio::io_context io;
+        auto work = boost::asio::make_work_guard(io);
+        std::thread runner([&] { io.run(); });
+        std::mutex m;
+        std::vector<std::string> lines;
+        std::promise<void> closed;
+        params.command = "sh";
+        params.args = {"-c", "echo \"foo=$FOO home=${HOME:-unset} dir=$(pwd)\" >&2; ls /proc/$$/fd >&2; exec cat"};
+        mcp::StdioTransport transport(std::move(params));
+        transport.open(io, {.message = [](std::string_view) {},
+                            .diagnostic =
+                                [&](std::string_view line) {
+                                    std::lock_guard lock(m);
+                                    lines.emplace_back(line);
+                                },
+                            .closed = [&](const std::string&) { closed.set_value(); }});
+        std::this_thread::sleep_for(200ms);
+        transport.close();
+        closed.get_future().wait();
+        work.reset();
+        runner.join();
+        return lines;
+    };
+    const auto merged = run({.env = {{"FOO", "bar"}}, .cwd = "/tmp"});
+    ASSERT_FALSE(merged.empty());
+    EXPECT_EQ(merged.front(), std::string("foo=bar home=").append(env("HOME")).append(" dir=/tmp"));
+    EXPECT_EQ(std::count(merged.begin(), merged.end(), "77"), 0);
+    EXPECT_EQ(std::count(merged.begin(), merged.end(), "2"), 1);
+    const auto replaced = run({.env = {{"FOO", "only"}}, .inherit_env = false});
+    ASSERT_FALSE(replaced.empty());
+    EXPECT_EQ(replaced.front().substr(0, 23), "foo=only home=unset dir");
+    ::close(inherited);
+}
+
 // ---- Servers that misbehave.
 
 TEST_F(ClientStdioHostile, ALegacyServerRefusingTheProbeGetsInitialize) {
@@ -340,8 +380,14 @@ TEST_F(ClientStdioHostile, ToolsWithInvalidHeaderAnnotationsAreDroppedFromListin
     mcp::Client client(fake("tools"));
     client.connect();
     const auto tools = client.all_tools();
-    ASSERT_EQ(tools.size(), 1u);
+    ASSERT_EQ(tools.size(), 2u);
     EXPECT_EQ(tools[0].name, "good");
+    // Schemas are kept as they came, remote references and all, and nothing is fetched: a remote
+    // $ref of the output schema is not enforced.
+    EXPECT_EQ(tools[1].name, "remote_ref");
+    EXPECT_EQ(tools[1].input_schema.at("$ref"), "https://schemas.example.invalid/input.json");
+    EXPECT_EQ(tools[1].output_schema->at("$ref"), "https://schemas.example.invalid/output.json");
+    EXPECT_EQ(first_text(client.call_tool("remote_ref")), "ok");
 }
 
 TEST_F(ClientStdioHostile, AServerThatNeverAnswersTimesOut) {
