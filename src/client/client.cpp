@@ -1,8 +1,8 @@
-// mcp::Client's typed methods: each builds its request, goes the common path (client_impl.cpp) and
+// mcp::Client's typed methods: each builds its request, goes the common path (client_core.cpp) and
 // reads the result into the protocol's types.
 #include <mcp/client/client.hpp>
 
-#include "client/client_impl.hpp"
+#include "client/client_core.hpp"
 #include "client/wire.hpp"
 #include "util/log.hpp"
 

@@ -3,7 +3,7 @@
 // result inlined, tasks/update for the task's input requests). See docs/adr/0021-tasks.md.
 #include <mcp/client/client.hpp>
 
-#include "client/client_impl.hpp"
+#include "client/client_core.hpp"
 #include "client/mrtr.hpp"
 #include "client/wire.hpp"
 

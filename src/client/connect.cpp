@@ -1,5 +1,5 @@
 // Client::connect: which revision to speak (docs/adr/0023-client.md, "Negotiation and MRTR").
-#include "client/client_impl.hpp"
+#include "client/client_core.hpp"
 #include "client/negotiation.hpp"
 #include "protocol/wire_reader.hpp"
 #include "util/log.hpp"

@@ -2,7 +2,7 @@
 // the Subscription handle that ends it.
 #include <mcp/client/client.hpp>
 
-#include "client/client_impl.hpp"
+#include "client/client_core.hpp"
 #include "util/log.hpp"
 
 namespace mcp {

@@ -1,4 +1,4 @@
-#include "client/client_impl.hpp"
+#include "client/client_core.hpp"
 
 #include "client/input_answers.hpp"
 #include "client/mrtr.hpp"
