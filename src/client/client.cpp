@@ -104,7 +104,7 @@ void Client::async_request(std::string method, boost::json::object params, CallO
     spec->params = std::move(params);
     spec->options = std::move(options);
     auto impl = impl_;
-    impl->start(spec, 0, spec->params, [impl, done = std::move(done)](detail::Outcome outcome) {
+    impl->start(spec, 0, spec->params, [impl, done = std::move(done)](const detail::Outcome& outcome) {
         auto deliver = [done, outcome] { done(outcome.error, outcome.result); };
         // A pool that is shut down runs nothing more: the answer comes on this thread instead.
         if (!impl->pool.try_submit(deliver, detail::Admission::always)) deliver();
@@ -134,12 +134,12 @@ std::vector<Tool> Client::all_tools(const CallOptions& options) { return all_of(
 namespace {
 
 std::shared_ptr<CallSpec> tool_call(const detail::ToolRegistry& tools, std::string_view name,
-                                    boost::json::object arguments, const CallOptions& options) {
+                                    boost::json::object arguments, CallOptions options) {
     auto spec = std::make_shared<CallSpec>();
     spec->method = "tools/call";
     spec->param_headers = tools.param_headers(name, arguments);
     spec->params = {{"name", name}, {"arguments", std::move(arguments)}};
-    spec->options = options;
+    spec->options = std::move(options);
     return spec;
 }
 
@@ -157,23 +157,24 @@ CallToolResult Client::call_tool(std::string_view name, boost::json::object argu
 void Client::async_call_tool(std::string name, boost::json::object arguments, CallOptions options,
                              std::function<void(std::exception_ptr, CallToolResult)> done) {
     auto impl = impl_;
-    auto spec = tool_call(impl->tools, name, std::move(arguments), options);
-    impl->start(spec, 0, spec->params, [impl, name, done = std::move(done)](detail::Outcome outcome) {
-        auto deliver = [impl, name, done, outcome] {
-            CallToolResult typed;
-            std::exception_ptr error = outcome.error;
-            if (!error) {
-                try {
-                    typed = read_wire<CallToolResult>(outcome.result, "tool result");
-                    impl->tools.check_output(name, typed);
-                } catch (...) {
-                    error = std::current_exception();
-                }
-            }
-            done(error, std::move(typed));
-        };
-        if (!impl->pool.try_submit(deliver, detail::Admission::always)) deliver();
-    });
+    auto spec = tool_call(impl->tools, name, std::move(arguments), std::move(options));
+    impl->start(spec, 0, spec->params,
+                [impl, name = std::move(name), done = std::move(done)](const detail::Outcome& outcome) {
+                    auto deliver = [impl, name, done, outcome] {
+                        CallToolResult typed;
+                        std::exception_ptr error = outcome.error;
+                        if (!error) {
+                            try {
+                                typed = read_wire<CallToolResult>(outcome.result, "tool result");
+                                impl->tools.check_output(name, typed);
+                            } catch (...) {
+                                error = std::current_exception();
+                            }
+                        }
+                        done(error, std::move(typed));
+                    };
+                    if (!impl->pool.try_submit(deliver, detail::Admission::always)) deliver();
+                });
 }
 
 // ---- Prompts.

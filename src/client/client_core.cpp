@@ -156,11 +156,11 @@ void Client::Impl::start(std::shared_ptr<const CallSpec> call, int round, boost:
     peer->request(call->method, std::move(wire), std::move(spec),
                   [self = shared_from_this(), call, round, params = std::move(params),
                    done = std::move(done)](detail::Outcome outcome) mutable {
-                      self->finish(std::move(call), round, std::move(params), std::move(outcome), std::move(done));
+                      self->finish(std::move(call), round, params, std::move(outcome), std::move(done));
                   });
 }
 
-void Client::Impl::finish(std::shared_ptr<const CallSpec> call, int round, boost::json::object params,
+void Client::Impl::finish(std::shared_ptr<const CallSpec> call, int round, const boost::json::object& params,
                           detail::Outcome outcome, detail::Completion done) {
     if (!outcome.error && era() == Era::stateless) {
         if (detail::is_input_required(outcome.result)) {
@@ -219,7 +219,7 @@ detail::InputAnswerer Client::Impl::input_answerer() {
     };
 }
 
-boost::json::value Client::Impl::call(std::shared_ptr<const CallSpec> spec) {
+boost::json::value Client::Impl::call(const std::shared_ptr<const CallSpec>& spec) {
     check_may_block();
     struct Wait {
         std::mutex mutex;
@@ -258,6 +258,7 @@ boost::json::value Client::Impl::call(std::string method, boost::json::object pa
 void Client::Impl::notify_application(std::function<void()> callback) { notifications->push(std::move(callback)); }
 
 void Client::Impl::on_server_request(detail::ServerRequest request) {
+    const auto id = request.id;
     auto answer = [self = shared_from_this(), request = std::move(request)] {
         std::optional<std::vector<Root>> current_roots;
         {
@@ -274,7 +275,7 @@ void Client::Impl::on_server_request(detail::ServerRequest request) {
         }
     };
     if (!pool.try_submit(std::move(answer), detail::Admission::always))
-        peer->respond_error(request.id, error_code::internal_error, "The client is closing");
+        peer->respond_error(id, error_code::internal_error, "The client is closing");
 }
 
 void Client::Impl::on_notification(std::string_view method, const boost::json::object& params) {

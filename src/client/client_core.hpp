@@ -65,7 +65,7 @@ struct Client::Impl : std::enable_shared_from_this<Client::Impl> {
     // when the answer comes from the network; at once from the cache or a closed peer).
     void start(std::shared_ptr<const CallSpec> call, int round, boost::json::object params, detail::Completion done);
     // Blocks until the call ends; throws its error.
-    boost::json::value call(std::shared_ptr<const CallSpec> call);
+    boost::json::value call(const std::shared_ptr<const CallSpec>& call);
     boost::json::value call(std::string method, boost::json::object params, const CallOptions& options);
     // Throws std::logic_error on the client's I/O thread, where waiting would deadlock.
     void check_may_block() const;
@@ -125,8 +125,8 @@ private:
     void initialize(std::string_view preferred, const CallOptions& options);
     void set_negotiated(Era era, std::string version);
 
-    void finish(std::shared_ptr<const CallSpec> call, int round, boost::json::object params, detail::Outcome outcome,
-                detail::Completion done);
+    void finish(std::shared_ptr<const CallSpec> call, int round, const boost::json::object& params,
+                detail::Outcome outcome, detail::Completion done);
     void next_round(std::shared_ptr<const CallSpec> call, int round, const boost::json::object& result,
                     detail::Completion done);
     detail::Envelope envelope() const;

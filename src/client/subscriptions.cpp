@@ -85,7 +85,7 @@ Subscription Client::listen(const ListenFilter& filter, const CallOptions& optio
         std::lock_guard lock(impl_->mutex);
         impl_->listens[state->id] = state;
     }
-    impl_->start(spec, 0, spec->params, [state, weak = std::weak_ptr<Impl>(impl_)](detail::Outcome outcome) {
+    impl_->start(spec, 0, spec->params, [state, weak = std::weak_ptr<Impl>(impl_)](const detail::Outcome& outcome) {
         if (auto client = weak.lock()) {
             std::lock_guard lock(client->mutex);
             client->listens.erase(state->id);

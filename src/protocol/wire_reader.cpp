@@ -6,7 +6,7 @@ namespace mcp::detail {
 
 namespace {
 
-[[noreturn]] void malformed(std::string what) { throw std::invalid_argument(std::move(what)); }
+[[noreturn]] void malformed(const std::string& what) { throw std::invalid_argument(what); }
 
 const boost::json::value* present(const boost::json::object& o, std::string_view key) {
     const auto* v = o.if_contains(key);

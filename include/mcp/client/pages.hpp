@@ -19,6 +19,8 @@ namespace mcp {
 
 template <class T>
 class Pages {
+    struct State;
+
 public:
     using Fetch = std::function<Page<T>(const std::optional<std::string>& cursor)>;
 
@@ -46,8 +48,8 @@ public:
 
     private:
         friend class Pages;
-        explicit iterator(std::shared_ptr<typename Pages::State> state) : state_(std::move(state)) {}
-        std::shared_ptr<typename Pages::State> state_;
+        explicit iterator(std::shared_ptr<State> state) : state_(std::move(state)) {}
+        std::shared_ptr<State> state_;
     };
 
     // Fetches the first page. A range is walked once.

@@ -1,11 +1,11 @@
 #include "client/stdio/child_process.hpp"
 
 #include <fcntl.h>
-#include <signal.h>
 #include <spawn.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <csignal>
 
 #include <cerrno>
 #include <cstring>
@@ -51,12 +51,13 @@ std::vector<std::string> environment_of(const SpawnSpec& spec) {
             if (!overridden(*e)) out.emplace_back(*e);
         }
     }
-    for (const auto& [k, v] : spec.env) out.push_back(k + "=" + v);
+    for (const auto& [k, v] : spec.env) out.push_back(std::string(k).append("=").append(v));
     return out;
 }
 
 std::vector<char*> pointers_to(std::vector<std::string>& strings) {
     std::vector<char*> out;
+    out.reserve(strings.size() + 1);
     for (auto& s : strings) out.push_back(s.data());
     out.push_back(nullptr);
     return out;
