@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Lists the include graph between the library's layers (docs/architecture.md) and fails when a file
-# includes a header of a layer above its own or of a sibling layer, or when a transport includes a
-# private header of the core (transports use the core's public API only). The build enforces the
+# includes a header of a layer above its own or of a sibling layer (the client and the core are
+# siblings: neither includes the other), or when a transport or the bridge includes a private header
+# of the core (they use its public API only). The build enforces the
 # same rules for src/ (each layer compiles against the private headers it may use only); this
 # check covers the public headers under include/mcp as well, and shows the graph.
 set -euo pipefail
@@ -9,8 +10,8 @@ cd "$(dirname "$0")/.."
 
 # Layers, lowest first, each with its rank: a file may include its own layer or a lower rank.
 # Layers of equal rank are siblings and may not include each other.
-declare -A rank=([util]=0 [net]=1 [json]=1 [protocol]=2 [security]=2 [store]=3 [sessions]=4 [core]=5 [auth]=6 [ext]=6 [stdio]=7 [http]=7 [app]=8)
-order=(util net json protocol security store sessions core auth ext stdio http app)
+declare -A rank=([util]=0 [net]=1 [json]=1 [protocol]=2 [security]=2 [store]=3 [sessions]=4 [core]=5 [client]=5 [auth]=6 [ext]=6 [stdio]=7 [http]=7 [bridge]=8 [app]=9)
+order=(util net json protocol security store sessions core client auth ext stdio http bridge app)
 
 # The layer of a file (a path under src/ or include/) or of an included path; nothing for a
 # system or third-party header.
@@ -24,6 +25,8 @@ layer_of() {
     src/store/*|store/*) echo store ;;
     src/sessions/*|sessions/*|include/mcp/sessions/*|mcp/sessions/*) echo sessions ;;
     src/server/*|server/*|include/mcp/server/*|mcp/server/*) echo core ;;
+    src/client/*|client/*|include/mcp/client/*|mcp/client/*) echo client ;;
+    src/bridge/*|bridge/*|include/mcp/bridge/*|mcp/bridge/*) echo bridge ;;
     src/auth/*|auth/*|include/mcp/auth/*|mcp/auth/*) echo auth ;;
     src/ext/*|ext/*|include/mcp/ext/*|mcp/ext/*) echo ext ;;
     src/transport/stdio/*|transport/stdio/*|include/mcp/transport/stdio.hpp|mcp/transport/stdio.hpp) echo stdio ;;
@@ -32,9 +35,13 @@ layer_of() {
   esac
 }
 
-# A transport (and auth, which serves it, and the extensions, built on the server's public API) may
-# include the private headers of the layers below the core, not the core's own.
-private_denied() { [[ ($1 == stdio || $1 == http || $1 == auth || $1 == ext) && $2 == core ]]; }
+# A transport (and auth, which serves it, the extensions, built on the server's public API, and the
+# bridge, which joins a client to a server by their public APIs) may include the private headers of
+# the layers below the core, not the core's own; the bridge none of the client's either.
+private_denied() {
+  [[ ($1 == stdio || $1 == http || $1 == auth || $1 == ext || $1 == bridge) && $2 == core ]] ||
+    [[ $1 == bridge && $2 == client ]]
+}
 
 declare -A public_edges=() private_edges=()
 violations=()
@@ -68,4 +75,4 @@ if ((${#violations[@]})); then
   printf '  %s\n' "${violations[@]}" >&2
   exit 1
 fi
-echo "no file includes a layer above its own or a sibling layer; no transport includes a private header of the core"
+echo "no file includes a layer above its own or a sibling layer; no transport or bridge includes a private header of the core"

@@ -1,5 +1,5 @@
 #pragma once
-// Everything a server author needs:
+// Everything a server author needs (and mcp::Client, for a host that uses servers):
 //
 //   #include <mcp/mcp.hpp>
 //
@@ -14,6 +14,9 @@
 #include <boost/describe.hpp>
 #include <boost/json/serialize.hpp>
 
+#include <mcp/bridge/in_process.hpp>
+#include <mcp/client/client.hpp>
+#include <mcp/client/stdio.hpp>
 #include <mcp/ext/apps.hpp>
 #include <mcp/ext/skills.hpp>
 #include <mcp/json/bind.hpp>

@@ -1,8 +1,11 @@
 #include <mcp/protocol/content.hpp>
 
+#include "protocol/wire_reader.hpp"
 #include "util/base64.hpp"
 
 #include <boost/json/array.hpp>
+
+#include <stdexcept>
 
 namespace mcp {
 
@@ -167,6 +170,105 @@ boost::json::value to_wire(const ReadResourceResult& result) {
     o["contents"] = std::move(contents);
     put_meta(o, result.meta);
     return o;
+}
+
+template <>
+ResourceContents from_wire<ResourceContents>(const boost::json::value& wire) {
+    const auto& o = detail::object_of(wire, "resource contents");
+    auto uri = detail::required_string(o, "uri");
+    auto mime_type = detail::optional_string(o, "mimeType");
+    if (o.contains("blob"))
+        return BlobResourceContents{std::move(uri), std::move(mime_type), detail::required_string(o, "blob"),
+                                    meta_from_wire(o)};
+    return TextResourceContents{std::move(uri), std::move(mime_type), detail::required_string(o, "text"),
+                                meta_from_wire(o)};
+}
+
+template <>
+ResourceLink from_wire<ResourceLink>(const boost::json::value& wire) {
+    const auto& o = detail::object_of(wire, "a resource");
+    ResourceLink link;
+    link.uri = detail::required_string(o, "uri");
+    link.name = detail::required_string(o, "name");
+    link.title = detail::optional_string(o, "title");
+    link.description = detail::optional_string(o, "description");
+    link.mime_type = detail::optional_string(o, "mimeType");
+    if (auto size = detail::optional_integer(o, "size"); size && *size >= 0)
+        link.size = static_cast<std::uint64_t>(*size);
+    link.icons = icons_from_wire(o);
+    link.annotations = annotations_from_wire(o);
+    link.meta = meta_from_wire(o);
+    return link;
+}
+
+template <>
+Content from_wire<Content>(const boost::json::value& wire) {
+    const auto& o = detail::object_of(wire, "a content block");
+    const auto type = detail::required_string(o, "type");
+    if (type == "text")
+        return TextContent{detail::required_string(o, "text"), annotations_from_wire(o), meta_from_wire(o)};
+    if (type == "image" || type == "audio") {
+        auto data = detail::required_string(o, "data");
+        auto mime_type = detail::required_string(o, "mimeType");
+        if (type == "image")
+            return ImageContent{std::move(data), std::move(mime_type), annotations_from_wire(o), meta_from_wire(o)};
+        return AudioContent{std::move(data), std::move(mime_type), annotations_from_wire(o), meta_from_wire(o)};
+    }
+    if (type == "resource") {
+        const auto* resource = o.if_contains("resource");
+        if (resource == nullptr) throw std::invalid_argument("missing \"resource\"");
+        return EmbeddedResource{from_wire<ResourceContents>(*resource), annotations_from_wire(o), meta_from_wire(o)};
+    }
+    if (type == "resource_link") return from_wire<ResourceLink>(wire);
+    throw std::invalid_argument("unknown content type \"" + type + "\"");
+}
+
+template <>
+CallToolResult from_wire<CallToolResult>(const boost::json::value& wire) {
+    const auto& o = detail::object_of(wire, "a tool result");
+    CallToolResult result;
+    if (const auto* content = detail::optional_array(o, "content")) {
+        result.content.reserve(content->size());
+        for (const auto& block : *content) result.content.push_back(from_wire<Content>(block));
+    }
+    if (const auto* structured = o.if_contains("structuredContent"); structured != nullptr && !structured->is_null())
+        result.structured_content = *structured;
+    result.is_error = detail::optional_bool(o, "isError");
+    result.meta = meta_from_wire(o);
+    return result;
+}
+
+template <>
+PromptMessage from_wire<PromptMessage>(const boost::json::value& wire) {
+    const auto& o = detail::object_of(wire, "a prompt message");
+    const auto role = parse_role(detail::required_string(o, "role"));
+    if (!role) throw std::invalid_argument("\"role\" must be \"user\" or \"assistant\"");
+    const auto* content = o.if_contains("content");
+    if (content == nullptr) throw std::invalid_argument("missing \"content\"");
+    return PromptMessage{*role, from_wire<Content>(*content)};
+}
+
+template <>
+GetPromptResult from_wire<GetPromptResult>(const boost::json::value& wire) {
+    const auto& o = detail::object_of(wire, "a prompt result");
+    GetPromptResult result;
+    result.description = detail::optional_string(o, "description");
+    if (const auto* messages = detail::optional_array(o, "messages")) {
+        for (const auto& m : *messages) result.messages.push_back(from_wire<PromptMessage>(m));
+    }
+    result.meta = meta_from_wire(o);
+    return result;
+}
+
+template <>
+ReadResourceResult from_wire<ReadResourceResult>(const boost::json::value& wire) {
+    const auto& o = detail::object_of(wire, "a resource result");
+    ReadResourceResult result;
+    if (const auto* contents = detail::optional_array(o, "contents")) {
+        for (const auto& c : *contents) result.contents.push_back(from_wire<ResourceContents>(c));
+    }
+    result.meta = meta_from_wire(o);
+    return result;
 }
 
 }  // namespace mcp

@@ -1,8 +1,11 @@
 #include <mcp/protocol/types.hpp>
 
+#include "protocol/wire_reader.hpp"
+
 #include <boost/json/array.hpp>
 
 #include <array>
+#include <stdexcept>
 
 namespace mcp {
 
@@ -21,6 +24,12 @@ std::optional<LogLevel> parse_log_level(std::string_view text) {
 }
 
 std::string_view to_string(Role role) { return role == Role::user ? "user" : "assistant"; }
+
+std::optional<Role> parse_role(std::string_view text) {
+    if (text == "user") return Role::user;
+    if (text == "assistant") return Role::assistant;
+    return std::nullopt;
+}
 
 boost::json::value to_wire(const Icon& icon) {
     boost::json::object o;
@@ -78,5 +87,82 @@ void put_icons(boost::json::object& out, const std::vector<Icon>& icons) {
 void put_meta(boost::json::object& out, const boost::json::object& meta) {
     if (!meta.empty()) out["_meta"] = meta;
 }
+
+template <>
+Icon from_wire<Icon>(const boost::json::value& wire) {
+    const auto& o = detail::object_of(wire, "an icon");
+    Icon icon;
+    icon.src = detail::required_string(o, "src");
+    icon.mime_type = detail::optional_string(o, "mimeType");
+    if (const auto* sizes = detail::optional_array(o, "sizes")) {
+        for (const auto& size : *sizes) {
+            if (!size.is_string()) throw std::invalid_argument("\"sizes\" must hold strings");
+            icon.sizes.emplace_back(size.get_string());
+        }
+    }
+    icon.theme = detail::optional_string(o, "theme");
+    return icon;
+}
+
+template <>
+Implementation from_wire<Implementation>(const boost::json::value& wire) {
+    const auto& o = detail::object_of(wire, "an implementation");
+    Implementation impl;
+    impl.name = detail::required_string(o, "name");
+    impl.version = detail::optional_string(o, "version");
+    impl.title = detail::optional_string(o, "title");
+    impl.description = detail::optional_string(o, "description");
+    impl.website_url = detail::optional_string(o, "websiteUrl");
+    impl.icons = icons_from_wire(o);
+    return impl;
+}
+
+template <>
+ToolAnnotations from_wire<ToolAnnotations>(const boost::json::value& wire) {
+    const auto& o = detail::object_of(wire, "\"annotations\"");
+    const auto flag = [&](std::string_view key) -> std::optional<bool> {
+        if (const auto* v = o.if_contains(key); v != nullptr && !v->is_null()) return detail::optional_bool(o, key);
+        return std::nullopt;
+    };
+    ToolAnnotations a;
+    if (auto title = detail::optional_string(o, "title"); !title.empty()) a.title = std::move(title);
+    a.read_only_hint = flag("readOnlyHint");
+    a.destructive_hint = flag("destructiveHint");
+    a.idempotent_hint = flag("idempotentHint");
+    a.open_world_hint = flag("openWorldHint");
+    return a;
+}
+
+template <>
+Annotations from_wire<Annotations>(const boost::json::value& wire) {
+    const auto& o = detail::object_of(wire, "\"annotations\"");
+    Annotations a;
+    if (const auto* audience = detail::optional_array(o, "audience")) {
+        for (const auto& role : *audience) {
+            const auto parsed = role.is_string() ? parse_role(role.get_string()) : std::nullopt;
+            if (!parsed) throw std::invalid_argument("\"audience\" must hold \"user\" or \"assistant\"");
+            a.audience.push_back(*parsed);
+        }
+    }
+    a.priority = detail::optional_number(o, "priority");
+    if (auto modified = detail::optional_string(o, "lastModified"); !modified.empty())
+        a.last_modified = std::move(modified);
+    return a;
+}
+
+std::vector<Icon> icons_from_wire(const boost::json::object& wire) {
+    std::vector<Icon> icons;
+    if (const auto* list = detail::optional_array(wire, "icons")) {
+        for (const auto& icon : *list) icons.push_back(from_wire<Icon>(icon));
+    }
+    return icons;
+}
+
+Annotations annotations_from_wire(const boost::json::object& wire) {
+    const auto* a = wire.if_contains("annotations");
+    return a != nullptr && !a->is_null() ? from_wire<Annotations>(*a) : Annotations{};
+}
+
+boost::json::object meta_from_wire(const boost::json::object& wire) { return detail::optional_object(wire, "_meta"); }
 
 }  // namespace mcp

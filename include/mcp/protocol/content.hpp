@@ -122,4 +122,22 @@ boost::json::value to_wire(const PromptMessage& message);
 boost::json::value to_wire(const GetPromptResult& result);
 boost::json::value to_wire(const ReadResourceResult& result);
 
+// What a server sent, read back (types.hpp: from_wire). A content block of a type not modelled
+// here is malformed.
+template <>
+Content from_wire<Content>(const boost::json::value& wire);
+template <>
+ResourceContents from_wire<ResourceContents>(const boost::json::value& wire);
+// A resource link's fields, with or without its "type" (a resources/list item has none).
+template <>
+ResourceLink from_wire<ResourceLink>(const boost::json::value& wire);
+template <>
+CallToolResult from_wire<CallToolResult>(const boost::json::value& wire);
+template <>
+PromptMessage from_wire<PromptMessage>(const boost::json::value& wire);
+template <>
+GetPromptResult from_wire<GetPromptResult>(const boost::json::value& wire);
+template <>
+ReadResourceResult from_wire<ReadResourceResult>(const boost::json::value& wire);
+
 }  // namespace mcp

@@ -10,6 +10,7 @@ namespace mcp {
 enum class Era { sessions, stateless };
 
 namespace revision {
+inline constexpr std::string_view v2024_11_05 = "2024-11-05";  // spoken by mcp::Client, not served
 inline constexpr std::string_view v2025_03_26 = "2025-03-26";
 inline constexpr std::string_view v2025_06_18 = "2025-06-18";
 inline constexpr std::string_view v2025_11_25 = "2025-11-25";

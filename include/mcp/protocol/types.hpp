@@ -41,6 +41,14 @@ struct ClientState {
     Implementation info;
 };
 
+// An argument a prompt takes.
+struct PromptArgument {
+    std::string name;
+    std::string title;
+    std::string description;
+    bool required = false;
+};
+
 // Hints about a tool's behaviour, for clients; never security guarantees.
 struct ToolAnnotations {
     std::optional<std::string> title;
@@ -59,6 +67,13 @@ struct Annotations {
     bool empty() const { return audience.empty() && !priority && !last_modified; }
 };
 
+// Reads a model type from what a peer sent, the inverse of to_wire: a client reads results with
+// it. Throws std::invalid_argument naming the member that is missing or malformed; members it does
+// not know are ignored. Declared for each type it reads, here and in content.hpp and
+// client_features.hpp.
+template <class T>
+T from_wire(const boost::json::value& wire);
+
 boost::json::value to_wire(const Icon& icon);
 boost::json::value to_wire(const Implementation& impl);
 boost::json::value to_wire(const ToolAnnotations& annotations);
@@ -66,5 +81,19 @@ boost::json::value to_wire(const Annotations& annotations);
 // Fills the optional icons/annotations/_meta members shared by several wire objects.
 void put_icons(boost::json::object& out, const std::vector<Icon>& icons);
 void put_meta(boost::json::object& out, const boost::json::object& meta);
+
+template <>
+Icon from_wire<Icon>(const boost::json::value& wire);
+template <>
+Implementation from_wire<Implementation>(const boost::json::value& wire);
+template <>
+ToolAnnotations from_wire<ToolAnnotations>(const boost::json::value& wire);
+template <>
+Annotations from_wire<Annotations>(const boost::json::value& wire);
+// The icons, annotations and _meta members shared by several wire objects.
+std::vector<Icon> icons_from_wire(const boost::json::object& wire);
+Annotations annotations_from_wire(const boost::json::object& wire);
+boost::json::object meta_from_wire(const boost::json::object& wire);
+std::optional<Role> parse_role(std::string_view text);
 
 }  // namespace mcp

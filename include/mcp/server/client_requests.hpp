@@ -11,6 +11,7 @@
 //   auto answer = ctx.elicit("Which size?", form);
 //   if (answer.accepted()) order(answer.content.at("size").as_string());
 #include <mcp/json/bind.hpp>
+#include <mcp/protocol/client_features.hpp>  // ElicitResult, SamplingRequest, SamplingResult, Root
 #include <mcp/protocol/content.hpp>
 #include <mcp/protocol/types.hpp>
 
@@ -90,20 +91,6 @@ private:
     std::list<FormField> fields_;  // a list: FormField references stay valid while building
 };
 
-enum class ElicitAction { accept, decline, cancel };
-
-struct ElicitResult {
-    ElicitAction action = ElicitAction::cancel;
-    boost::json::object content;  // the form's values, when accepted
-
-    bool accepted() const { return action == ElicitAction::accept; }
-    // The accepted values bound to a described struct (mcp::json::BindError when they do not fit).
-    template <class T>
-    T as() const {
-        return json::from_json<T>(content);
-    }
-};
-
 // A form elicitation. `key` names the request in a 2026 InputRequiredResult (the client answers
 // under it); empty means "elicitation-<n>" by call order.
 struct ElicitRequest {
@@ -121,49 +108,7 @@ struct UrlElicitRequest {
     std::string key;
 };
 
-// ---- Sampling.
-
-struct SamplingMessage {
-    Role role = Role::user;
-    Content content;
-};
-
-struct ModelPreferences {
-    std::vector<std::string> hints;  // model name hints, most preferred first
-    std::optional<double> cost_priority;
-    std::optional<double> speed_priority;
-    std::optional<double> intelligence_priority;
-};
-
-struct SamplingRequest {
-    std::vector<SamplingMessage> messages;
-    std::string system_prompt;
-    std::optional<ModelPreferences> model_preferences;
-    int max_tokens = 1024;
-    std::optional<double> temperature;
-    std::vector<std::string> stop_sequences;
-    // Tools the client's model may call (2025-11-25 sampling with tools): Tool definitions.
-    std::vector<boost::json::object> tools;
-    std::string key;
-};
-
-struct SamplingResult {
-    Role role = Role::assistant;
-    std::vector<Content> content;  // one block, or several when the model used tools
-    std::string model;
-    std::string stop_reason;
-    boost::json::object raw;  // the whole result, for fields not modelled here
-
-    // The text blocks, concatenated.
-    std::string text() const;
-};
-
 // ---- Roots.
-
-struct Root {
-    std::string uri;
-    std::string name;
-};
 
 struct RootsRequest {
     std::string key;

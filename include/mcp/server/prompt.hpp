@@ -21,13 +21,6 @@
 
 namespace mcp {
 
-struct PromptArgument {
-    std::string name;
-    std::string title;
-    std::string description;
-    bool required = false;
-};
-
 struct PromptSpec {
     std::string name;
     std::string description;  // required, non-empty

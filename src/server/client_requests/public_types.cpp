@@ -1,5 +1,5 @@
 // The out-of-line members of the public client-request types (mcp/server/client_requests.hpp):
-// elicitation forms, SamplingResult::text, CapabilityMissing.
+// elicitation forms and CapabilityMissing.
 #include <mcp/server/client_requests.hpp>
 
 #include "server/client_requests/wire.hpp"
@@ -131,14 +131,6 @@ boost::json::object FormSchema::to_json() const {
     boost::json::object schema{{"type", "object"}, {"properties", std::move(properties)}};
     if (!required.empty()) schema["required"] = std::move(required);
     return schema;
-}
-
-std::string SamplingResult::text() const {
-    std::string out;
-    for (const auto& c : content) {
-        if (const auto* t = std::get_if<TextContent>(&c)) out += t->text;
-    }
-    return out;
 }
 
 CapabilityMissing::CapabilityMissing(std::string capability)

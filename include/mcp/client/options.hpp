@@ -1,0 +1,103 @@
+#pragma once
+// What a client declares and how it behaves (mcp::Client), and what one call may ask for.
+#include <mcp/client/types.hpp>
+#include <mcp/protocol/client_features.hpp>
+#include <mcp/protocol/types.hpp>
+#include <mcp/util/execution_options.hpp>
+
+#include <boost/json/object.hpp>
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <stop_token>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace boost::asio {
+class io_context;
+}
+
+namespace mcp {
+
+// The application's side of the protocol. Every function runs on the client's callback pool,
+// never on its I/O thread; the notification callbacks run one at a time, in arrival order.
+struct ClientHandlers {
+    // elicitation/create: a 2025 server's request, or a 2026 input request. Setting it declares
+    // the elicitation capability (form mode; URL mode too with url_elicitation). Values the user
+    // left out of an accepted form are filled from the schema's defaults.
+    std::function<ElicitResult(const Elicitation&)> elicitation;
+    bool url_elicitation = false;
+    // sampling/createMessage. Setting it declares sampling (with tools when sampling_tools).
+    std::function<SamplingResult(const SamplingRequest&)> sampling;
+    bool sampling_tools = false;
+
+    // notifications/message.
+    std::function<void(const LogMessage&)> log;
+    // notifications/{tools,prompts,resources}/list_changed.
+    std::function<void(ListKind)> list_changed;
+    // notifications/resources/updated.
+    std::function<void(const std::string& uri)> resource_updated;
+    // notifications/tasks/status (2025) and notifications/tasks (2026, on a listen stream).
+    std::function<void(const Task&)> task_status;
+    // A line the server wrote to stderr (stdio). Without it, lines go to the library's log.
+    std::function<void(std::string_view line)> server_stderr;
+};
+
+struct ClientOptions {
+    Implementation info{.name = "mcp-cpp-client", .version = "0.1.0"};
+    // "auto": 2026-07-28 server/discover, else a 2025 initialize (newest first, accepting
+    // 2025-11-25, 2025-06-18, 2025-03-26 and 2024-11-05). A version pins that revision.
+    std::string protocol_version = "auto";
+    ClientHandlers handlers;
+    // The roots the client shares; set, they declare roots (listChanged) and answer roots/list.
+    std::optional<std::vector<Root>> roots;
+    // Declares the tasks extension (2026): the server may then answer a tool call with a task,
+    // which call_tool follows to its end.
+    bool tasks = false;
+    // More capabilities to declare, merged over the ones above (an extension's settings).
+    boost::json::object capabilities;
+    // 2026: sent in every request's _meta; 2025: logging/setLevel after initialize.
+    std::optional<LogLevel> log_level;
+
+    std::chrono::milliseconds request_timeout{60'000};
+    // A request that receives progress notifications keeps going until this, in all.
+    std::chrono::milliseconds max_request_timeout{600'000};
+    // How long the stdio probe (server/discover) waits before it takes the server for a legacy one.
+    std::chrono::milliseconds probe_timeout{3'000};
+    // Answered input_required rounds of one 2026 request before mcp::InputRoundsExceeded.
+    int max_input_rounds = 10;
+    // Pages one listing reads at most.
+    std::size_t max_list_pages = 1'000;
+    // Results kept for their ttlMs (2026 listings and reads); 0 turns the cache off.
+    std::size_t cache_entries = 256;
+    // Inbound messages over this are dropped (and counted).
+    std::size_t max_message_bytes = 4 * 1024 * 1024;
+    // Notifications waiting for their callbacks; more are dropped (and counted).
+    std::size_t max_queued_notifications = 10'000;
+    // Requests from a 2025 server being answered at once; more are refused.
+    std::size_t max_server_requests = 64;
+
+    // The host's I/O context, run by the host: transports and timers run on it. Null: the client
+    // runs its own on one thread of its own.
+    boost::asio::io_context* io_context = nullptr;
+    // The pool the handlers run on.
+    ExecutionOptions callbacks{.core_threads = 1, .max_threads = 64, .queue_capacity = 10'000};
+};
+
+// What one call may ask for. The defaults come from ClientOptions.
+struct CallOptions {
+    // Triggered: the call fails at once with mcp::Cancelled and the server is told.
+    std::stop_token stop;
+    std::optional<std::chrono::milliseconds> timeout;
+    std::optional<std::chrono::milliseconds> max_total_timeout;
+    // Asks for progress notifications; each one also restarts the timeout, up to max_total_timeout.
+    // Runs on the callback pool, in order.
+    std::function<void(const Progress&)> on_progress;
+    // Skips the result cache.
+    bool fresh = false;
+};
+
+}  // namespace mcp

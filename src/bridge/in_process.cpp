@@ -1,0 +1,78 @@
+#include <mcp/bridge/in_process.hpp>
+
+#include <mcp/server/server.hpp>
+#include <mcp/server/sink.hpp>
+#include <mcp/sessions/session.hpp>
+
+#include <boost/json/serialize.hpp>
+
+#include <atomic>
+#include <mutex>
+
+namespace mcp {
+
+namespace {
+
+class InProcessTransport final : public ClientTransport, public std::enable_shared_from_this<InProcessTransport> {
+public:
+    InProcessTransport(Server& server, InProcessOptions options) : server_(server), options_(std::move(options)) {}
+
+    void open(boost::asio::io_context&, TransportEvents events) override {
+        events_ = std::move(events);
+        session_ = server_.open_session(std::make_shared<ToClient>(weak_from_this()));
+    }
+
+    void send(OutboundMessage message) override {
+        if (closed_.load()) {
+            if (message.failed) message.failed({"the in-process connection is closed", 0, {}});
+            return;
+        }
+        server_.handle(message.text, Inbound{.session = session_, .principal = options_.principal},
+                       std::make_shared<ToClient>(weak_from_this()));
+    }
+
+    void close() override {
+        if (closed_.exchange(true) || !session_) return;
+        // The client has failed its calls in flight already: the server stops them too.
+        session_->cancel_all();
+        session_->close();
+        if (events_.closed) events_.closed("the in-process connection was closed");
+    }
+
+    void deliver(const boost::json::value& message) {
+        if (!closed_.load() && events_.message) events_.message(boost::json::serialize(message));
+    }
+
+private:
+    // Everything the server sends for one message (its CallSink), or on the session's channel.
+    class ToClient final : public CallSink {
+    public:
+        explicit ToClient(std::weak_ptr<InProcessTransport> transport) : transport_(std::move(transport)) {}
+        bool send(boost::json::value message) override {
+            auto t = transport_.lock();
+            if (!t || t->closed_.load()) return false;
+            t->deliver(message);
+            return true;
+        }
+        void complete(std::optional<boost::json::value> response) override {
+            if (response) send(std::move(*response));
+        }
+
+    private:
+        std::weak_ptr<InProcessTransport> transport_;
+    };
+
+    Server& server_;
+    InProcessOptions options_;
+    TransportEvents events_;
+    std::shared_ptr<Session> session_;
+    std::atomic<bool> closed_{false};
+};
+
+}  // namespace
+
+std::shared_ptr<ClientTransport> in_process(Server& server, InProcessOptions options) {
+    return std::make_shared<InProcessTransport>(server, std::move(options));
+}
+
+}  // namespace mcp

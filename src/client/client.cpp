@@ -1,0 +1,302 @@
+// mcp::Client's typed methods: each builds its request, goes the common path (client_core.cpp) and
+// reads the result into the protocol's types.
+#include <mcp/client/client.hpp>
+
+#include "client/client_core.hpp"
+#include "client/wire.hpp"
+#include "util/log.hpp"
+
+#include <mcp/protocol/errors.hpp>
+
+#include <stdexcept>
+
+namespace mcp {
+
+namespace {
+
+template <class T>
+T read(const boost::json::value& result, const char* what, T (*reader)(const boost::json::value&)) {
+    try {
+        return reader(result);
+    } catch (const std::invalid_argument& e) {
+        throw ProtocolViolation(std::string("malformed ") + what + ": " + e.what());
+    }
+}
+
+template <class T>
+T read_wire(const boost::json::value& result, const char* what) {
+    return read<T>(result, what, [](const boost::json::value& v) { return from_wire<T>(v); });
+}
+
+boost::json::object list_params(const std::optional<std::string>& cursor) {
+    boost::json::object params;
+    if (cursor) params["cursor"] = *cursor;
+    return params;
+}
+
+template <class T>
+Page<T> read_page(const boost::json::value& result, std::string_view key, T (*reader)(const boost::json::value&)) {
+    try {
+        return detail::page_from_wire(result, key, reader);
+    } catch (const std::invalid_argument& e) {
+        throw ProtocolViolation("malformed " + std::string(key) + " listing: " + e.what());
+    }
+}
+
+template <class T>
+std::vector<T> all_of(Pages<T> pages) {
+    std::vector<T> out;
+    for (const auto& item : pages) out.push_back(item);
+    return out;
+}
+
+}  // namespace
+
+Client::Client(std::shared_ptr<ClientTransport> transport, ClientOptions options)
+    : impl_(std::make_shared<Impl>(std::move(transport), std::move(options))) {
+    impl_->init();
+}
+
+Client::~Client() {
+    try {
+        close();
+    } catch (const std::exception& e) {
+        detail::log().error("mcp::Client destroyed where it cannot close: {}", e.what());
+    }
+}
+
+void Client::connect(const CallOptions& options) { impl_->connect(options); }
+void Client::close() { impl_->close(); }
+
+Era Client::era() const { return impl_->era(); }
+
+const std::string& Client::protocol_version() const {
+    std::lock_guard lock(impl_->mutex);
+    return impl_->version_;
+}
+const Implementation& Client::server_info() const {
+    std::lock_guard lock(impl_->mutex);
+    return impl_->server_info;
+}
+const boost::json::object& Client::server_capabilities() const {
+    std::lock_guard lock(impl_->mutex);
+    return impl_->server_capabilities;
+}
+const std::string& Client::instructions() const {
+    std::lock_guard lock(impl_->mutex);
+    return impl_->instructions;
+}
+const std::vector<std::string>& Client::server_versions() const {
+    std::lock_guard lock(impl_->mutex);
+    return impl_->server_versions;
+}
+
+// ---- Any method.
+
+boost::json::value Client::request(std::string_view method, boost::json::object params, const CallOptions& options) {
+    return impl_->call(std::string(method), std::move(params), options);
+}
+
+void Client::async_request(std::string method, boost::json::object params, CallOptions options,
+                           std::function<void(std::exception_ptr, boost::json::value)> done) {
+    auto spec = std::make_shared<CallSpec>();
+    spec->method = std::move(method);
+    spec->params = std::move(params);
+    spec->options = std::move(options);
+    auto impl = impl_;
+    impl->start(spec, 0, spec->params, [impl, done = std::move(done)](const detail::Outcome& outcome) {
+        auto deliver = [done, outcome] { done(outcome.error, outcome.result); };
+        // A pool that is shut down runs nothing more: the answer comes on this thread instead.
+        if (!impl->pool.try_submit(deliver, detail::Admission::always)) deliver();
+    });
+}
+
+void Client::notify(std::string_view method, boost::json::object params) {
+    impl_->peer->notify(method, std::move(params));
+}
+
+// ---- Tools.
+
+Page<Tool> Client::list_tools(const std::optional<std::string>& cursor, const CallOptions& options) {
+    auto page = read_page(impl_->call("tools/list", list_params(cursor), options), "tools", &detail::tool_from_wire);
+    std::erase_if(page.items, [&](const Tool& tool) { return !impl_->tools.learn(tool); });
+    return page;
+}
+
+Pages<Tool> Client::tools(const CallOptions& options) {
+    return Pages<Tool>(
+        [this, options](const std::optional<std::string>& cursor) { return list_tools(cursor, options); },
+        impl_->options.max_list_pages);
+}
+
+std::vector<Tool> Client::all_tools(const CallOptions& options) { return all_of(tools(options)); }
+
+namespace {
+
+std::shared_ptr<CallSpec> tool_call(const detail::ToolRegistry& tools, std::string_view name,
+                                    boost::json::object arguments, CallOptions options) {
+    auto spec = std::make_shared<CallSpec>();
+    spec->method = "tools/call";
+    spec->param_headers = tools.param_headers(name, arguments);
+    spec->params = {{"name", name}, {"arguments", std::move(arguments)}};
+    spec->options = std::move(options);
+    return spec;
+}
+
+}  // namespace
+
+CallToolResult Client::call_tool(std::string_view name, boost::json::object arguments, const CallOptions& options) {
+    auto result = impl_->call(tool_call(impl_->tools, name, std::move(arguments), options));
+    if (const auto* o = result.if_object(); o != nullptr && o->contains("resultType") && o->at("resultType") == "task")
+        return task_result(read(result, "task", &detail::task_from_wire).id, options);
+    auto typed = read_wire<CallToolResult>(result, "tool result");
+    impl_->tools.check_output(name, typed);
+    return typed;
+}
+
+void Client::async_call_tool(std::string name, boost::json::object arguments, CallOptions options,
+                             std::function<void(std::exception_ptr, CallToolResult)> done) {
+    auto impl = impl_;
+    auto spec = tool_call(impl->tools, name, std::move(arguments), std::move(options));
+    impl->start(spec, 0, spec->params,
+                [impl, name = std::move(name), done = std::move(done)](const detail::Outcome& outcome) {
+                    auto deliver = [impl, name, done, outcome] {
+                        CallToolResult typed;
+                        std::exception_ptr error = outcome.error;
+                        if (!error) {
+                            try {
+                                typed = read_wire<CallToolResult>(outcome.result, "tool result");
+                                impl->tools.check_output(name, typed);
+                            } catch (...) {
+                                error = std::current_exception();
+                            }
+                        }
+                        done(error, std::move(typed));
+                    };
+                    if (!impl->pool.try_submit(deliver, detail::Admission::always)) deliver();
+                });
+}
+
+// ---- Prompts.
+
+Page<Prompt> Client::list_prompts(const std::optional<std::string>& cursor, const CallOptions& options) {
+    return read_page(impl_->call("prompts/list", list_params(cursor), options), "prompts", &detail::prompt_from_wire);
+}
+
+Pages<Prompt> Client::prompts(const CallOptions& options) {
+    return Pages<Prompt>(
+        [this, options](const std::optional<std::string>& cursor) { return list_prompts(cursor, options); },
+        impl_->options.max_list_pages);
+}
+
+std::vector<Prompt> Client::all_prompts(const CallOptions& options) { return all_of(prompts(options)); }
+
+GetPromptResult Client::get_prompt(std::string_view name, const std::map<std::string, std::string>& arguments,
+                                   const CallOptions& options) {
+    boost::json::object params{{"name", name}};
+    if (!arguments.empty()) {
+        boost::json::object args;
+        for (const auto& [k, v] : arguments) args[k] = v;
+        params["arguments"] = std::move(args);
+    }
+    return read_wire<GetPromptResult>(impl_->call("prompts/get", std::move(params), options), "prompt");
+}
+
+// ---- Resources.
+
+Page<Resource> Client::list_resources(const std::optional<std::string>& cursor, const CallOptions& options) {
+    return read_page(impl_->call("resources/list", list_params(cursor), options), "resources",
+                     &detail::resource_from_wire);
+}
+
+Pages<Resource> Client::resources(const CallOptions& options) {
+    return Pages<Resource>(
+        [this, options](const std::optional<std::string>& cursor) { return list_resources(cursor, options); },
+        impl_->options.max_list_pages);
+}
+
+std::vector<Resource> Client::all_resources(const CallOptions& options) { return all_of(resources(options)); }
+
+Page<ResourceTemplate> Client::list_resource_templates(const std::optional<std::string>& cursor,
+                                                       const CallOptions& options) {
+    return read_page(impl_->call("resources/templates/list", list_params(cursor), options), "resourceTemplates",
+                     &detail::resource_template_from_wire);
+}
+
+Pages<ResourceTemplate> Client::resource_templates(const CallOptions& options) {
+    return Pages<ResourceTemplate>(
+        [this, options](const std::optional<std::string>& cursor) { return list_resource_templates(cursor, options); },
+        impl_->options.max_list_pages);
+}
+
+std::vector<ResourceTemplate> Client::all_resource_templates(const CallOptions& options) {
+    return all_of(resource_templates(options));
+}
+
+ReadResourceResult Client::read_resource(std::string_view uri, const CallOptions& options) {
+    return read_wire<ReadResourceResult>(impl_->call("resources/read", {{"uri", uri}}, options), "resource");
+}
+
+void Client::subscribe(std::string_view uri, const CallOptions& options) {
+    impl_->check_era(Era::sessions, "resources/subscribe");
+    impl_->call("resources/subscribe", {{"uri", uri}}, options);
+}
+
+void Client::unsubscribe(std::string_view uri, const CallOptions& options) {
+    impl_->check_era(Era::sessions, "resources/unsubscribe");
+    impl_->call("resources/unsubscribe", {{"uri", uri}}, options);
+}
+
+// ---- Completion, logging, liveness, roots.
+
+CompletionResult Client::complete(const CompletionRef& ref, std::string_view argument, std::string_view value,
+                                  const std::map<std::string, std::string>& context, const CallOptions& options) {
+    boost::json::object r{{"type", ref.type}};
+    r[ref.type == "ref/resource" ? "uri" : "name"] = ref.name;
+    boost::json::object params{{"ref", std::move(r)}, {"argument", {{"name", argument}, {"value", value}}}};
+    if (!context.empty()) {
+        boost::json::object args;
+        for (const auto& [k, v] : context) args[k] = v;
+        params["context"] = {{"arguments", std::move(args)}};
+    }
+    return read(impl_->call("completion/complete", std::move(params), options), "completion",
+                &detail::completion_from_wire);
+}
+
+void Client::set_log_level(LogLevel level) {
+    {
+        std::lock_guard lock(impl_->mutex);
+        impl_->log_level = level;
+    }
+    if (impl_->era() == Era::sessions) impl_->call("logging/setLevel", {{"level", to_string(level)}}, {});
+}
+
+void Client::ping(const CallOptions& options) {
+    if (impl_->era() == Era::sessions) {
+        impl_->call("ping", {}, options);
+        return;
+    }
+    auto fresh = options;
+    fresh.fresh = true;
+    impl_->call("server/discover", {}, fresh);
+}
+
+void Client::set_roots(std::vector<Root> roots) {
+    {
+        std::lock_guard lock(impl_->mutex);
+        if (!impl_->roots) throw std::logic_error("set_roots: the client did not declare roots (ClientOptions::roots)");
+        impl_->roots = std::move(roots);
+    }
+    // A 2026 server asks for roots with each request that needs them: nothing to tell it.
+    if (impl_->era() == Era::sessions) impl_->peer->notify("notifications/roots/list_changed", {});
+}
+
+ClientStats Client::stats() const {
+    auto s = impl_->peer->stats();
+    s.dropped_notifications = impl_->notifications->dropped();
+    return s;
+}
+
+void Client::clear_cache() { impl_->cache.clear(); }
+
+}  // namespace mcp

@@ -1,0 +1,133 @@
+// Tasks from the client's side: the 2025-11-25 experimental tasks (params.task, tasks/result,
+// tasks/list) and the 2026-07-28 tasks extension (SEP-2663: CreateTaskResult, tasks/get with the
+// result inlined, tasks/update for the task's input requests). See docs/adr/0021-tasks.md.
+#include <mcp/client/client.hpp>
+
+#include "client/client_core.hpp"
+#include "client/mrtr.hpp"
+#include "client/wire.hpp"
+
+#include <mcp/protocol/errors.hpp>
+
+#include <condition_variable>
+#include <stdexcept>
+
+namespace mcp {
+
+namespace {
+
+constexpr std::chrono::milliseconds kDefaultPollInterval{1000};
+
+Task task_of(const boost::json::value& wire) {
+    try {
+        return detail::task_from_wire(wire);
+    } catch (const std::invalid_argument& e) {
+        throw ProtocolViolation(std::string("malformed task: ") + e.what());
+    }
+}
+
+CallToolResult tool_result_of(const boost::json::value& wire) {
+    try {
+        return from_wire<CallToolResult>(wire);
+    } catch (const std::invalid_argument& e) {
+        throw ProtocolViolation(std::string("malformed task result: ") + e.what());
+    }
+}
+
+[[noreturn]] void throw_task_error(const Task& task) {
+    const auto& e = task.error ? *task.error : boost::json::object();
+    const auto* code = e.if_contains("code");
+    const auto* message = e.if_contains("message");
+    throw Error(
+        code != nullptr && code->is_int64() ? static_cast<int>(code->get_int64()) : error_code::internal_error,
+        message != nullptr && message->is_string() ? std::string(message->get_string()) : "task " + task.id + " failed",
+        e.contains("data") ? e.at("data") : boost::json::value());
+}
+
+}  // namespace
+
+std::variant<CallToolResult, Task> Client::call_tool_as_task(std::string_view name, boost::json::object arguments,
+                                                             std::optional<std::int64_t> ttl_ms,
+                                                             const CallOptions& options) {
+    boost::json::object params{{"name", name}, {"arguments", std::move(arguments)}};
+    const bool modern = impl_->era() == Era::stateless;
+    if (modern && !impl_->options.tasks)
+        throw std::logic_error("call_tool_as_task: a 2026 client declares the tasks extension (ClientOptions::tasks)");
+    if (!modern) {
+        boost::json::object task;
+        if (ttl_ms) task["ttl"] = *ttl_ms;
+        params["task"] = std::move(task);
+    }
+    auto result = impl_->call("tools/call", std::move(params), options);
+    const auto* o = result.if_object();
+    if (o != nullptr && modern && o->contains("resultType") && o->at("resultType") == "task") return task_of(result);
+    if (o != nullptr && !modern && o->contains("task")) return task_of(o->at("task"));
+    auto typed = tool_result_of(result);
+    impl_->tools.check_output(name, typed);
+    return typed;
+}
+
+Task Client::get_task(std::string_view task_id, const CallOptions& options) {
+    return task_of(impl_->call("tasks/get", {{"taskId", task_id}}, options));
+}
+
+void Client::cancel_task(std::string_view task_id, const CallOptions& options) {
+    impl_->call("tasks/cancel", {{"taskId", task_id}}, options);
+}
+
+Page<Task> Client::list_tasks(const std::optional<std::string>& cursor, const CallOptions& options) {
+    impl_->check_era(Era::sessions, "tasks/list");
+    boost::json::object params;
+    if (cursor) params["cursor"] = *cursor;
+    try {
+        return detail::page_from_wire(impl_->call("tasks/list", std::move(params), options), "tasks",
+                                      &detail::task_from_wire);
+    } catch (const std::invalid_argument& e) {
+        throw ProtocolViolation(std::string("malformed tasks listing: ") + e.what());
+    }
+}
+
+CallToolResult Client::task_result(std::string_view task_id, const CallOptions& options) {
+    if (impl_->era() == Era::sessions)
+        return tool_result_of(impl_->call("tasks/result", {{"taskId", task_id}}, options));
+
+    // 2026: poll until the task ends, answering what it asks; bounded by the call's total timeout.
+    const auto deadline =
+        std::chrono::steady_clock::now() + options.max_total_timeout.value_or(impl_->options.max_request_timeout);
+    std::mutex mutex;
+    std::condition_variable_any wake;
+    while (true) {
+        auto task = get_task(task_id, options);
+        switch (task.status) {
+            case TaskStatus::completed: return tool_result_of(task.result ? *task.result : boost::json::object());
+            case TaskStatus::failed: throw_task_error(task);
+            case TaskStatus::cancelled: throw Cancelled();
+            case TaskStatus::input_required: {
+                std::vector<detail::InputRequest> requests;
+                try {
+                    requests = detail::read_input_requests(task.input_requests);
+                } catch (const std::invalid_argument& e) {
+                    throw ProtocolViolation(std::string("malformed task input requests: ") + e.what());
+                }
+                if (!requests.empty()) {
+                    impl_->call("tasks/update",
+                                {{"taskId", task_id},
+                                 {"inputResponses", detail::answer_requests(requests, impl_->input_answerer())}},
+                                options);
+                    continue;
+                }
+                break;
+            }
+            case TaskStatus::working: break;
+        }
+        const auto interval =
+            task.poll_interval_ms ? std::chrono::milliseconds(*task.poll_interval_ms) : kDefaultPollInterval;
+        if (std::chrono::steady_clock::now() + interval >= deadline)
+            throw RequestTimeout("task " + std::string(task_id) + " did not end in time");
+        std::unique_lock lock(mutex);
+        if (wake.wait_for(lock, options.stop, interval, [] { return false; }) || options.stop.stop_requested())
+            throw Cancelled();
+    }
+}
+
+}  // namespace mcp

@@ -1,0 +1,52 @@
+#include "client/input_answers.hpp"
+
+#include "client/elicitation_defaults.hpp"
+
+#include <mcp/protocol/errors.hpp>
+
+#include <stdexcept>
+#include <string>
+
+namespace mcp::detail {
+
+namespace {
+
+[[noreturn]] void undeclared(std::string_view method) {
+    throw Error(error_code::method_not_found, "This client does not handle " + std::string(method));
+}
+
+template <class T>
+T read_params(const boost::json::object& params, std::string_view method) {
+    try {
+        return from_wire<T>(params);
+    } catch (const std::invalid_argument& e) {
+        throw InvalidParams("Invalid " + std::string(method) + " params: " + e.what());
+    }
+}
+
+}  // namespace
+
+boost::json::object answer_input(const ClientHandlers& handlers, const std::optional<std::vector<Root>>& roots,
+                                 std::string_view method, const boost::json::object& params) {
+    if (method == "elicitation/create") {
+        if (!handlers.elicitation) undeclared(method);
+        const auto request = read_params<Elicitation>(params, method);
+        if (request.mode == ElicitMode::url && !handlers.url_elicitation)
+            throw InvalidParams("This client does not accept URL elicitations");
+        auto result = handlers.elicitation(request);
+        if (result.accepted() && request.mode == ElicitMode::form)
+            fill_defaults(request.requested_schema, result.content);
+        return to_wire(result);
+    }
+    if (method == "sampling/createMessage") {
+        if (!handlers.sampling) undeclared(method);
+        return to_wire(handlers.sampling(read_params<SamplingRequest>(params, method)));
+    }
+    if (method == "roots/list") {
+        if (!roots) undeclared(method);
+        return to_wire(*roots);
+    }
+    undeclared(method);
+}
+
+}  // namespace mcp::detail

@@ -1,0 +1,19 @@
+#pragma once
+// What a server asks of the client (a 2025 server's requests, a 2026 result's input requests)
+// answered with the application's handlers.
+#include <mcp/client/options.hpp>
+
+#include <boost/json/object.hpp>
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace mcp::detail {
+
+// The result for `method`. Throws mcp::Error: -32601 for a method the client did not declare (no
+// handler), -32602 for params it cannot read. The handler's own exceptions pass through.
+boost::json::object answer_input(const ClientHandlers& handlers, const std::optional<std::vector<Root>>& roots,
+                                 std::string_view method, const boost::json::object& params);
+
+}  // namespace mcp::detail

@@ -1,0 +1,17 @@
+# mcp::Client: its pure pieces, against an in-process mcp::Server in both revisions, and over stdio
+# against the demo and small hostile servers (Node scripts).
+mcp_unit_test(test_client_units test_client_units.cpp)
+target_link_libraries(test_client_units PRIVATE mcp::mcp)
+mcp_unit_test(test_client_in_process test_client_in_process.cpp)
+target_link_libraries(test_client_in_process PRIVATE mcp::mcp)
+# <mcp/client/asio.hpp> compiles Asio as the library does.
+target_compile_definitions(test_client_in_process PRIVATE BOOST_ASIO_SEPARATE_COMPILATION BOOST_ASIO_NO_DEPRECATED)
+# The stdio tests run the demo (its path in MCP_CPP_DEMO, as for the e2e suites) and, with node,
+# the hostile servers of fake_mcp_server.mjs.
+if(TARGET mcp-cpp-demo)
+  mcp_unit_test(test_client_stdio test_client_stdio.cpp ENVIRONMENT "MCP_CPP_DEMO=$<TARGET_FILE:mcp-cpp-demo>")
+  target_link_libraries(test_client_stdio PRIVATE mcp::mcp)
+  target_compile_definitions(test_client_stdio PRIVATE BOOST_ASIO_SEPARATE_COMPILATION BOOST_ASIO_NO_DEPRECATED
+    MCP_NODE_PATH="${MCP_NODE}" MCP_FAKE_SERVER="${CMAKE_CURRENT_SOURCE_DIR}/fake_mcp_server.mjs")
+  add_dependencies(test_client_stdio mcp-cpp-demo)
+endif()

@@ -1,0 +1,428 @@
+// mcp::Client over stdio: the real demo server (MCP_CPP_DEMO), hostile servers (the Node script
+// fake_mcp_server.mjs, when the build found node) and shell commands for the shutdown of process
+// groups.
+#include <mcp/client/client.hpp>
+#include <mcp/client/stdio.hpp>
+
+#include <gtest/gtest.h>
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <mutex>
+#include <system_error>
+#include <thread>
+
+using namespace std::chrono_literals;
+
+namespace {
+
+std::string env(const char* name) {
+    const char* value = std::getenv(name);
+    return value != nullptr ? value : "";
+}
+
+std::string first_text(const mcp::CallToolResult& result) {
+    if (result.content.empty()) return "(no content)";
+    const auto* t = std::get_if<mcp::TextContent>(&result.content.front());
+    return t != nullptr ? t->text : "(not text)";
+}
+
+template <class F>
+bool eventually(F done, std::chrono::milliseconds limit = 5s) {
+    const auto until = std::chrono::steady_clock::now() + limit;
+    while (std::chrono::steady_clock::now() < until) {
+        if (done()) return true;
+        std::this_thread::sleep_for(10ms);
+    }
+    return done();
+}
+
+// Processes of the group that still run (a zombie nobody reaps has ended).
+int live_members(pid_t group) {
+    int live = 0;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+        std::ifstream stat(entry.path() / "stat");
+        std::string line;
+        if (!std::getline(stat, line)) continue;
+        // pid (comm) state ppid pgrp ...
+        const auto close = line.rfind(')');
+        if (close == std::string::npos) continue;
+        std::istringstream rest(line.substr(close + 2));
+        char state = 0;
+        long ppid = 0;
+        long pgrp = 0;
+        rest >> state >> ppid >> pgrp;
+        if (pgrp == group && state != 'Z') ++live;
+    }
+    return live;
+}
+
+class ClientStdio : public ::testing::Test {
+protected:
+    void SetUp() override {
+        demo = env("MCP_CPP_DEMO");
+        if (demo.empty()) GTEST_SKIP() << "MCP_CPP_DEMO is not set (ctest sets it)";
+    }
+    mcp::StdioServerParams demo_params() const { return {.command = demo, .args = {"--stdio"}}; }
+
+    std::string demo;
+};
+
+// A fake server of test_client_stdio's hostile kinds (fake_mcp_server.mjs).
+class ClientStdioHostile : public ::testing::Test {
+protected:
+    void SetUp() override {
+        if (node.empty()) GTEST_SKIP() << "the build found no node to run the fake servers";
+    }
+    std::shared_ptr<mcp::StdioTransport> fake(const std::string& scenario, std::size_t max_message_bytes = 4 << 20) {
+        return std::make_shared<mcp::StdioTransport>(mcp::StdioServerParams{
+            .command = node, .args = {script, scenario}, .max_message_bytes = max_message_bytes});
+    }
+
+    const std::string node = MCP_NODE_PATH;
+    const std::string script = MCP_FAKE_SERVER;
+};
+
+}  // namespace
+
+TEST_F(ClientStdio, SpawnsTheDemoNegotiatesTheNewestRevisionAndCalls) {
+    mcp::Client client(std::make_shared<mcp::StdioTransport>(demo_params()));
+    client.connect();
+    EXPECT_EQ(client.era(), mcp::Era::stateless);
+    EXPECT_EQ(client.server_info().name, "mcp-cpp-demo");
+    EXPECT_EQ(first_text(client.call_tool("echo", {{"text", "over stdio"}})), "over stdio");
+    const auto tools = client.all_tools();
+    EXPECT_TRUE(std::any_of(tools.begin(), tools.end(), [](const mcp::Tool& t) { return t.name == "word_stats"; }));
+    const auto stats = client.call_tool("word_stats", {{"text", "a b a"}});
+    ASSERT_TRUE(stats.structured_content);  // checked against the listed outputSchema
+    EXPECT_EQ(stats.structured_content->at("words"), 3);
+}
+
+TEST_F(ClientStdio, SpeaksAPinnedLegacyRevision) {
+    mcp::Client client(std::make_shared<mcp::StdioTransport>(demo_params()), {.protocol_version = "2025-06-18"});
+    client.connect();
+    EXPECT_EQ(client.era(), mcp::Era::sessions);
+    EXPECT_EQ(client.protocol_version(), "2025-06-18");
+    EXPECT_EQ(first_text(client.call_tool("echo", {{"text", "legacy"}})), "legacy");
+    client.ping();
+}
+
+TEST_F(ClientStdio, StderrLinesReachTheCallback) {
+    std::mutex m;
+    std::vector<std::string> lines;
+    mcp::ClientHandlers handlers;
+    handlers.server_stderr = [&](std::string_view line) {
+        std::lock_guard lock(m);
+        lines.emplace_back(line);
+    };
+    mcp::Client client(std::make_shared<mcp::StdioTransport>(demo_params()), {.handlers = handlers});
+    client.connect();
+    EXPECT_TRUE(eventually([&] {
+        std::lock_guard lock(m);
+        return std::any_of(lines.begin(), lines.end(),
+                           [](const std::string& l) { return l.find("serving MCP on stdio") != std::string::npos; });
+    }));
+}
+
+TEST_F(ClientStdio, AServerKilledMidCallFailsEveryPendingCallAtOnce) {
+    auto transport = std::make_shared<mcp::StdioTransport>(demo_params());
+    mcp::Client client(transport);
+    client.connect();
+    std::vector<std::future<mcp::CallToolResult>> calls;
+    for (int i = 0; i < 4; ++i) {
+        calls.push_back(std::async(std::launch::async, [&] {
+            return client.call_tool("slow_count", {{"to", 100}, {"step_ms", 100}});
+        }));
+    }
+    std::this_thread::sleep_for(300ms);
+    const auto killed_at = std::chrono::steady_clock::now();
+    ASSERT_EQ(::kill(transport->pid(), SIGKILL), 0);
+    for (auto& call : calls) EXPECT_THROW(call.get(), mcp::ConnectionClosed);
+    EXPECT_LT(std::chrono::steady_clock::now() - killed_at, 500ms);
+    EXPECT_THROW(client.call_tool("echo", {{"text", "x"}}), mcp::ConnectionClosed);
+}
+
+// Each thread sends its calls without waiting, then waits for all of them: about a thousand in flight at once.
+TEST_F(ClientStdio, AThousandCallsInFlightFromSixtyFourThreadsOverOneClient) {
+    mcp::Client client(std::make_shared<mcp::StdioTransport>(demo_params()));
+    client.connect();
+    constexpr int kThreads = 64;
+    constexpr int kCallsEach = 16;
+    std::atomic<int> right{0};
+    std::atomic<int> in_flight{0};
+    std::atomic<int> most_in_flight{0};
+    std::atomic<bool> go{false};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+        threads.emplace_back([&, t] {
+            while (!go.load()) std::this_thread::yield();
+            std::vector<std::future<bool>> calls;
+            for (int i = 0; i < kCallsEach; ++i) {
+                std::string text = "call ";
+                text += std::to_string(t * kCallsEach + i);
+                auto done = std::make_shared<std::promise<bool>>();
+                calls.push_back(done->get_future());
+                const int now = ++in_flight;
+                for (int most = most_in_flight.load();
+                     now > most && !most_in_flight.compare_exchange_weak(most, now);) {}
+                client.async_call_tool("echo", {{"text", text}}, {},
+                                       [&, text, done](std::exception_ptr error, mcp::CallToolResult result) {
+                                           --in_flight;
+                                           done->set_value(!error && first_text(result) == text);
+                                       });
+            }
+            for (auto& call : calls) {
+                if (call.get()) ++right;
+            }
+        });
+    }
+    const auto start = std::chrono::steady_clock::now();
+    go = true;
+    for (auto& thread : threads) thread.join();
+    const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
+    EXPECT_EQ(right.load(), kThreads * kCallsEach);
+    RecordProperty("milliseconds", static_cast<int>(took.count()));
+    RecordProperty("most_in_flight", most_in_flight.load());
+    std::cout << kThreads * kCallsEach << " calls from " << kThreads << " threads in " << took.count() << " ms, "
+              << most_in_flight.load() << " in flight at most\n";
+}
+
+TEST_F(ClientStdio, BlockingCallsFromSixtyFourThreadsAtOnce) {
+    mcp::Client client(std::make_shared<mcp::StdioTransport>(demo_params()));
+    client.connect();
+    std::atomic<int> right{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 64; ++t) {
+        threads.emplace_back([&, t] {
+            for (int i = 0; i < 16; ++i) {
+                std::string text = "blocking ";
+                text += std::to_string(t * 16 + i);
+                if (first_text(client.call_tool("echo", {{"text", text}})) == text) ++right;
+            }
+        });
+    }
+    for (auto& thread : threads) thread.join();
+    EXPECT_EQ(right.load(), 64 * 16);
+}
+
+TEST_F(ClientStdio, ACommandThatCannotStartFailsToConnect) {
+    mcp::Client client(
+        std::make_shared<mcp::StdioTransport>(mcp::StdioServerParams{.command = "/nonexistent/mcp-server"}));
+    EXPECT_THROW(client.connect(), std::system_error);
+}
+
+// ---- Shutdown (basic/transports/stdio.mdx): stdin closed, SIGTERM, SIGKILL, to the whole group.
+
+namespace {
+
+// Opens a transport on an I/O context of the test's, closes it, and says how long the close took.
+std::chrono::milliseconds open_and_close(mcp::StdioTransport& transport, pid_t& group) {
+    boost::asio::io_context io;
+    auto work = boost::asio::make_work_guard(io);
+    std::thread runner([&] { io.run(); });
+    std::promise<std::string> closed;
+    transport.open(io, {.message = [](std::string_view) {},
+                        .diagnostic = {},
+                        .closed = [&](const std::string& why) { closed.set_value(why); }});
+    group = transport.pid();
+    std::this_thread::sleep_for(200ms);  // the command starts what it starts in the background
+    EXPECT_GE(live_members(group), 2);
+    const auto start = std::chrono::steady_clock::now();
+    transport.close();
+    auto reason = closed.get_future();
+    EXPECT_EQ(reason.wait_for(10s), std::future_status::ready);
+    const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
+    work.reset();
+    runner.join();
+    return took;
+}
+
+}  // namespace
+
+TEST(ClientStdioShutdown, ClosingStdinEndsTheServerAndWhatItLeftInItsGroupGoes) {
+    mcp::StdioTransport transport({.command = "sh", .args = {"-c", "sleep 1000 & cat"}, .shutdown_grace = 300ms});
+    pid_t group = 0;
+    const auto took = open_and_close(transport, group);
+    EXPECT_LT(took, 300ms + 1s);  // cat exits at once; the sleep goes with one SIGTERM
+    EXPECT_TRUE(eventually([&] { return live_members(group) == 0; }, 2s));
+}
+
+TEST(ClientStdioShutdown, AServerIgnoringStdinAndSigtermIsKilledWithItsGroup) {
+    mcp::StdioTransport transport(
+        {.command = "sh", .args = {"-c", "trap '' TERM; sleep 1000 & exec sleep 1000"}, .shutdown_grace = 300ms});
+    pid_t group = 0;
+    const auto took = open_and_close(transport, group);
+    EXPECT_GE(took, 600ms);  // a grace period after stdin closed, another after SIGTERM
+    EXPECT_LT(took, 600ms + 1s);
+    EXPECT_TRUE(eventually([&] { return live_members(group) == 0; }, 2s));
+}
+
+TEST(ClientStdioTransport, StderrLinesAreBoundedAndRateLimited) {
+    mcp::StdioTransport transport({.command = "sh",
+                                   .args = {"-c",
+                                            "i=0; while [ $i -lt 300 ]; do echo line $i >&2; i=$((i+1)); done; "
+                                            "head -c 100 /dev/zero | tr '\\0' x >&2; echo >&2; exec cat"},
+                                   .max_stderr_line_bytes = 50,
+                                   .max_stderr_lines_per_second = 100});
+    boost::asio::io_context io;
+    auto work = boost::asio::make_work_guard(io);
+    std::thread runner([&] { io.run(); });
+    std::mutex m;
+    std::vector<std::string> lines;
+    std::promise<void> closed;
+    transport.open(io, {.message = [](std::string_view) {},
+                        .diagnostic =
+                            [&](std::string_view line) {
+                                std::lock_guard lock(m);
+                                lines.emplace_back(line);
+                            },
+                        .closed = [&](const std::string&) { closed.set_value(); }});
+    std::this_thread::sleep_for(300ms);
+    transport.close();
+    closed.get_future().wait();
+    work.reset();
+    runner.join();
+    ASSERT_EQ(lines.size(), 101u);  // 100 in the first second, then the count of the others
+    EXPECT_EQ(lines.front(), "line 0");
+    EXPECT_EQ(lines[99], "line 99");
+    EXPECT_EQ(lines.back(), "[201 stderr lines dropped]");  // 200 short ones and the long one
+}
+
+TEST(ClientStdioTransport, TheChildGetsItsEnvironmentAndDirectoryAndNoOtherDescriptor) {
+    const int inherited = ::dup2(STDERR_FILENO, 77);  // not close-on-exec: only the spawn's own closing keeps it out
+    ASSERT_EQ(inherited, 77);
+    const auto run = [](mcp::StdioServerParams params) {
+        boost::asio::io_context io;
+        auto work = boost::asio::make_work_guard(io);
+        std::thread runner([&] { io.run(); });
+        std::mutex m;
+        std::vector<std::string> lines;
+        std::promise<void> closed;
+        params.command = "sh";
+        params.args = {"-c", "echo \"foo=$FOO home=${HOME:-unset} dir=$(pwd)\" >&2; ls /proc/$$/fd >&2; exec cat"};
+        mcp::StdioTransport transport(std::move(params));
+        transport.open(io, {.message = [](std::string_view) {},
+                            .diagnostic =
+                                [&](std::string_view line) {
+                                    std::lock_guard lock(m);
+                                    lines.emplace_back(line);
+                                },
+                            .closed = [&](const std::string&) { closed.set_value(); }});
+        std::this_thread::sleep_for(200ms);
+        transport.close();
+        closed.get_future().wait();
+        work.reset();
+        runner.join();
+        return lines;
+    };
+    const auto merged = run({.env = {{"FOO", "bar"}}, .cwd = "/tmp"});
+    ASSERT_FALSE(merged.empty());
+    EXPECT_EQ(merged.front(), std::string("foo=bar home=").append(env("HOME")).append(" dir=/tmp"));
+    EXPECT_EQ(std::count(merged.begin(), merged.end(), "77"), 0);
+    EXPECT_EQ(std::count(merged.begin(), merged.end(), "2"), 1);
+    const auto replaced = run({.env = {{"FOO", "only"}}, .inherit_env = false});
+    ASSERT_FALSE(replaced.empty());
+    EXPECT_EQ(replaced.front().substr(0, 23), "foo=only home=unset dir");
+    ::close(inherited);
+}
+
+// ---- Servers that misbehave.
+
+TEST_F(ClientStdioHostile, ALegacyServerRefusingTheProbeGetsInitialize) {
+    mcp::Client client(fake("legacy"));
+    client.connect();
+    EXPECT_EQ(client.era(), mcp::Era::sessions);
+    EXPECT_EQ(client.protocol_version(), "2025-06-18");
+    EXPECT_EQ(client.server_info().name, "fake-legacy");
+    EXPECT_EQ(first_text(client.call_tool("anything")), "ok");
+}
+
+TEST_F(ClientStdioHostile, AServerSilentToTheProbeIsTakenForALegacyOneAfterItsTimeout) {
+    mcp::Client client(fake("silent"), {.probe_timeout = 300ms});
+    const auto start = std::chrono::steady_clock::now();
+    client.connect();
+    EXPECT_GE(std::chrono::steady_clock::now() - start, 300ms);
+    EXPECT_EQ(client.era(), mcp::Era::sessions);
+    EXPECT_EQ(client.protocol_version(), "2025-11-25");
+}
+
+TEST_F(ClientStdioHostile, AServerWithNoVersionInCommonIsIncompatible) {
+    mcp::Client client(fake("incompatible"));
+    try {
+        client.connect();
+        FAIL() << "connected";
+    } catch (const mcp::IncompatibleServer& e) {
+        EXPECT_EQ(e.server_versions(), std::vector<std::string>{"1999-01-01"});
+    }
+}
+
+TEST_F(ClientStdioHostile, MalformedLinesAndUnknownOrRepeatedIdsAreDroppedAndCounted) {
+    mcp::Client client(fake("hostile", 2048), {.max_message_bytes = 2048});
+    client.connect();
+    EXPECT_EQ(first_text(client.call_tool("anything")), "ok");
+    EXPECT_EQ(first_text(client.call_tool("anything")), "ok");  // the connection is still good
+    EXPECT_TRUE(eventually([&] { return client.stats().unknown_responses == 4; }));
+    const auto stats = client.stats();
+    EXPECT_EQ(stats.malformed_messages, 2u);  // "{not json", twice
+    EXPECT_EQ(stats.unknown_responses, 4u);   // id 999999 and the repeated response, twice
+}
+
+TEST_F(ClientStdioHostile, ToolsWithInvalidHeaderAnnotationsAreDroppedFromListings) {
+    mcp::Client client(fake("tools"));
+    client.connect();
+    const auto tools = client.all_tools();
+    ASSERT_EQ(tools.size(), 2u);
+    EXPECT_EQ(tools[0].name, "good");
+    // Schemas are kept as they came, remote references and all, and nothing is fetched: a remote
+    // $ref of the output schema is not enforced.
+    EXPECT_EQ(tools[1].name, "remote_ref");
+    EXPECT_EQ(tools[1].input_schema.at("$ref"), "https://schemas.example.invalid/input.json");
+    EXPECT_EQ(tools[1].output_schema->at("$ref"), "https://schemas.example.invalid/output.json");
+    EXPECT_EQ(first_text(client.call_tool("remote_ref")), "ok");
+}
+
+TEST_F(ClientStdioHostile, AServerThatNeverAnswersTimesOut) {
+    mcp::Client client(fake("mute"));
+    client.connect();
+    const auto start = std::chrono::steady_clock::now();
+    EXPECT_THROW(client.call_tool("anything", {}, {.timeout = 300ms}), mcp::RequestTimeout);
+    EXPECT_LT(std::chrono::steady_clock::now() - start, 1s);
+}
+
+TEST_F(ClientStdioHostile, AnEndlessStreamOfNotificationsCostsBoundedMemory) {
+    std::atomic<int> delivered{0};
+    mcp::ClientHandlers handlers;
+    handlers.log = [&](const mcp::LogMessage&) {
+        std::this_thread::sleep_for(1ms);  // a callback slower than the server
+        ++delivered;
+    };
+    mcp::Client client(fake("flood"), {.handlers = handlers, .max_queued_notifications = 100});
+    client.connect();
+    EXPECT_EQ(first_text(client.call_tool("anything")), "ok");
+    const auto stats = client.stats();
+    EXPECT_GT(stats.dropped_notifications, 0u);
+    EXPECT_TRUE(
+        eventually([&] { return delivered.load() + static_cast<int>(client.stats().dropped_notifications) == 20000; }));
+}
+
+TEST_F(ClientStdioHostile, AnInputRequiredLoopEndsAtTheRoundLimitAfterEchoingEachState) {
+    mcp::ClientHandlers handlers;
+    handlers.elicitation = [](const mcp::Elicitation&) { return mcp::ElicitResult{mcp::ElicitAction::accept, {}}; };
+    mcp::Client client(fake("input-loop"), {.handlers = handlers, .max_input_rounds = 3});
+    client.connect();
+    try {
+        client.call_tool("anything");
+        FAIL() << "no InputRoundsExceeded";
+    } catch (const mcp::InputRoundsExceeded& e) {
+        EXPECT_EQ(e.rounds(), 3);
+    }  // a retry that changed the state, reused an id or left out the answer would be an mcp::Error
+}
