@@ -87,13 +87,20 @@ struct ReadRefusal {
     std::string message;
 };
 
-asio::awaitable<void> refuse_and_close(HttpStream& stream, unsigned version, const ReadRefusal& refusal,
+// A response for a request read only in part: as much of it as the parser got (the method
+// decides whether a body may follow, the version how the head is written), never kept alive.
+Request answered_part(const http::request_parser<http::string_body>& parser) {
+    Request request;
+    if (parser.get().method() != http::verb::unknown) request.method(parser.get().method());
+    request.version(parser.get().version());
+    request.keep_alive(false);
+    return request;
+}
+
+asio::awaitable<void> refuse_and_close(HttpStream& stream, const Request& request, const ReadRefusal& refusal,
                                        HttpContext& ctx) {
     if (metrics::enabled())
         http_metrics().refused(refusal.status == 413 ? HttpRefusal::body_too_large : HttpRefusal::malformed);
-    Request request;
-    request.version(version);
-    request.keep_alive(false);
     co_await write_error(stream, request, refusal.status, refusal.code, refusal.message, ctx);
 }
 
@@ -177,24 +184,27 @@ asio::awaitable<void> serve_connection(asio::ip::tcp::socket socket, HttpContext
                 if (ec == http::error::header_limit) http_metrics().refused(HttpRefusal::head_too_large);
             }
             if (ec == http::error::header_limit) {
-                Request request;
-                co_await write_response(stream, request, 431, {}, {}, header_list("Connection", "close"), ctx);
+                const Request partial = answered_part(parser);
+                co_await write_response(stream, partial, 431, {}, {}, {}, ctx);
                 break;
             }
             registration.idle(false);
             // body_limit here: a Content-Length over the limit, known from the head.
             if (auto refusal = refusal_for(ec, max_body)) {
-                co_await refuse_and_close(stream, parser.get().version(), *refusal, ctx);
+                const Request partial = answered_part(parser);
+                co_await refuse_and_close(stream, partial, *refusal, ctx);
                 break;
             }
             if (ec) break;  // closed or timed out
         }
-        if (parser.get()[http::field::expect] == "100-continue") {
+        // HTTP/1.0 has no 100 Continue: a server must ignore the expectation (RFC 9110 §10.1.1).
+        if (parser.get().version() >= 11 && parser.get()[http::field::expect] == "100-continue") {
             // A body for another path would only be read to be refused: refuse it unread.
             if (!targets_endpoint(std::string_view(parser.get().target().data(), parser.get().target().size()), ctx)) {
                 // Named: GCC 12 frees a braced temporary inside a co_await expression twice.
                 const ReadRefusal not_found{404, kServerError, "Not Found"};
-                co_await refuse_and_close(stream, parser.get().version(), not_found, ctx);
+                const Request partial = answered_part(parser);
+                co_await refuse_and_close(stream, partial, not_found, ctx);
                 break;
             }
             static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
@@ -210,7 +220,8 @@ asio::awaitable<void> serve_connection(asio::ip::tcp::socket socket, HttpContext
             if (ec == beast::error::timeout && metrics::enabled()) http_metrics().refused(HttpRefusal::body_timeout);
         }
         if (auto refusal = refusal_for(ec, max_body)) {
-            co_await refuse_and_close(stream, parser.get().version(), *refusal, ctx);
+            const Request partial = answered_part(parser);
+            co_await refuse_and_close(stream, partial, *refusal, ctx);
             break;
         }
         if (ec) break;
