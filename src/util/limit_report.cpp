@@ -13,8 +13,8 @@ namespace mcp::detail {
 
 namespace {
 
-constexpr std::array<std::string_view, kBounds> kNames{"connections", "sessions",     "get_streams", "listen_streams",
-                                                       "parked_calls", "calls", "tasks"};
+constexpr std::array<std::string_view, kBounds> kNames{"connections",  "sessions", "get_streams", "listen_streams",
+                                                       "parked_calls", "calls",    "tasks"};
 
 // At most one line per period for each (bound, limit, kind): a flood must not flood the log.
 class Throttle {
@@ -23,8 +23,8 @@ public:
     std::optional<std::uint64_t> due() {
         const auto now = std::chrono::steady_clock::now().time_since_epoch().count();
         auto next = next_.load(std::memory_order_relaxed);
-        if (now < next ||
-            !next_.compare_exchange_strong(next, now + std::chrono::steady_clock::duration(std::chrono::seconds(10)).count())) {
+        if (now < next || !next_.compare_exchange_strong(
+                              next, now + std::chrono::steady_clock::duration(std::chrono::seconds(10)).count())) {
             suppressed_.fetch_add(1, std::memory_order_relaxed);
             return std::nullopt;
         }

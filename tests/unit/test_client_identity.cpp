@@ -50,8 +50,8 @@ TEST(Cidr, MatchesItsBlockAndNothingElse) {
     EXPECT_FALSE(all->contains(ip("2001:db8::1")));  // every IPv4 address, and no IPv6 one
     EXPECT_TRUE(Cidr::parse("::/0")->contains(ip("2001:db8::1")));
     for (const char* bad : {"", "/", "10.0.0.0/", "10.0.0.0/33", "10.0.0.1/8", "10.0.0.0/-1", "10.0.0.0/8/8",
-                            "10.0.0.0/ 8", "10.0.0.0/08x", "2001:db8::/129", "2001:db8::1/64", "localhost",
-                            "10.0.0", "1.2.3.4.5", "10.0.0.0/4294967304", "::ffff:10.0.0.0/300"}) {
+                            "10.0.0.0/ 8", "10.0.0.0/08x", "2001:db8::/129", "2001:db8::1/64", "localhost", "10.0.0",
+                            "1.2.3.4.5", "10.0.0.0/4294967304", "::ffff:10.0.0.0/300"}) {
         EXPECT_FALSE(Cidr::parse(bad)) << bad;
     }
     EXPECT_THROW(TrustedProxies({"10.0.0.0/8", "nginx.internal"}), std::invalid_argument);
@@ -81,7 +81,8 @@ TEST(ClientAddress, OnlyTrustedProxiesAreLookedThroughFromTheRight) {
     // Every hop trusted: the leftmost.
     EXPECT_EQ(client_behind(ip("10.0.0.1"), {ip("10.9.9.9"), ip("fd00::5")}, proxies), ip("10.9.9.9"));
     // A hop that is no address stops at the proxy that forwarded it.
-    EXPECT_EQ(client_behind(ip("10.0.0.1"), {ip("198.51.100.4"), std::nullopt, ip("10.0.0.2")}, proxies), ip("10.0.0.2"));
+    EXPECT_EQ(client_behind(ip("10.0.0.1"), {ip("198.51.100.4"), std::nullopt, ip("10.0.0.2")}, proxies),
+              ip("10.0.0.2"));
     EXPECT_EQ(client_behind(ip("10.0.0.1"), {}, proxies), ip("10.0.0.1"));
 }
 
@@ -106,8 +107,9 @@ TEST(ForwardedHeaders, XForwardedForIsReadItemByItem) {
 }
 
 TEST(ForwardedHeaders, ForwardedIsReadByItsForParameters) {
-    EXPECT_EQ(hops_text(forwarded_hops({"for=192.0.2.60;proto=http;by=203.0.113.43, For=\"[2001:db8:cafe::17]:4711\""})),
-              "192.0.2.60 2001:db8:cafe::17");
+    EXPECT_EQ(
+        hops_text(forwarded_hops({"for=192.0.2.60;proto=http;by=203.0.113.43, For=\"[2001:db8:cafe::17]:4711\""})),
+        "192.0.2.60 2001:db8:cafe::17");
     EXPECT_EQ(hops_text(forwarded_hops({"for=192.0.2.43, for=198.51.100.17", "for=\"192.0.2.1:80\""})),
               "192.0.2.43 198.51.100.17 192.0.2.1");
     // Each element is a hop: one without for=, or with an obfuscated or unknown node, names none.
@@ -166,19 +168,14 @@ TEST(ProxyProtocol, VersionOneLines) {
     EXPECT_EQ(verdict_of("PROXY TCP4 198.51.100.22 203.0"), ProxyVerdict::need_more);
     EXPECT_EQ(verdict_of("PROXYZ"), ProxyVerdict::not_proxy);
     using namespace std::string_literals;
-    for (const std::string& bad : {"PROXY TCP4 198.51.100.22 203.0.113.7 35646\r\n"s,
-                                   "PROXY TCP4  198.51.100.22 203.0.113.7 1 2\r\n"s,
-                                   "PROXY TCP4 2001:db8::1 203.0.113.7 1 2\r\n"s,
-                                   "PROXY TCP6 198.51.100.22 2001:db8::2 1 2\r\n"s,
-                                   "PROXY TCP4 198.51.100.22 203.0.113.7 65536 2\r\n"s,
-                                   "PROXY TCP4 198.51.100.22 203.0.113.7 01 2\r\n"s,
-                                   "PROXY TCP4 198.51.100.22 203.0.113.7 -1 2\r\n"s,
-                                   "PROXY TCP4 198.51.100.22 203.0.113.7 1 2 3\r\n"s,
-                                   "PROXY UDP4 198.51.100.22 203.0.113.7 1 2\r\n"s,
-                                   "PROXY TCP4 host.example 203.0.113.7 1 2\r\n"s,
-                                   "PROXY \r\n"s,
-                                   "PROXY TCP4 198.51.100.22 203.0.113.7 1 2\n\r\n"s,
-                                   "PROXY TCP4 198.51.100.22\0x 203.0.113.7 1 2\r\n"s}) {
+    for (const std::string& bad :
+         {"PROXY TCP4 198.51.100.22 203.0.113.7 35646\r\n"s, "PROXY TCP4  198.51.100.22 203.0.113.7 1 2\r\n"s,
+          "PROXY TCP4 2001:db8::1 203.0.113.7 1 2\r\n"s, "PROXY TCP6 198.51.100.22 2001:db8::2 1 2\r\n"s,
+          "PROXY TCP4 198.51.100.22 203.0.113.7 65536 2\r\n"s, "PROXY TCP4 198.51.100.22 203.0.113.7 01 2\r\n"s,
+          "PROXY TCP4 198.51.100.22 203.0.113.7 -1 2\r\n"s, "PROXY TCP4 198.51.100.22 203.0.113.7 1 2 3\r\n"s,
+          "PROXY UDP4 198.51.100.22 203.0.113.7 1 2\r\n"s, "PROXY TCP4 host.example 203.0.113.7 1 2\r\n"s,
+          "PROXY \r\n"s, "PROXY TCP4 198.51.100.22 203.0.113.7 1 2\n\r\n"s,
+          "PROXY TCP4 198.51.100.22\0x 203.0.113.7 1 2\r\n"s}) {
         EXPECT_EQ(verdict_of(bad), ProxyVerdict::invalid) << testing::PrintToString(bad);
     }
     // A line without its CRLF within 107 bytes is no header.
@@ -201,7 +198,8 @@ TEST(ProxyProtocol, VersionTwoHeaders) {
     EXPECT_EQ(header_of(v2(0x21, 0x31, std::string(216, 'x'))).source, std::nullopt);
     // Waiting for the rest.
     const auto whole = v2(0x21, 0x11, v4);
-    for (std::size_t n = 1; n < whole.size(); ++n) EXPECT_EQ(verdict_of(whole.substr(0, n)), ProxyVerdict::need_more) << n;
+    for (std::size_t n = 1; n < whole.size(); ++n)
+        EXPECT_EQ(verdict_of(whole.substr(0, n)), ProxyVerdict::need_more) << n;
     // Broken: version, command, family, transport, addresses shorter than the family's, too long.
     EXPECT_EQ(verdict_of(v2(0x11, 0x11, v4)), ProxyVerdict::invalid);
     EXPECT_EQ(verdict_of(v2(0x22, 0x11, v4)), ProxyVerdict::invalid);

@@ -68,7 +68,8 @@ std::vector<std::optional<Address>> x_forwarded_for_hops(const std::vector<std::
         std::size_t start = 0;
         while (start <= field.size()) {
             const auto comma = field.find(',', start);
-            const auto item = field.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+            const auto item =
+                field.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
             if (!trim(item).empty()) hops.push_back(hop_address(item));
             if (comma == std::string_view::npos) break;
             start = comma + 1;
@@ -94,7 +95,8 @@ std::vector<std::optional<Address>> forwarded_hops(const std::vector<std::string
                 const auto equals = pair.find('=');
                 if (equals == std::string_view::npos || !ascii_iequals(trim(pair.substr(0, equals)), "for")) continue;
                 auto value = trim(pair.substr(equals + 1));
-                if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
+                if (value.size() >= 2 && value.front() == '"' && value.back() == '"')
+                    value = value.substr(1, value.size() - 2);
                 hop = hop_address(value);
             }
             // An element without for= is a hop all the same, one that names no address: skipping it

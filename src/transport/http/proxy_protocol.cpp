@@ -46,7 +46,8 @@ std::variant<ProxyHeader, ProxyVerdict> parse_v1(std::string_view bytes) {
     if (!v4 && fields[0] != "TCP6") return ProxyVerdict::invalid;
     // The address parser stops at a NUL: only the characters of addresses get to it.
     for (const auto address : {fields[1], fields[2]}) {
-        if (address.find_first_not_of("0123456789abcdefABCDEF.:") != std::string_view::npos) return ProxyVerdict::invalid;
+        if (address.find_first_not_of("0123456789abcdefABCDEF.:") != std::string_view::npos)
+            return ProxyVerdict::invalid;
     }
     boost::system::error_code ec;
     const auto source = boost::asio::ip::make_address(std::string(fields[1]), ec);
