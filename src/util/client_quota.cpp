@@ -21,12 +21,12 @@ void ClientQuota::Place::give_back() {
     counts_.reset();
 }
 
-std::optional<ClientQuota::Place> ClientQuota::try_take(std::string_view client) {
+std::optional<ClientQuota::Place> ClientQuota::try_take(std::string_view client, std::size_t per_client) {
     std::string key(client);
     {
         std::lock_guard lock(counts_->mutex);
         auto& held = counts_->held[key];
-        if (held >= per_client_) {
+        if (held >= per_client) {
             if (held == 0) counts_->held.erase(key);
             return std::nullopt;
         }

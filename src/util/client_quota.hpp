@@ -1,6 +1,6 @@
 #pragma once
 // How many of one kind of thing each client has under way (its connections, its GET streams, its
-// calls in flight), each bounded by a quota per client. Taking a place fails at the quota; a place
+// calls in flight), bounded by a quota per client. Taking a place fails at the quota; a place
 // is given back when its holder is destroyed. A client's entry exists only while it holds a place,
 // so the table is no larger than what is held. Places may outlive the quota that gave them.
 #include <cstddef>
@@ -30,20 +30,18 @@ public:
 
     private:
         friend class ClientQuota;
-        Place(std::shared_ptr<Counts> counts, std::string client) : counts_(std::move(counts)), client_(std::move(client)) {}
+        Place(std::shared_ptr<Counts> counts, std::string client)
+            : counts_(std::move(counts)), client_(std::move(client)) {}
         void give_back();
         std::shared_ptr<Counts> counts_;  // null once moved from
         std::string client_;
     };
 
-    explicit ClientQuota(std::size_t per_client) : per_client_(per_client) {}
-
     // A place for `client`, or nothing when it holds `per_client` already.
-    std::optional<Place> try_take(std::string_view client);
+    std::optional<Place> try_take(std::string_view client, std::size_t per_client);
     std::size_t held_by(std::string_view client) const;
 
 private:
-    std::size_t per_client_;
     std::shared_ptr<Counts> counts_ = std::make_shared<Counts>();
 };
 

@@ -57,11 +57,10 @@ void FairShare::Hold::touch() {
     list.splice(list.end(), list, entry_->position);
 }
 
-FairShare::FairShare(Bound bound, Limits limits)
-    : bound_(bound), limits_(limits), state_(std::make_shared<State>()) {}
+FairShare::FairShare(Bound bound) : bound_(bound), state_(std::make_shared<State>()) {}
 
-std::variant<FairShare::Hold, FairShare::Refusal> FairShare::take(const std::string& client,
-                                                                 std::function<void()> evict) {
+std::variant<FairShare::Hold, FairShare::Refusal> FairShare::take(const std::string& client, Limits limits,
+                                                                  std::function<void()> evict) {
     auto entry = std::make_shared<Entry>();
     entry->client = client;
     entry->evict = std::move(evict);
@@ -70,16 +69,17 @@ std::variant<FairShare::Hold, FairShare::Refusal> FairShare::take(const std::str
         std::lock_guard lock(state_->mutex);
         const auto mine = state_->by_client.find(client);
         const std::size_t holding = mine == state_->by_client.end() ? 0 : mine->second.size();
-        if (holding >= limits_.per_client) {
+        if (holding >= limits.per_client) {
             report_refusal(bound_, Limit::client, client);
             return Refusal::client_limit;
         }
-        if (state_->total >= limits_.total) {
+        if (state_->total >= limits.total) {
             // The client holding the most, and the share of each among those holding any.
-            auto heaviest = std::max_element(state_->by_client.begin(), state_->by_client.end(),
-                                             [](const auto& a, const auto& b) { return a.second.size() < b.second.size(); });
+            auto heaviest =
+                std::max_element(state_->by_client.begin(), state_->by_client.end(),
+                                 [](const auto& a, const auto& b) { return a.second.size() < b.second.size(); });
             const std::size_t clients = state_->by_client.size() + (holding == 0 ? 1 : 0);
-            const std::size_t share = (limits_.total + clients - 1) / clients;
+            const std::size_t share = (limits.total + clients - 1) / clients;
             if (heaviest == state_->by_client.end() || heaviest->first == client || heaviest->second.size() <= share) {
                 report_refusal(bound_, Limit::total, client);
                 return Refusal::full;
@@ -91,11 +91,23 @@ std::variant<FairShare::Hold, FairShare::Refusal> FairShare::take(const std::str
         entry->position = list.insert(list.end(), entry);
         ++state_->total;
     }
+    Hold hold(state_, std::move(entry));  // given back should the eviction throw
     if (evicted) {
         report_eviction(bound_, evicted->client);
         // Taken out first: the evicted resource's own hold keeps the entry, not what ends it.
         if (auto end = std::exchange(evicted->evict, nullptr)) end();
     }
+    return hold;
+}
+
+FairShare::Hold FairShare::hold_anyway(const std::string& client, std::function<void()> evict) {
+    auto entry = std::make_shared<Entry>();
+    entry->client = client;
+    entry->evict = std::move(evict);
+    std::lock_guard lock(state_->mutex);
+    auto& list = state_->by_client[client];
+    entry->position = list.insert(list.end(), entry);
+    ++state_->total;
     return Hold(state_, std::move(entry));
 }
 

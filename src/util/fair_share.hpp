@@ -59,19 +59,22 @@ public:
     // Why a newcomer was refused.
     enum class Refusal : std::uint8_t { client_limit, full };
 
-    FairShare(Bound bound, Limits limits);
+    explicit FairShare(Bound bound);
 
-    // A hold for `client`, or why not. `evict` ends the resource should its hold be taken later for
+    // A hold for `client` within `limits` (read at each take: a server's options may change
+    // before it serves), or why not. `evict` ends the resource should its hold be taken later for
     // another client; it runs once, on the thread that takes it, outside this object's lock. When
     // this take evicts another client's resource, that happens before it returns.
-    std::variant<Hold, Refusal> take(const std::string& client, std::function<void()> evict);
+    std::variant<Hold, Refusal> take(const std::string& client, Limits limits, std::function<void()> evict);
+    // A hold for a resource that exists already and cannot be refused (a session another node
+    // made, first served here): counted, beyond the bounds if need be, and evicted like any other.
+    Hold hold_anyway(const std::string& client, std::function<void()> evict);
 
     std::size_t held() const;
     std::size_t held_by(std::string_view client) const;
 
 private:
     Bound bound_;
-    Limits limits_;
     std::shared_ptr<State> state_;
 };
 
