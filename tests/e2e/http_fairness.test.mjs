@@ -227,6 +227,52 @@ describe('fifty addresses at a bound in all', () => {
     });
 });
 
+describe('sessions and parked calls at a bound in all', () => {
+    test('the least recently used session of the client above its share ends (404 to its client); then newcomers are refused', async () => {
+        const demo = await start(['--max-sessions', '4']);
+        const heavy = Array.from({ length: 3 }, () => new BoundClient(demo.url, clientAddress(70)));
+        for (const h of heavy) assert.equal((await h.initialize()).status, 200);
+        const light = new BoundClient(demo.url, clientAddress(71));
+        assert.equal((await light.initialize()).status, 200);
+        assert.equal((await (await heavy[0].call('tools/list')).whole()).status, 200);  // heavy[1] is now its least recently used
+        assert.equal((await new BoundClient(demo.url, clientAddress(72)).initialize()).status, 200);
+        assert.equal((await (await heavy[1].call('tools/list')).whole()).status, 404, 'its least recently used session ended');
+        assert.equal((await (await heavy[0].call('tools/list')).whole()).status, 200);
+        assert.equal((await new BoundClient(demo.url, clientAddress(73)).initialize()).status, 200);  // heavy held 2 of a share of 1
+        const refused = await new BoundClient(demo.url, clientAddress(74)).initialize();
+        assert.equal(refused.status, 503, refused.text);
+        assert.match(refused.headers['retry-after'] ?? '', /^\d+$/);
+        assert.equal(seriesValue(await demo.metrics(), 'mcp_limit_evictions_total', { bound: 'sessions' }), 2);
+    });
+
+    test('the oldest parked call of the client above its share ends with an error its client hears; the newcomer parks', async () => {
+        const demo = await start(['--max-parked-calls', '3', '--elicitation-timeout', '2m']);
+        const park = async (address, slug) => {
+            const client = new BoundClient(demo.url, address);
+            assert.equal((await client.initialize({ capabilities: { elicitation: { form: {} } } })).status, 200);
+            assert.equal((await (await client.call('tools/call', { name: 'add_note', arguments: { slug, body: 'x' } })).whole()).status, 200);
+            return client;
+        };
+        const heavy = await park(clientAddress(80), 'heavy');
+        const streams = [];
+        for (let i = 0; i < 3; ++i) {
+            const call = await heavy.call('tools/call', { name: 'delete_note', arguments: { slug: 'heavy' } });
+            const events = call.events();
+            await events.next((m) => m.method === 'elicitation/create', 5000, 'the elicitation');
+            streams.push(events);
+        }
+        const light = await park(clientAddress(81), 'light');
+        const call = await light.call('tools/call', { name: 'delete_note', arguments: { slug: 'light' } });
+        await call.events().next((m) => m.method === 'elicitation/create', 5000, 'the newcomer\'s elicitation');
+        const ended = await streams[0].next((m) => 'error' in m, 5000, 'the oldest parked call to end');
+        assert.equal(ended.message.error.code, -32603);
+        assert.match(ended.message.error.message, /Server overloaded/);
+        await assert.rejects(streams[1].next((m) => 'error' in m || 'result' in m, 300, 'the others to wait on'), /timed out/);
+        call.close();
+        for (const s of streams) await s.cancel();
+    });
+});
+
 describe('who a client is behind a proxy', () => {
     const proxy = clientAddress(200);
     let demo;
