@@ -17,10 +17,10 @@ constexpr std::string_view kRetryAfterSeconds = "5";
 }  // namespace
 
 Refusal over_client_quota(std::string_view what) {
-    return Refusal(429, error_code::rate_limited,
-                   "Too many " + std::string(what) + " for this client, try again in " +
-                       std::string(kRetryAfterSeconds) + " s",
-                   {{"Retry-After", std::string(kRetryAfterSeconds)}});
+    return Refusal(
+        429, error_code::rate_limited,
+        "Too many " + std::string(what) + " for this client, try again in " + std::string(kRetryAfterSeconds) + " s",
+        {{"Retry-After", std::string(kRetryAfterSeconds)}});
 }
 
 bool admit_client_call(const std::shared_ptr<CallState>& call) {
