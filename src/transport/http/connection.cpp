@@ -34,6 +34,8 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 
+std::size_t read_buffer_limit(const HttpOptions& o) { return o.max_header_bytes + 4096; }
+
 void HttpContext::close_connections(bool idle_only) {
     std::lock_guard lock(open_mutex);
     for (auto& connection : open) {
@@ -43,11 +45,6 @@ void HttpContext::close_connections(bool idle_only) {
 
 namespace {
 constexpr std::size_t kReadBufferBytes = 4096;
-
-// The head limit (kMaxHeaderBytes at most, serve_http checks) plus room for the start of a
-// pipelined request.
-std::size_t read_buffer_limit(const HttpOptions& o) { return o.max_header_bytes + 4096; }
-
 }  // namespace
 
 HttpContext::HttpContext(Server& s, const HttpOptions& o)

@@ -70,6 +70,11 @@ struct HttpContext {
     void close_connections(bool idle_only);
 };
 
+// The most a connection buffers of what it reads: the head limit (kMaxHeaderBytes at most,
+// serve_http checks) plus room for the start of a pipelined request. A head, a trailer or a chunk
+// line must fit in it whole.
+std::size_t read_buffer_limit(const HttpOptions& options);
+
 // One accepted connection: reads requests (with size and time limits) until it closes.
 boost::asio::awaitable<void> serve_connection(boost::asio::ip::tcp::socket socket, HttpContext& ctx);
 
