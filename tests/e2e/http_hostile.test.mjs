@@ -470,7 +470,8 @@ describe('HTTP/1.x framing', () => {
 
     test('HTTP/1.0 is never answered chunked: plain answers, event streams, GET streams and resumptions end with the connection', async () => {
         const metricsPort = await freePort();
-        const server = await startServer('--metrics', `127.0.0.1:${metricsPort}`);
+        const server = await startServer('--metrics', `127.0.0.1:${metricsPort}`, '--max-header-bytes', '2KiB',
+            '--max-message-bytes', '1KiB');
         const post10 = (body, headers = '') =>
             `POST /mcp HTTP/1.0\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: ${ACCEPT}\r\n${headers}` +
             `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
@@ -536,7 +537,9 @@ describe('HTTP/1.x framing', () => {
         // Guards' errors and the metrics listener, in HTTP/1.0.
         for (const [status, request] of [[403, 'POST /mcp HTTP/1.0\r\nHost: evil.example\r\nContent-Length: 0\r\n\r\n'],
             [404, 'GET /elsewhere HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n'], [405, 'PUT /mcp HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n'],
-            [400, 'GET /mcp HTTP/1.0\r\nHost: 127.0.0.1\r\nMcp-Session-Id: x\r\nAccept: text/event-stream\r\nContent-Length: -1\r\n\r\n']]) {
+            [400, 'GET /mcp HTTP/1.0\r\nHost: 127.0.0.1\r\nMcp-Session-Id: x\r\nAccept: text/event-stream\r\nContent-Length: -1\r\n\r\n'],
+            [413, 'POST /mcp HTTP/1.0\r\nHost: 127.0.0.1\r\nContent-Length: 4000\r\n\r\n'],
+            [431, `GET /mcp HTTP/1.0\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(4096)}\r\n\r\n`]]) {
             assert.equal((await exchange(server.port, request)).status, status, request);
         }
         const scraped = await exchange(metricsPort, 'GET /metrics HTTP/1.0\r\n\r\n');
