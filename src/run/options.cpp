@@ -113,7 +113,7 @@ void add_http_limits(CLI::App& app, HttpOptions& http) {
 
 // The bounds kept per client, and who a client is (docs/adr/0024-fair-limits.md).
 void add_clients(CLI::App& app, RunOptions& options) {
-    auto& group = *app.add_option_group("Clients: who one is, what one may hold");
+    auto& group = *app.add_option_group("Clients (who one is, what one may hold)");
     HttpOptions& http = options.http;
     ClientQuotas& quotas = options.server.clients;
     group
