@@ -55,7 +55,9 @@ SessionService::SessionService(std::shared_ptr<Backend> backend, Settings settin
     : backend_(std::move(backend)),
       settings_(std::move(settings)),
       cluster_(backend_->cluster()),
-      records_(backend_->make_session_records(settings_.idle_timeout, settings_.half_open_timeout)),
+      // A session is never kept longer half-open than it would be idle.
+      records_(backend_->make_session_records(settings_.idle_timeout,
+                                              std::min(settings_.half_open_timeout, settings_.idle_timeout))),
       journal_(backend_->make_journal(journal_limits(settings_))),
       share_(Bound::sessions) {
     if (cluster_ != nullptr) join_cluster();

@@ -114,7 +114,8 @@ SessionRecords::Insert RedisSessionRecords::insert(const SessionRecord& record, 
 }
 
 std::optional<SessionRecord> RedisSessionRecords::load(std::string_view id, bool touch) {
-    // A touch restarts the session's time to live, and moves its expiry in its client's count.
+    // A touch restarts the session's time to live, and moves its expiry in its client's count (whose
+    // expired members go then, so that a client keeping one session alive keeps no dead ones).
     static const std::string script =
         "local h = redis.call('HGETALL', KEYS[1]) local s = redis.call('SMEMBERS', KEYS[2]) "
         "if ARGV[1] == '1' and #h > 0 then " +
@@ -122,6 +123,7 @@ std::optional<SessionRecord> RedisSessionRecords::load(std::string_view id, bool
         "redis.call('PEXPIRE', KEYS[1], ARGV[2]) redis.call('PEXPIRE', KEYS[2], ARGV[2]) "
         "local q = redis.call('HGET', KEYS[1], 'q') "
         "if q then "
+        "redis.call('ZREMRANGEBYSCORE', ARGV[3] .. q, '-inf', now) "
         "redis.call('ZADD', ARGV[3] .. q, 'XX', now + tonumber(ARGV[2]), ARGV[4]) "
         "redis.call('PEXPIRE', ARGV[3] .. q, ARGV[2]) "
         "end end "
