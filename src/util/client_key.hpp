@@ -2,8 +2,9 @@
 // Who a client is, for the bounds a node keeps per client (docs/adr/0024-fair-limits.md): the
 // principal when there is one, else the remote address as the transport reported it (behind
 // trusted proxies the forwarded one, IPv6 by its prefix). The two never collide: a principal named
-// like an address is still a principal. Empty when neither is known (stdio, in-process): all such
-// clients are one.
+// like an address is still a principal. Empty when neither is known (stdio, in-process): such
+// requests have no quota of their own (ClientQuota, FairShare), only the bounds in all, and
+// --rate-limit gives them one budget.
 #include <string>
 #include <string_view>
 

@@ -26,7 +26,7 @@ std::optional<ClientQuota::Place> ClientQuota::try_take(std::string_view client,
     {
         std::lock_guard lock(counts_->mutex);
         auto& held = counts_->held[key];
-        if (held >= per_client) {
+        if (!client.empty() && held >= per_client) {
             if (held == 0) counts_->held.erase(key);
             return std::nullopt;
         }

@@ -37,7 +37,8 @@ public:
         std::string client_;
     };
 
-    // A place for `client`, or nothing when it holds `per_client` already.
+    // A place for `client`, or nothing when it holds `per_client` already. A client with no key
+    // (stdio, in-process: no principal, no address) has no quota: there is no other to share with.
     std::optional<Place> try_take(std::string_view client, std::size_t per_client);
     std::size_t held_by(std::string_view client) const;
 

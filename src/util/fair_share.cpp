@@ -69,7 +69,7 @@ std::variant<FairShare::Hold, FairShare::Refusal> FairShare::take(const std::str
         std::lock_guard lock(state_->mutex);
         const auto mine = state_->by_client.find(client);
         const std::size_t holding = mine == state_->by_client.end() ? 0 : mine->second.size();
-        if (holding >= limits.per_client) {
+        if (!client.empty() && holding >= limits.per_client) {
             report_refusal(bound_, Limit::client, client);
             return Refusal::client_limit;
         }

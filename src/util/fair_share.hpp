@@ -62,7 +62,8 @@ public:
     explicit FairShare(Bound bound);
 
     // A hold for `client` within `limits` (read at each take: a server's options may change
-    // before it serves), or why not. `evict` ends the resource should its hold be taken later for
+    // before it serves), or why not. A client with no key (stdio, in-process) is held to the bound
+    // in all only. `evict` ends the resource should its hold be taken later for
     // another client; it runs once, on the thread that takes it, outside this object's lock. When
     // this take evicts another client's resource, that happens before it returns.
     std::variant<Hold, Refusal> take(const std::string& client, Limits limits, std::function<void()> evict);

@@ -48,6 +48,7 @@ TEST(ClientQuota, EachClientHasItsOwnQuotaAndAPlaceIsGivenBackWhenItsHolderEnds)
     EXPECT_EQ(quota.held_by("a"), 0u);
     EXPECT_TRUE(quota.try_take("a", limit));
     EXPECT_FALSE(ClientQuota().try_take("a", 0));
+    EXPECT_TRUE(ClientQuota().try_take("", 0));  // no key, no quota: stdio and in-process
 }
 
 TEST(ClientQuota, PlacesOutliveTheQuotaAndCountRightUnderContention) {
@@ -98,6 +99,9 @@ TEST(FairShare, AClientAtItsOwnLimitIsRefusedAndOthersAreNot) {
     auto b1 = hold(share, limits, "b");
     EXPECT_EQ(share.held(), 3u);
     EXPECT_EQ(share.held_by("a"), 2u);
+    std::vector<FairShare::Hold> unkeyed;  // stdio, in-process: the bound in all only
+    for (int i = 0; i < 7; ++i) unkeyed.push_back(hold(share, limits, ""));
+    EXPECT_EQ(refusal(share, limits, ""), FairShare::Refusal::full);
 }
 
 TEST(FairShare, AtTheBoundTheLeastRecentlyUsedOfAClientAboveItsShareMakesRoom) {
