@@ -1,6 +1,6 @@
 // Line framing of the stdio transport: bounded lines, CR/LF, partial reads, the writer's ordering.
-#include "util/line_reader.hpp"
 #include "transport/stdio/line_writer.hpp"
+#include "util/line_reader.hpp"
 
 #include <gtest/gtest.h>
 

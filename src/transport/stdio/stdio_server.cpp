@@ -4,8 +4,8 @@
 #include <mcp/protocol/jsonrpc.hpp>
 #include <mcp/server/server.hpp>
 
-#include "util/line_reader.hpp"
 #include "transport/stdio/line_writer.hpp"
+#include "util/line_reader.hpp"
 #include "util/log.hpp"
 
 #include <boost/json/serialize.hpp>
