@@ -5,6 +5,9 @@ target_link_libraries(test_client_units PRIVATE mcp::mcp)
 # Host configuration files, the group's naming and backoff, and mcp::ClientGroup over in-process servers.
 mcp_unit_test(test_client_group test_client_group.cpp)
 target_link_libraries(test_client_group PRIVATE mcp::mcp)
+# The host side of Skills against the server's Skills extension, in process.
+mcp_unit_test(test_skills_client test_skills_client.cpp)
+target_link_libraries(test_skills_client PRIVATE mcp::mcp)
 mcp_unit_test(test_client_in_process test_client_in_process.cpp)
 target_link_libraries(test_client_in_process PRIVATE mcp::mcp)
 # <mcp/client/asio.hpp> compiles Asio as the library does.
