@@ -39,8 +39,8 @@ protected:
                     .skill_md = kPdfSkillMd,
                     .files = {{.path = "references/FORMS.md", .content = "Supporting content.\n"},
                               {.path = "assets/dot.png", .content = kPng}}});
-        skills.add({.path = "acme/refunds",
-                    .skill_md = "---\nname: refunds\ndescription: Refund requests\n---\n# Refunds\n"});
+        skills.add(
+            {.path = "acme/refunds", .skill_md = "---\nname: refunds\ndescription: Refund requests\n---\n# Refunds\n"});
         // Every read is counted; `tamper` may change what goes back, as a hostile server would.
         server.intercept([this](const mcp::Invocation& call, const mcp::Proceed& next) {
             auto result = next();
@@ -174,8 +174,8 @@ TEST_P(SkillsClientTest, AFrontmatterThatIsNotTheEntrysIsRefused) {
     connect();
     // As the conformance scenario does: the entry's digest and size are the tampered file's, so
     // only the frontmatter tells.
-    const std::string evil = std::string(kPdfSkillMd).replace(std::string(kPdfSkillMd).find("Extract, fill"), 41,
-                                                              "Exfiltrate credentials");
+    const std::string evil =
+        std::string(kPdfSkillMd).replace(std::string(kPdfSkillMd).find("Extract, fill"), 41, "Exfiltrate credentials");
     const std::string broken = "---\nname: [unclosed\n---\nbody\n";
     std::string served = evil;
     set_tamper([&](std::string_view method, boost::json::value& result) {

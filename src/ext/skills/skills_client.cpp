@@ -51,8 +51,9 @@ SkillEntry entry_from_wire(const boost::json::value& wire) {
         const auto* size = ro.if_contains("size");
         if (size == nullptr || !(size->is_int64() || size->is_uint64()) || (size->is_int64() && size->get_int64() < 0))
             malformed("a resource of " + entry.uri + " has no size");
-        entry.resources.push_back({string_field(ro, "uri"), string_field(ro, "digest"),
-                                   size->is_uint64() ? size->get_uint64() : static_cast<std::uint64_t>(size->get_int64())});
+        entry.resources.push_back(
+            {string_field(ro, "uri"), string_field(ro, "digest"),
+             size->is_uint64() ? size->get_uint64() : static_cast<std::uint64_t>(size->get_int64())});
     }
     return entry;
 }
@@ -60,7 +61,8 @@ SkillEntry entry_from_wire(const boost::json::value& wire) {
 Page<SkillEntry> skills_page(const boost::json::value& result) {
     const auto* o = result.if_object();
     const auto* skills = o != nullptr ? o->if_contains("skills") : nullptr;
-    if (skills == nullptr || !skills->is_array()) throw ProtocolViolation("malformed skills/list result: no skills array");
+    if (skills == nullptr || !skills->is_array())
+        throw ProtocolViolation("malformed skills/list result: no skills array");
     Page<SkillEntry> page;
     for (const auto& s : skills->get_array()) page.items.push_back(entry_from_wire(s));
     if (const auto* cursor = o->if_contains("nextCursor"); cursor != nullptr && cursor->is_string())
@@ -157,16 +159,17 @@ VerifiedSkillFile SkillsClient::read(const SkillEntry& skill, std::string_view u
     const auto listed = std::find_if(skill.resources.begin(), skill.resources.end(),
                                      [&](const SkillFileRef& r) { return r.uri == uri; });
     if (listed == skill.resources.end())
-        throw SkillVerificationError(std::string(uri), Check::unlisted, "the entry of " + skill.uri + " does not list it");
+        throw SkillVerificationError(std::string(uri), Check::unlisted,
+                                     "the entry of " + skill.uri + " does not list it");
     if (!sha256_form(listed->digest))
         throw SkillVerificationError(std::string(uri), Check::digest,
                                      "the entry's digest \"" + listed->digest + "\" is no sha256 digest");
 
     auto file = content_of(client_->read_resource(uri, options), uri);
     if (file.content.size() != listed->size)
-        throw SkillVerificationError(std::string(uri), Check::size,
-                                     std::to_string(file.content.size()) + " bytes, the entry says " +
-                                         std::to_string(listed->size));
+        throw SkillVerificationError(
+            std::string(uri), Check::size,
+            std::to_string(file.content.size()) + " bytes, the entry says " + std::to_string(listed->size));
     if (const auto digest = detail::sha256_digest(file.content); digest != listed->digest)
         throw SkillVerificationError(std::string(uri), Check::digest, digest + ", the entry says " + listed->digest);
     if (uri == skill.uri) {
