@@ -2,6 +2,8 @@
 // rule and backoff, and mcp::ClientGroup over in-process servers: lists to the last page, names
 // and routing, refresh on list changes in both revisions, reconnection, failures kept to their
 // server, and each server's own lifetime.
+#include "client_test_support.hpp"
+
 #include "client/config/dotenv.hpp"
 #include "client/group/backoff.hpp"
 #include "client/group/naming.hpp"
@@ -23,15 +25,8 @@ using namespace std::chrono_literals;
 
 namespace {
 
-template <class F>
-bool eventually(F done, std::chrono::milliseconds limit = 10s) {
-    const auto until = std::chrono::steady_clock::now() + limit;
-    while (std::chrono::steady_clock::now() < until) {
-        if (done()) return true;
-        std::this_thread::sleep_for(5ms);
-    }
-    return done();
-}
+using client_testing::eventually;
+using client_testing::TempDir;
 
 std::string first_text(const mcp::CallToolResult& result) {
     if (result.content.empty()) return "(no content)";
@@ -52,25 +47,6 @@ mcp::ConfigOptions with_env(std::map<std::string, std::string> vars) {
     };
     return options;
 }
-
-class TempDir {
-public:
-    TempDir()
-        : path_(std::filesystem::temp_directory_path() /
-                ("mcp-group-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++))) {
-        std::filesystem::create_directories(path_);
-    }
-    ~TempDir() { std::filesystem::remove_all(path_); }
-    const std::filesystem::path& path() const { return path_; }
-    std::filesystem::path write(const std::string& name, const std::string& text) const {
-        std::ofstream(path_ / name, std::ios::binary) << text;
-        return path_ / name;
-    }
-
-private:
-    static inline int counter_ = 0;
-    std::filesystem::path path_;
-};
 
 TEST(ClientConfig, ReadsClaudeDesktopAndCursorEntries) {
     const auto servers = mcp::parse_server_config(R"({
