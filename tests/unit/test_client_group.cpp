@@ -548,6 +548,31 @@ TEST_P(GroupInProcess, EachServerHasItsOwnLifetime) {
     EXPECT_THROW(beta_client->call_tool("echo", {{"text", "x"}}), mcp::ConnectionClosed);
 }
 
+TEST_P(GroupInProcess, CallbacksMayCallTheGroupAndWhatTheyThrowIsSurvived) {
+    std::atomic<int> tools_seen{0};
+    std::atomic<int> refused{0};
+    auto o = options();
+    mcp::ClientGroup* self = nullptr;
+    o.on_state = [&](const mcp::ServerState& s) {
+        if (s.status == mcp::ServerStatus::connected) {
+            try {
+                self->remove(s.name);  // its own server: refused, as Client::close() from its callback is
+            } catch (const std::logic_error&) {
+                ++refused;
+            }
+        }
+        throw std::runtime_error("a careless callback");
+    };
+    o.on_change = [&] { tools_seen = static_cast<int>(self->tools().size()); };
+    mcp::ClientGroup group(o);
+    self = &group;
+    group.add(entry("alpha"));
+    ASSERT_TRUE(group.wait_connected(10s));
+    EXPECT_TRUE(eventually([&] { return tools_seen.load() == 5; }));
+    EXPECT_EQ(refused.load(), 1);
+    EXPECT_EQ(first_text(group.call_tool("echo", {{"text", "x"}})), "alpha: x");
+}
+
 INSTANTIATE_TEST_SUITE_P(Revisions, GroupInProcess, ::testing::Values("2025-11-25", "2026-07-28"),
                          [](const auto& param) { return param.param == "2025-11-25" ? "v2025" : "v2026"; });
 

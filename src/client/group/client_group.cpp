@@ -4,6 +4,7 @@
 
 #include "client/group/naming.hpp"
 #include "client/group/server_slot.hpp"
+#include "util/log.hpp"
 
 #include <mcp/protocol/uri_template.hpp>
 
@@ -75,8 +76,16 @@ struct ClientGroup::Impl {
             std::lock_guard lock(mutex);  // so that a waiter cannot miss the change
         }
         changed.notify_all();
-        if (change == ServerSlot::Change::state && options.on_state) options.on_state(state);
-        if (change == ServerSlot::Change::lists && options.on_change) options.on_change();
+        // The application's callbacks run on the server's thread, which must go on whatever they throw.
+        try {
+            if (change == ServerSlot::Change::state && options.on_state) options.on_state(state);
+            if (change == ServerSlot::Change::lists && options.on_change) options.on_change();
+        } catch (const std::exception& e) {
+            detail::log().warn("client group: a callback for server \"{}\" threw: {}", detail::printable(state.name),
+                               detail::printable(e.what()));
+        } catch (...) {
+            detail::log().warn("client group: a callback for server \"{}\" threw", detail::printable(state.name));
+        }
     }
 
     // Every connected server's entries of one list, in the order the servers were added.
@@ -156,8 +165,9 @@ void ClientGroup::add(ServerConfig server) {
                 throw std::invalid_argument("the group has a server named \"" + slot->name() + "\" already");
         }
         impl->slots.push_back(slot);
+        // Started under the lock, so that remove() and close() never see a thread half made.
+        slot->start();
     }
-    slot->start();
 }
 
 bool ClientGroup::remove(std::string_view server) {

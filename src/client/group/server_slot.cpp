@@ -147,6 +147,8 @@ void ServerSlot::run() {
             permanent = true;
         } catch (const std::exception& e) {
             error = e.what();
+        } catch (...) {  // from the application's make_transport or client_options
+            error = "an exception that is no std::exception";
         }
 
         if (connection.client) {
