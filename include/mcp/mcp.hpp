@@ -16,9 +16,12 @@
 
 #include <mcp/bridge/in_process.hpp>
 #include <mcp/client/client.hpp>
+#include <mcp/client/group.hpp>
+#include <mcp/client/server_config.hpp>
 #include <mcp/client/stdio.hpp>
 #include <mcp/ext/apps.hpp>
 #include <mcp/ext/skills.hpp>
+#include <mcp/ext/skills_client.hpp>
 #include <mcp/json/bind.hpp>
 #include <mcp/json/schema.hpp>
 #include <mcp/protocol/content.hpp>

@@ -67,12 +67,15 @@ demo_out=$(printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params"
   | /usr/bin/mcp-cpp-demo --log-level off)
 [[ $demo_out == *'"name":"mcp-cpp-demo"'* ]] || { echo "error: /usr/bin/mcp-cpp-demo answered: $demo_out" >&2; exit 1; }
 echo "/usr/bin/mcp-cpp-demo: answers"
+client_out=$(/usr/bin/mcp-cpp-client tools/call echo text=packaged -- /usr/bin/mcp-cpp-demo --log-level off)
+[[ $client_out == packaged ]] || { echo "error: /usr/bin/mcp-cpp-client printed: $client_out" >&2; exit 1; }
+echo "/usr/bin/mcp-cpp-client: calls the demo's echo"
 
 echo "--- apt-get purge"
 "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq "${packages[@]}" >/dev/null
 left=()
 for path in /usr/include/mcp /usr/lib/libmcp-cpp.a /usr/lib/cmake/mcp-cpp /usr/lib/pkgconfig/mcp-cpp.pc /usr/bin/mcp-cpp-demo \
-            /usr/share/doc/libmcp-cpp-dev /usr/share/doc/mcp-cpp-tools; do
+            /usr/bin/mcp-cpp-client /usr/share/doc/libmcp-cpp-dev /usr/share/doc/mcp-cpp-tools; do
   [[ -e $path ]] && left+=("$path")
 done
 ((${#left[@]} == 0)) || { echo "error: left after purge: ${left[*]}" >&2; exit 1; }

@@ -2,6 +2,12 @@
 # against the demo and small hostile servers (Node scripts).
 mcp_unit_test(test_client_units test_client_units.cpp)
 target_link_libraries(test_client_units PRIVATE mcp::mcp)
+# Host configuration files, the group's naming and backoff, and mcp::ClientGroup over in-process servers.
+mcp_unit_test(test_client_group test_client_group.cpp)
+target_link_libraries(test_client_group PRIVATE mcp::mcp)
+# The host side of Skills against the server's Skills extension, in process.
+mcp_unit_test(test_skills_client test_skills_client.cpp)
+target_link_libraries(test_skills_client PRIVATE mcp::mcp)
 mcp_unit_test(test_client_in_process test_client_in_process.cpp)
 target_link_libraries(test_client_in_process PRIVATE mcp::mcp)
 # <mcp/client/asio.hpp> compiles Asio as the library does.
@@ -14,4 +20,13 @@ if(TARGET mcp-cpp-demo)
   target_compile_definitions(test_client_stdio PRIVATE BOOST_ASIO_SEPARATE_COMPILATION BOOST_ASIO_NO_DEPRECATED
     MCP_NODE_PATH="${MCP_NODE}" MCP_FAKE_SERVER="${CMAKE_CURRENT_SOURCE_DIR}/fake_mcp_server.mjs")
   add_dependencies(test_client_stdio mcp-cpp-demo)
+  # Servers nobody here wrote, from npm (tests/e2e/package.json), run as `node <their bin>`, and the
+  # group over them and the demo.
+  if(MCP_NODE)
+    mcp_unit_test(test_client_interop test_client_interop.cpp ENVIRONMENT "MCP_CPP_DEMO=$<TARGET_FILE:mcp-cpp-demo>")
+    target_link_libraries(test_client_interop PRIVATE mcp::mcp)
+    target_compile_definitions(test_client_interop PRIVATE MCP_NODE_PATH="${MCP_NODE}"
+      MCP_E2E_NODE_MODULES="${PROJECT_SOURCE_DIR}/tests/e2e/node_modules")
+    add_dependencies(test_client_interop mcp-cpp-demo)
+  endif()
 endif()
