@@ -70,7 +70,7 @@ class ClientStdio : public ::testing::Test {
 protected:
     void SetUp() override {
         demo = env("MCP_CPP_DEMO");
-        if (demo.empty()) GTEST_SKIP() << "MCP_CPP_DEMO is not set (ctest sets it)";
+        ASSERT_FALSE(demo.empty()) << "MCP_CPP_DEMO is not set (ctest sets it)";
     }
     mcp::StdioServerParams demo_params() const { return {.command = demo, .args = {"--stdio"}}; }
 
@@ -81,7 +81,7 @@ protected:
 class ClientStdioHostile : public ::testing::Test {
 protected:
     void SetUp() override {
-        if (node.empty()) GTEST_SKIP() << "the build found no node to run the fake servers";
+        ASSERT_FALSE(node.empty()) << "the build found no node to run the fake servers";
     }
     std::shared_ptr<mcp::StdioTransport> fake(const std::string& scenario, std::size_t max_message_bytes = 4 << 20) {
         return std::make_shared<mcp::StdioTransport>(mcp::StdioServerParams{
