@@ -80,9 +80,7 @@ protected:
 // A fake server of test_client_stdio's hostile kinds (fake_mcp_server.mjs).
 class ClientStdioHostile : public ::testing::Test {
 protected:
-    void SetUp() override {
-        ASSERT_FALSE(node.empty()) << "the build found no node to run the fake servers";
-    }
+    void SetUp() override { ASSERT_FALSE(node.empty()) << "the build found no node to run the fake servers"; }
     std::shared_ptr<mcp::StdioTransport> fake(const std::string& scenario, std::size_t max_message_bytes = 4 << 20) {
         return std::make_shared<mcp::StdioTransport>(mcp::StdioServerParams{
             .command = node, .args = {script, scenario}, .max_message_bytes = max_message_bytes});
