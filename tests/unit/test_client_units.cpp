@@ -1,9 +1,11 @@
 // The client's pure pieces: the negotiation's verdicts (one test per verdict), multi-round-trip
-// retries, elicitation defaults, the result cache and lazy pages.
+// retries, elicitation defaults, the result cache, lazy pages, and the value encoding of the
+// Mcp-Name and Mcp-Param-* headers.
 #include "client/elicitation_defaults.hpp"
 #include "client/mrtr.hpp"
 #include "client/negotiation.hpp"
 #include "client/result_cache.hpp"
+#include "protocol/param_headers.hpp"
 
 #include <mcp/client/pages.hpp>
 #include <mcp/protocol/errors.hpp>
@@ -268,4 +270,34 @@ TEST(Pages, CursorsThatGoRoundOrNeverEndAreRefused) {
     int next = 0;
     Pages<int> endless([&](const std::optional<std::string>&) { return Page<int>{{1}, std::to_string(++next)}; }, 5);
     EXPECT_THROW(for (auto it = endless.begin(); it != endless.end(); ++it){}, ProtocolViolation);
+}
+
+// ---- The value encoding of Mcp-Name and Mcp-Param-*.
+
+TEST(HeaderValueEncoding, PlainWhenSafeElseBase64AsTheSpecsTableSays) {
+    // basic/transports/streamable-http.mdx, "Value Encoding", its examples.
+    EXPECT_EQ(encode_header_value("us-west1"), "us-west1");
+    EXPECT_EQ(encode_header_value("Hello, 世界"), "=?base64?SGVsbG8sIOS4lueVjA==?=");
+    EXPECT_EQ(encode_header_value(" padded "), "=?base64?IHBhZGRlZCA=?=");
+    EXPECT_EQ(encode_header_value("line1\nline2"), "=?base64?bGluZTEKbGluZTI=?=");
+    EXPECT_EQ(encode_header_value("=?base64?literal?="), "=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?=");
+    // Internal spaces are safe; a tab, CR or any control character is not, nor a space at one end.
+    EXPECT_EQ(encode_header_value("us west 1"), "us west 1");
+    EXPECT_EQ(encode_header_value(""), "");
+    EXPECT_EQ(encode_header_value("42"), "42");
+    EXPECT_EQ(encode_header_value("file:///path/to/file%20name.txt"), "file:///path/to/file%20name.txt");
+    const std::vector<std::string> unsafe{"\tindented",
+                                          "a\tb",
+                                          "line1\r\nline2",
+                                          " lead",
+                                          "trail ",
+                                          std::string("nul\0", 4),
+                                          "del\x7f",
+                                          "=?base64?"
+                                          "?="};
+    for (const auto& value : unsafe) {
+        const auto encoded = encode_header_value(value);
+        EXPECT_TRUE(encoded.starts_with("=?base64?")) << value;
+        EXPECT_EQ(decode_header_value(encoded), value);
+    }
 }
