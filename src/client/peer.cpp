@@ -278,6 +278,7 @@ void Peer::on_response(const jsonrpc::Message& message) {
                        printable(boost::json::serialize(message.id)));
         return;
     }
+    transport_->answered(message.id);
     if (message.error != nullptr) {
         settle(pending, {nullptr, error_of(*message.error)});
     } else {

@@ -15,3 +15,14 @@ if(TARGET mcp-cpp-demo)
     MCP_NODE_PATH="${MCP_NODE}" MCP_FAKE_SERVER="${CMAKE_CURRENT_SOURCE_DIR}/fake_mcp_server.mjs")
   add_dependencies(test_client_stdio mcp-cpp-demo)
 endif()
+# The HTTP transports against the demo (started on a port of its own for each test).
+if(TARGET mcp-cpp-demo)
+  mcp_unit_test(test_client_http test_client_http.cpp demo_server.cpp raw_http.cpp
+                ENVIRONMENT "MCP_CPP_DEMO=$<TARGET_FILE:mcp-cpp-demo>")
+  target_link_libraries(test_client_http PRIVATE mcp::mcp)
+  add_dependencies(test_client_http mcp-cpp-demo)
+endif()
+# ... and against fake servers the tests play (resumption, HTTP+SSE, the negotiation's fallbacks,
+# hostile servers).
+mcp_unit_test(test_client_http_fakes test_client_http_fakes.cpp fake_mcp_http.cpp http_test_server.cpp)
+target_link_libraries(test_client_http_fakes PRIVATE mcp::mcp OpenSSL::SSL OpenSSL::Crypto)
