@@ -375,18 +375,24 @@ wait_listening() { # until the port answers HTTP at all, bounded
 SPID="" PORT=""
 SCHEME=http     # https: the https suite's TLS runs (start_target, wait_listening, run_wrk)
 TARGET_ARGS=()  # more options for mcp-cpp and growth (the https and interceptors suites set them)
+# A driver is one client standing for many: mcp-cpp's bounds per client are lifted to its bounds in
+# all, so that what is measured is the server, not the quota of one client (docs/adr/0024-fair-limits.md).
+ONE_CLIENT_ARGS=(--max-connections-per-client 1000000 --max-sessions-per-client 10000000
+                 --max-get-streams-per-client 1000000 --max-listen-streams-per-client 1000000
+                 --max-parked-calls-per-client 100000000 --max-calls-per-client 100000000)
 start_target() { # start_target TARGET [TOOLS, for growth] -> SPID, PORT
     local target=$1 log=$WORK/logs/$1${2:+-$2}$LOG_TAG.server.log
     PORT=$(free_port)
     case $target in
         mcp-cpp)
-            taskset -c "$SERVER_CPU" "$DEMO_RUN" --http "127.0.0.1:$PORT" --io-threads 1 --log-level off "${TARGET_ARGS[@]}" >"$log" 2>&1 &
+            taskset -c "$SERVER_CPU" "$DEMO_RUN" --http "127.0.0.1:$PORT" --io-threads 1 --log-level off \
+                "${ONE_CLIENT_ARGS[@]}" "${TARGET_ARGS[@]}" >"$log" 2>&1 &
             ;;
         mcp-cpp-metrics) # and a scraper, as Prometheus with a 1 s interval, for the server's life
             local mport
             mport=$(free_port)
             taskset -c "$SERVER_CPU" "$DEMO_RUN" --http "127.0.0.1:$PORT" --io-threads 1 --log-level off \
-                --metrics "127.0.0.1:$mport" >"$log" 2>&1 &
+                "${ONE_CLIENT_ARGS[@]}" --metrics "127.0.0.1:$mport" >"$log" 2>&1 &
             local server=$!
             (while kill -0 "$server" 2>/dev/null; do
                 curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$mport/metrics"
@@ -399,7 +405,8 @@ start_target() { # start_target TARGET [TOOLS, for growth] -> SPID, PORT
             return
             ;;
         growth) # mcp-cpp with TOOLS registered tools (bench/server/growth_server.cpp)
-            taskset -c "$SERVER_CPU" "$GROWTH_RUN" "$2" --http "127.0.0.1:$PORT" --io-threads 1 --log-level off "${TARGET_ARGS[@]}" >"$log" 2>&1 &
+            taskset -c "$SERVER_CPU" "$GROWTH_RUN" "$2" --http "127.0.0.1:$PORT" --io-threads 1 --log-level off \
+                "${ONE_CLIENT_ARGS[@]}" "${TARGET_ARGS[@]}" >"$log" 2>&1 &
             ;;
         floor)
             local prefix=$WORK/nginx conf
@@ -636,7 +643,7 @@ suite_stdio() {
 suite_memory() {
     local target kind log res tasks_timeout_s=$((TASKS_STEP_MS * 2 / 1000 + 180))
     local -a TARGET_ARGS=()
-    # mcp-cpp refuses a principal's tasks beyond --max-tasks (1000 by default)
+    # mcp-cpp refuses a client's tasks beyond --max-tasks (1000 by default)
     ((MEMORY_N > 1000)) && TARGET_ARGS=(--max-tasks "$MEMORY_N")
     for target in "${MEMORY_TARGETS[@]}"; do
         selected "$target" || continue

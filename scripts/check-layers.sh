@@ -2,9 +2,11 @@
 # Lists the include graph between the library's layers (docs/architecture.md) and fails when a file
 # includes a header of a layer above its own or of a sibling layer (the client and the core are
 # siblings: neither includes the other), or when a transport or the bridge includes a private header
-# of the core (they use its public API only). The build enforces the
-# same rules for src/ (each layer compiles against the private headers it may use only); this
-# check covers the public headers under include/mcp as well, and shows the graph.
+# of the core (they use its public API only), or when an #include path climbs with "..": a relative
+# path would reach a header through the including file's own directory, which the build's include
+# roots do not police, and this check could not tell its layer. The build enforces the same rules
+# for src/ (each layer compiles against the private headers it may use only); this check covers the
+# public headers under include/mcp as well, and shows the graph.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -49,6 +51,7 @@ while IFS= read -r file; do
   from=$(layer_of "$file")
   [[ -n $from ]] || { violations+=("$file: not in any layer"); continue; }
   while IFS= read -r included; do
+    if [[ $included =~ (^|/)\.\.(/|$) ]]; then violations+=("$file includes $included (a path with ..)"); continue; fi
     to=$(layer_of "$included")
     [[ -n $to ]] || continue
     [[ $to == "$from" ]] && continue
@@ -75,4 +78,4 @@ if ((${#violations[@]})); then
   printf '  %s\n' "${violations[@]}" >&2
   exit 1
 fi
-echo "no file includes a layer above its own or a sibling layer; no transport or bridge includes a private header of the core"
+echo "no file includes a layer above its own or a sibling layer, nor a path with ..; no transport or bridge includes a private header of the core"

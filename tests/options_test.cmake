@@ -85,6 +85,8 @@ set(derived
   AUTH_LEEWAY AUTH_RESOURCE_NAME AUTH_RESOURCE_DOCUMENTATION AUTH_LIST_UNAUTHORIZED RATE_LIMIT
   MAX_CONNECTIONS MAX_HEADER_BYTES HEADER_TIMEOUT BODY_TIMEOUT IDLE_TIMEOUT WRITE_TIMEOUT MAX_STREAMS_PER_SESSION SHUTDOWN_GRACE
   MAX_SESSIONS SESSION_TIMEOUT
+  TRUSTED_PROXIES FORWARDED_HEADER IPV6_PREFIX MAX_CONNECTIONS_PER_CLIENT MAX_SESSIONS_PER_CLIENT HALF_OPEN_TIMEOUT
+  MAX_GET_STREAMS_PER_CLIENT MAX_LISTEN_STREAMS_PER_CLIENT MAX_PARKED_CALLS_PER_CLIENT MAX_CALLS_PER_CLIENT
   ELICITATION_TIMEOUT SAMPLING_TIMEOUT ROOTS_TIMEOUT REQUEST_STATE_TTL MAX_PARKED_CALLS
   TASK_TTL TASK_POLL_INTERVAL MAX_TASKS
   STORE SECRET_FILE
@@ -94,7 +96,7 @@ set(derived
   PAGE_SIZE MAX_MESSAGE_BYTES MAX_JSON_DEPTH OUTPUT_VALIDATION MAX_LISTEN_STREAMS MAX_SUBSCRIPTIONS
   HANDLER_THREADS MAX_HANDLER_THREADS HANDLER_QUEUE HANDLER_GROW_AFTER HANDLER_IDLE_TIMEOUT HANDLER_STACK_SIZE)
 execute_process(COMMAND "${BINARY}" --help OUTPUT_VARIABLE help RESULT_VARIABLE rc)
-string(REGEX MATCHALL "\\(Env:MCP_[A-Z_]+\\)" listed "${help}")
+string(REGEX MATCHALL "\\(Env:MCP_[A-Z0-9_]+\\)" listed "${help}")
 list(TRANSFORM listed REPLACE "^\\(Env:MCP_(.*)\\)$" "\\1")
 list(SORT listed)
 set(expected ${derived})
@@ -104,7 +106,7 @@ if(NOT rc EQUAL 0 OR NOT listed STREQUAL expected)
 endif()
 foreach(heading "Transport" "HTTP limits and timeouts" "Sessions \\(2025-era HTTP\\)" "Requests to the client" "Tasks"
                 "Store and keys" "Caching" "Logging" "Operations" "Limits" "Handler pool" "stdio" "HTTPS and browsers"
-                "Authorization \\(OAuth 2.1 resource server, HTTP\\)")
+                "Authorization \\(OAuth 2.1 resource server, HTTP\\)" "Clients \\(who one is, what one may hold\\)")
   if(NOT help MATCHES "\n${heading}:\n  --")
     message(FATAL_ERROR "--help has no group headed '${heading}:'")
   endif()
@@ -133,7 +135,13 @@ foreach(case
     "TLS_KEY=${WORK_DIR}/missing.pem|--tls-key" "TLS_CLIENT_CA=${WORK_DIR}/missing.pem|--tls-client-ca"
     "AUTH_CLIENT_CREDENTIALS_FILE=${WORK_DIR}/missing|--auth-client-credentials-file"
     "AUTH_CA_FILE=${WORK_DIR}/missing.pem|--auth-ca-file" "AUTH_LEEWAY=5x|--auth-leeway"
-    "AUTH_LIST_UNAUTHORIZED=maybe|--auth-list-unauthorized" "RATE_LIMIT=fast|--rate-limit")
+    "AUTH_LIST_UNAUTHORIZED=maybe|--auth-list-unauthorized" "RATE_LIMIT=fast|--rate-limit"
+    "TRUSTED_PROXIES=nginx.internal|--trusted-proxies" "FORWARDED_HEADER=via|--forwarded-header"
+    "IPV6_PREFIX=129|--ipv6-prefix" "MAX_CONNECTIONS_PER_CLIENT=0|--max-connections-per-client"
+    "MAX_SESSIONS_PER_CLIENT=0|--max-sessions-per-client" "HALF_OPEN_TIMEOUT=5x|--half-open-timeout"
+    "MAX_GET_STREAMS_PER_CLIENT=0|--max-get-streams-per-client"
+    "MAX_LISTEN_STREAMS_PER_CLIENT=0|--max-listen-streams-per-client"
+    "MAX_PARKED_CALLS_PER_CLIENT=0|--max-parked-calls-per-client" "MAX_CALLS_PER_CLIENT=0|--max-calls-per-client")
   string(REPLACE "|" ";" parts "${case}")
   list(GET parts 0 setting)
   list(GET parts 1 flag)

@@ -8,6 +8,7 @@ namespace mcp::net {
 namespace {
 
 constexpr std::string_view kBom = "\xEF\xBB\xBF";
+constexpr std::string_view kDefaultType = "message";
 
 }  // namespace
 
@@ -85,7 +86,10 @@ void SseParser::take_field(std::string_view field, std::string_view value) {
         const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), ms);
         if (digits && ec == std::errc() && end == value.data() + value.size()) retry_ = std::chrono::milliseconds(ms);
     }
-    if (data_.size() + type_.size() > limits_.max_event_bytes) {
+    // Counted as delivered: the data without the line end dispatch drops, and the type it gets.
+    const auto data_bytes = data_.empty() ? 0 : data_.size() - 1;
+    const auto type_bytes = type_.empty() ? kDefaultType.size() : type_.size();
+    if (data_bytes + type_bytes > limits_.max_event_bytes) {
         fail("an event stream event is over " + std::to_string(limits_.max_event_bytes) + " bytes");
     }
 }
@@ -96,7 +100,7 @@ void SseParser::dispatch() {
         return;
     }
     data_.pop_back();  // the LF after the last data line
-    SseEvent event{type_.empty() ? "message" : std::move(type_), std::move(data_), last_id_};
+    SseEvent event{type_.empty() ? std::string(kDefaultType) : std::move(type_), std::move(data_), last_id_};
     type_.clear();
     data_.clear();
     on_event_(std::move(event));

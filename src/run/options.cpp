@@ -1,5 +1,6 @@
 #include "run/options.hpp"
 
+#include "transport/http/client_address.hpp"
 #include "util/duration.hpp"
 #include "util/handler_pool.hpp"
 
@@ -110,6 +111,55 @@ void add_http_limits(CLI::App& app, HttpOptions& http) {
     add_duration(group, "--shutdown-grace", http.shutdown_grace, "Time calls in flight get to finish on SIGTERM");
 }
 
+// The bounds kept per client, and who a client is (docs/adr/0024-fair-limits.md).
+void add_clients(CLI::App& app, RunOptions& options) {
+    auto& group = *app.add_option_group("Clients (who one is, what one may hold)");
+    HttpOptions& http = options.http;
+    ClientQuotas& quotas = options.server.clients;
+    group
+        .add_option("--trusted-proxies", http.trusted_proxies,
+                    "Proxies (CIDR blocks) whose forwarding header and PROXY protocol header name the client; "
+                    "default none: a client is its connection's address")
+        ->delimiter(',')
+        ->check(CLI::Validator(
+            [](std::string& block) -> std::string {
+                return Cidr::parse(block) ? "" : "expected an address or a CIDR block such as 10.0.0.0/8";
+            },
+            "CIDR"));
+    group
+        .add_option("--forwarded-header", http.forwarded_header,
+                    "The header the trusted proxies write: x-forwarded-for, or forwarded (RFC 7239)")
+        ->check(CLI::IsMember({"x-forwarded-for", "forwarded"}));
+    group.add_option("--ipv6-prefix", http.ipv6_prefix, "IPv6 clients are counted by this prefix of their address")
+        ->check(CLI::Range(1, 128));
+    group
+        .add_option("--max-connections-per-client", http.max_connections_per_client,
+                    "HTTP connections of one client (trusted proxies not counted); more are closed at once")
+        ->check(CLI::Range(1, 1000000));
+    group
+        .add_option("--max-sessions-per-client", quotas.sessions,
+                    "2025-era sessions of one client, across the nodes sharing a store; initialize beyond gets 429")
+        ->check(CLI::Range(1, 10000000));
+    add_duration(group, "--half-open-timeout", options.server.sessions.half_open_timeout,
+                 "A 2025-era session that sends nothing after initialize is ended this long after it was made");
+    group
+        .add_option("--max-get-streams-per-client", http.max_get_streams_per_client,
+                    "2025-era GET streams of all of one client's sessions; more get 429")
+        ->check(CLI::Range(1, 1000000));
+    group
+        .add_option("--max-listen-streams-per-client", quotas.listen_streams,
+                    "subscriptions/listen streams of one client; more get 429")
+        ->check(CLI::Range(1, 1000000));
+    group
+        .add_option("--max-parked-calls-per-client", quotas.parked_calls,
+                    "2025-era parked calls of one client; more get 429")
+        ->check(CLI::Range(std::size_t{1}, std::size_t{100'000'000}));
+    group
+        .add_option("--max-calls-per-client", quotas.calls,
+                    "Calls of user code of one client queued or running at once; more get 429")
+        ->check(CLI::Range(std::size_t{1}, std::size_t{100'000'000}));
+}
+
 void add_stdio(CLI::App& app, RunOptions& options) {
     auto& group = *app.add_option_group("stdio");
     group.add_option("--stdio-subject", options.stdio_subject,
@@ -168,7 +218,9 @@ void add_auth(CLI::App& app, RunOptions& options) {
             "Whether lists show a principal the tools, prompts and resources it lacks scopes for: hide or show")
         ->check(CLI::IsMember({"hide", "show"}))
         ->default_str("hide");
-    group.add_option("--rate-limit", options.rate_limit, "Requests per second per principal, e.g. 50/s; more get 429")
+    group
+        .add_option("--rate-limit", options.rate_limit,
+                    "Requests per second per client (its principal, else its address), e.g. 50/s; more get 429")
         ->check(CLI::Validator(
             [](std::string& value) -> std::string { return parse_rate(value) ? "" : "expected a rate such as 50/s"; },
             "N/s"));
@@ -176,7 +228,10 @@ void add_auth(CLI::App& app, RunOptions& options) {
 
 void add_sessions(CLI::App& app, SessionOptions& sessions) {
     auto& group = *app.add_option_group("Sessions (2025-era HTTP)");
-    group.add_option("--max-sessions", sessions.max_sessions, "2025-era HTTP sessions; initialize beyond gets 503")
+    group
+        .add_option("--max-sessions", sessions.max_sessions,
+                    "2025-era HTTP sessions on this node; beyond, a session of a client above its share makes room, "
+                    "else initialize gets 503")
         ->check(CLI::Range(1, 10000000));
     add_duration(group, "--session-timeout", sessions.idle_timeout, "A 2025-era session idle this long is ended");
 }
@@ -191,7 +246,8 @@ void add_client_requests(CLI::App& app, ClientRequestOptions& requests) {
     add_duration(group, "--request-state-ttl", requests.request_state_ttl, "How long a 2026 requestState stays valid");
     group
         .add_option("--max-parked-calls", requests.max_parked_calls,
-                    "2025-era calls of replayable handlers waiting for their clients at once; more get 503")
+                    "2025-era calls of replayable handlers waiting for their clients at once; beyond, one of a "
+                    "client above its share makes room, else 503")
         ->check(CLI::Range(std::size_t{1}, std::size_t{100'000'000}));
 }
 
@@ -200,8 +256,8 @@ void add_tasks(CLI::App& app, TaskOptions& tasks) {
     add_duration(group, "--task-ttl", tasks.ttl, "How long a task and its result stay readable, from its creation");
     add_duration(group, "--task-poll-interval", tasks.poll_interval, "How often clients are told to poll a task");
     group
-        .add_option("--max-tasks", tasks.max_per_principal,
-                    "Tasks one principal (all anonymous clients together) may hold within their ttl; more are refused")
+        .add_option("--max-tasks", tasks.max_per_client,
+                    "Tasks one client (its principal, else its address) may hold within their ttl; more get 429")
         ->check(CLI::Range(std::size_t{1}, std::size_t{100'000'000}));
 }
 
@@ -287,7 +343,10 @@ void add_limits(CLI::App& app, ServerOptions& server) {
             "Check tools' structured results against their outputSchema: on, or off to save the check's cost")
         ->check(CLI::IsMember({"on", "off"}))
         ->default_str(server.validate_tool_output ? "on" : "off");
-    group.add_option("--max-listen-streams", server.max_listen_streams, "Open subscriptions/listen streams in total")
+    group
+        .add_option("--max-listen-streams", server.max_listen_streams,
+                    "Open subscriptions/listen streams in total; beyond, one of a client above its share makes room, "
+                    "else 503")
         ->check(CLI::Range(1, 1000000));
     group
         .add_option("--max-subscriptions", server.max_subscriptions,
@@ -356,6 +415,7 @@ void add_options(CLI::App& app, RunOptions& options) {
     add_transport(app, options);
     add_stdio(app, options);
     add_http_limits(app, options.http);
+    add_clients(app, options);
     add_tls_and_cors(app, options.http);
     add_auth(app, options);
     add_sessions(app, options.server.sessions);

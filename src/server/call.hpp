@@ -10,6 +10,7 @@
 #include "server/client_requests/rounds.hpp"
 #include "sessions/in_flight.hpp"
 #include "sessions/session_state.hpp"
+#include "util/client_quota.hpp"
 #include "util/metrics.hpp"
 
 #include <boost/json/value.hpp>
@@ -78,9 +79,14 @@ struct CallState : InFlightCall, std::enable_shared_from_this<CallState> {
     TraceContext trace;                     // the caller's trace and this request's span, if any
     const EntityMetrics* entity = nullptr;  // the registered tool, prompt or resource it called
     std::optional<metrics::GaugeScope> in_flight;
+    // One of its client's places for calls of user code, from its admission to the end of its
+    // first run on the pool (ClientQuotas::calls).
+    std::optional<ClientQuota::Place> client_place;
 
     // The params object, or an empty one.
     const boost::json::object& params() const;
+    // Who its client is, for the bounds kept per client (util/client_key.hpp); once admitted.
+    std::string client() const;
 
     // Frees the call's id in its session before the answer goes out; hold the result until the
     // answer is written (a closing stdio session waits for it). Empty when the call was not tracked.

@@ -33,7 +33,9 @@ SessionService& ServerCore::sessions() {
             cluster.backend_ptr(),
             SessionService::Settings{
                 .max_sessions = o.max_sessions,
+                .max_sessions_per_client = options.clients.sessions,
                 .idle_timeout = o.idle_timeout,
+                .half_open_timeout = o.half_open_timeout,
                 .journal_events_per_stream = o.journal_events_per_stream,
                 .journal_bytes_per_stream = o.journal_bytes_per_stream,
                 .journal_streams = o.max_sessions * 4 + options.client_requests.max_parked_calls,

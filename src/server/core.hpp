@@ -15,8 +15,9 @@
 #include "server/listen_registry.hpp"
 #include "server/tasks/task_runs.hpp"
 #include "sessions/session_service.hpp"
-#include "util/bounded_count.hpp"
+#include "util/client_quota.hpp"
 #include "util/deadline_queue.hpp"
+#include "util/fair_share.hpp"
 #include "util/handler_pool.hpp"
 #include "util/metrics.hpp"
 
@@ -44,8 +45,11 @@ struct ServerCore {
     ListenRegistry listens;
     TaskRuns task_runs;  // the tasks this node runs
     std::atomic<bool> shutting_down{false};
-    BoundedCount parked_calls;        // bounded by options.client_requests.max_parked_calls
-    std::unique_ptr<AuditLog> audit;  // ServerOptions::audit; set by Server::configure
+    // What clients hold, bounded per client and in all (docs/adr/0024-fair-limits.md).
+    FairShare listen_streams{Bound::listen_streams};  // max_listen_streams, clients.listen_streams
+    FairShare parked_calls{Bound::parked_calls};      // client_requests.max_parked_calls, clients.parked_calls
+    ClientQuota calls_by_client;                      // clients.calls (set with the options)
+    std::unique_ptr<AuditLog> audit;                  // ServerOptions::audit; set by Server::configure
 
     // 2025-era sessions, made on first use from the backend and options.sessions.
     SessionService& sessions();

@@ -3,6 +3,7 @@
 #include "protocol/era.hpp"
 #include "protocol/params.hpp"
 #include "server/call_observer.hpp"
+#include "server/client_limits.hpp"
 #include "server/client_requests/request_state.hpp"
 #include "server/methods/methods.hpp"
 #include "server/request_context_impl.hpp"
@@ -179,7 +180,7 @@ const Method* admit_stateless(CallState& call, const Inbound& inbound) {
     }
     if (method == nullptr) throw Error(error_code::method_not_found, "Method not found: " + std::string(msg.method));
     call.exchange.emplace(Era::stateless, envelope.client, inbound.session, msg.id, progress_token_of(msg),
-                          envelope.log_level, inbound.principal);
+                          envelope.log_level, inbound.principal, inbound.client_address);
     call.method = method;
     if (method->info->rounds) read_inputs(call);
     return method;
@@ -194,7 +195,7 @@ const Method* admit_in_session(CallState& call, const Inbound& inbound) {
         throw Error(error_code::invalid_request, "Not initialized: send initialize first");
     }
     call.exchange.emplace(Era::sessions, session ? session->client() : nullptr, session, msg.id, progress_token_of(msg),
-                          std::nullopt, inbound.principal);
+                          std::nullopt, inbound.principal, inbound.client_address);
     call.method = method;
     return method;
 }
@@ -234,8 +235,12 @@ LogFields log_fields_of(const CallState& call) {
     return fields;
 }
 
-// A call's turn on the handler pool, with the thread-local context of its request.
+// A call's turn on the handler pool, with the thread-local context of its request. Its client's
+// place for calls in flight is given back after the first turn (taken out before it runs: once
+// parked, the call may be resumed on another thread at any moment).
 void run_pooled(const std::shared_ptr<CallState>& call) {
+    const auto client_place = std::move(call->client_place);
+    call->client_place.reset();
     auto scope = call->snapshot->restore();
     if (run_call(*call->method, call)) call->core.calls.ended(*call);
 }
@@ -318,6 +323,7 @@ void handle_request(ServerCore& core, const std::shared_ptr<CallState>& call, co
         RequestContextScope request_context(call->trace, log_fields_of(*call));
         call->snapshot = core.context_registry->capture();
     }
+    if (!admit_client_call(call)) return;
     core.calls.started(call);
     if (!core.pool().try_submit([call] { run_pooled(call); })) {
         core.calls.ended(*call);
@@ -344,6 +350,15 @@ void drop_call(const std::shared_ptr<CallState>& call) {
     call->core.calls.ended(*call);
     observe_answer(*call, Era::sessions, Outcome::cancelled);
     call->sink->complete(std::nullopt);
+}
+
+void evict_call(const std::shared_ptr<CallState>& call) {
+    const auto answering = call->untrack();
+    call->core.calls.ended(*call);
+    observe_answer(*call, Era::sessions, Outcome::unavailable);
+    call->sink->complete_overloaded(jsonrpc::make_error(
+        call->message.id, error_code::internal_error,
+        "Server overloaded: this call waited for an answer while other clients waited for room, try again later"));
 }
 
 namespace {
@@ -404,6 +419,9 @@ bool run_call(const Method& method, const std::shared_ptr<CallState>& call) {
                 response.emplace(jsonrpc::make_error(
                     call->message.id, error_code::internal_error,
                     "Server overloaded: too many calls wait for their clients' answers, try again later"));
+            } catch (const Refusal& e) {
+                refused = e;  // the client's own parked calls are at its quota
+                response.emplace(error_response(*call, e));
             }
         }
     } catch (const CapabilityMissing& e) {

@@ -35,5 +35,8 @@ bool run_call(const Method& method, const std::shared_ptr<CallState>& call);
 void resume_call(const std::shared_ptr<CallState>& call);
 // A parked call was cancelled or its client went away: it ends, with no response.
 void drop_call(const std::shared_ptr<CallState>& call);
+// A parked call was ended to make room for another client's (docs/adr/0024-fair-limits.md): its
+// client, which may still be there, is told so.
+void evict_call(const std::shared_ptr<CallState>& call);
 
 }  // namespace mcp::detail

@@ -4,14 +4,16 @@ namespace mcp {
 
 Exchange::Exchange(Era era, std::shared_ptr<const ClientState> client, std::shared_ptr<Session> session,
                    boost::json::value request_id, boost::json::value progress_token,
-                   std::optional<LogLevel> request_log_level, std::shared_ptr<const Principal> principal)
+                   std::optional<LogLevel> request_log_level, std::shared_ptr<const Principal> principal,
+                   std::string client_address)
     : era_(era),
       client_(std::move(client)),
       session_(std::move(session)),
       request_id_(std::move(request_id)),
       progress_token_(std::move(progress_token)),
       request_log_level_(request_log_level),
-      principal_(std::move(principal)) {
+      principal_(std::move(principal)),
+      client_address_(std::move(client_address)) {
     if (!client_) client_ = std::make_shared<const ClientState>();
 }
 

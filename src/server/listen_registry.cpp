@@ -19,6 +19,7 @@ bool Listen::end() {
     if (ended) return false;
     ended = true;
     open = false;
+    hold = FairShare::Hold();
     return true;
 }
 
@@ -44,14 +45,13 @@ std::vector<std::shared_ptr<Listen>> ListenRegistry::open_listens() {
     return open;  // `dropped` is destroyed here, outside the lock
 }
 
-bool ListenRegistry::add(const std::shared_ptr<Listen>& listen, std::size_t max) {
+void ListenRegistry::add(const std::shared_ptr<Listen>& listen, std::size_t max) {
     std::vector<std::shared_ptr<Listen>> dropped;  // destroyed after the lock is released
     std::lock_guard lock(mutex_);
-    // Ended streams leave on the next notification, or here once they take the room a new one needs.
+    // Ended streams leave on the next notification, or here once there are as many as open ones
+    // may be: what is open is bounded by its holds (FairShare), what is ended by this.
     if (listens_.size() >= max) dropped = drop_ended_locked();
-    if (listens_.size() >= max) return false;
     listens_.push_back(listen);
-    return true;
 }
 
 void ListenRegistry::list_changed(std::string_view list) {

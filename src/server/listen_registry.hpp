@@ -1,6 +1,7 @@
 #pragma once
 // Open subscriptions/listen streams (2026-07-28) and the change notifications they receive.
 #include "server/call.hpp"
+#include "util/fair_share.hpp"
 
 #include <functional>
 #include <memory>
@@ -23,23 +24,25 @@ struct Listen {
     std::set<std::string, std::less<>> task_ids;
     std::string task_owner;
 
-    std::mutex mutex;    // orders the acknowledgement before every notification
-    bool open = false;   // acknowledged and not yet ended
-    bool ended = false;  // the stream is over; the registry drops it on its next pass
+    std::mutex mutex;      // orders the acknowledgement before every notification
+    bool open = false;     // acknowledged and not yet ended
+    bool ended = false;    // the stream is over; the registry drops it on its next pass
+    FairShare::Hold hold;  // its client's place among the node's listen streams, until it ends
     // Ends the stream when the call is cancelled. It lives as long as the Listen, and never
     // destroys the Listen itself: the registry does that, outside the callback.
     std::optional<std::stop_callback<std::function<void()>>> on_stop;
 
     // Sends `notification` tagged with this stream's subscription id, if it is open.
     void deliver(boost::json::value notification);
-    // Marks the stream over; true for the one caller that ended it.
+    // Marks the stream over and gives its place back; true for the one caller that ended it.
     bool end();
 };
 
 class ListenRegistry {
 public:
-    // False when `max` streams are already open. O(1) unless the registry is full.
-    bool add(const std::shared_ptr<Listen>& listen, std::size_t max);
+    // A stream that holds its place (Listen::hold). O(1) unless the registry holds `max` streams,
+    // ended ones included.
+    void add(const std::shared_ptr<Listen>& listen, std::size_t max);
     // "tools", "prompts" or "resources".
     void list_changed(std::string_view list);
     void resource_updated(std::string_view uri);

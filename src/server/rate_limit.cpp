@@ -1,5 +1,7 @@
-// mcp::rate_limit: a token bucket per principal subject.
+// mcp::rate_limit: a token bucket per client: its principal, else its address.
 #include <mcp/server/interceptor.hpp>
+
+#include "util/client_key.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -39,7 +41,8 @@ private:
         double tokens;
         Clock::time_point at;
     };
-    // Subjects come from verified tokens, but an issuer may mint many: the table stays bounded.
+    // Subjects come from verified tokens, but an issuer may mint many, and addresses are many: the
+    // table stays bounded.
     static constexpr std::size_t kMaxSubjects = 100'000;
 
     // A full bucket is the same as no bucket: those go first.
@@ -64,7 +67,8 @@ Interceptor rate_limit(double per_second, double burst) {
     auto buckets = std::make_shared<Buckets>(per_second, burst);
     return [buckets](const Invocation& call, const Proceed& next) {
         const auto& principal = call.exchange.principal();
-        const double wait = buckets->take(principal ? principal->subject : std::string());
+        const double wait = buckets->take(detail::client_key(
+            principal ? std::string_view(principal->subject) : std::string_view(), call.exchange.client_address()));
         if (wait > 0) {
             const auto retry_after = std::to_string(static_cast<long long>(std::ceil(wait)));
             throw Refusal(429, error_code::rate_limited, "Too many requests: try again in " + retry_after + " s",

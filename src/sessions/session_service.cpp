@@ -10,6 +10,9 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
+#include <algorithm>
+#include <variant>
+
 namespace mcp::detail {
 
 namespace {
@@ -52,8 +55,11 @@ SessionService::SessionService(std::shared_ptr<Backend> backend, Settings settin
     : backend_(std::move(backend)),
       settings_(std::move(settings)),
       cluster_(backend_->cluster()),
-      records_(backend_->make_session_records(settings_.idle_timeout)),
-      journal_(backend_->make_journal(journal_limits(settings_))) {
+      // A session is never kept longer half-open than it would be idle.
+      records_(backend_->make_session_records(settings_.idle_timeout,
+                                              std::min(settings_.half_open_timeout, settings_.idle_timeout))),
+      journal_(backend_->make_journal(journal_limits(settings_))),
+      share_(Bound::sessions) {
     if (cluster_ != nullptr) join_cluster();
     open_gauge_ = metrics::registry()
                       .family("mcp_sessions_open", "2025-era HTTP sessions this node holds", metrics::Type::gauge)
@@ -134,43 +140,71 @@ std::shared_ptr<ResumableSession> SessionService::create() {
     return wrap(SessionState::make(random_token(), nullptr, settings_.initial_level));
 }
 
-bool SessionService::full() {
-    std::lock_guard lock(mutex_);
-    return stored_.size() >= settings_.max_sessions;
-}
-
 std::size_t SessionService::size() {
     std::lock_guard lock(mutex_);
     return stored_.size();
 }
 
-bool SessionService::admit(const std::shared_ptr<ResumableSession>& session) {
+SessionService::Admission SessionService::admit(const std::shared_ptr<ResumableSession>& session,
+                                                const std::string& client) {
     auto& state = SessionState::of(*session->session());
-    std::vector<std::shared_ptr<ResumableSession>> expired;
+    const std::string id = session->id();
     if (records_) {
-        if (full()) return false;
-        if (!records_->insert(state.record())) return false;  // taken: cannot happen with random ids
+        // The client's count across the nodes lives with the records.
+        auto record = state.record();
+        record.charged_to = client;
+        switch (records_->insert(record, settings_.max_sessions_per_client)) {
+            case SessionRecords::Insert::inserted: break;
+            case SessionRecords::Insert::client_full:
+                report_refusal(Bound::sessions, Limit::client, client);
+                return Admission::client_limit;
+            case SessionRecords::Insert::id_taken: return Admission::full;  // cannot happen with random ids
+        }
         state.share(0);
     } else {
-        // At capacity a new session is refused rather than an idle one evicted: eviction would let
-        // a flood of initialize requests push out real clients. Expired ones make room.
-        std::lock_guard lock(mutex_);
-        if (stored_.size() >= settings_.max_sessions) expired = take_expired();
+        // Sessions past their time make room before any client's live one does.
+        std::vector<std::shared_ptr<ResumableSession>> expired;
+        {
+            std::lock_guard lock(mutex_);
+            if (stored_.size() >= settings_.max_sessions) {
+                expired = take_expired();
+                for (auto& half_open : take_half_open()) expired.push_back(std::move(half_open));
+            }
+        }
+        if (metrics::enabled()) session_metrics().expired.add(expired.size());
+        end_later(std::move(expired), true);
     }
-    bool admitted = false;
+    auto verdict =
+        share_.take(client, {settings_.max_sessions, settings_.max_sessions_per_client}, [this, id] { evict(id); });
+    if (const auto* refused = std::get_if<FairShare::Refusal>(&verdict)) {
+        if (records_) {
+            try {
+                records_->remove(id);
+            } catch (const StoreUnavailable&) {
+                // It was never handed out: its half-open time ends it.
+            }
+        }
+        return *refused == FairShare::Refusal::client_limit ? Admission::client_limit : Admission::full;
+    }
     {
         std::lock_guard lock(mutex_);
-        if (records_ || stored_.size() < settings_.max_sessions) {
-            store_locked(session->id(), session);
-            admitted = true;
+        store_locked(id, session, std::move(std::get<FairShare::Hold>(verdict)));
+        if (!records_) stored_.find(id)->second.half_open_position = half_open_.insert(half_open_.end(), id);
+    }
+    if (metrics::enabled()) session_metrics().created.add();
+    return Admission::admitted;
+}
+
+void SessionService::evict(const std::string& id) {
+    if (records_) {
+        try {
+            if (records_->remove(id)) cluster_->publish("deleted", id);
+        } catch (const StoreUnavailable& e) {
+            log().warn("a session ended to make room for another client's is left to expire in the store: {}",
+                       e.what());
         }
     }
-    end_later(expired, true);
-    if (metrics::enabled()) {
-        session_metrics().expired.add(expired.size());
-        if (admitted) session_metrics().created.add();
-    }
-    return admitted;
+    end_local(id, true);
 }
 
 std::shared_ptr<ResumableSession> SessionService::find(std::string_view id, std::string_view subject) {
@@ -194,6 +228,11 @@ std::shared_ptr<ResumableSession> SessionService::lookup_memory(std::string_view
             if (touch) {
                 it->second.last_used = now;
                 idle_order_.splice(idle_order_.end(), idle_order_, it->second.idle_position);
+                it->second.hold.touch();
+                if (auto& half_open = it->second.half_open_position) {
+                    half_open_.erase(*half_open);
+                    half_open.reset();
+                }
             }
             return it->second.session;
         }
@@ -216,11 +255,14 @@ std::shared_ptr<ResumableSession> SessionService::lookup_shared(std::string_view
         std::lock_guard lock(mutex_);
         if (auto it = stored_.find(id); it != stored_.end()) {
             session = it->second.session;
+            if (touch) it->second.hold.touch();
         } else {
-            // A session another node created, first served here.
+            // A session another node created, first served here: it exists, so it is counted
+            // whatever the bounds, and may make room for others like any session here.
             session = wrap(SessionState::make(std::string(id), nullptr, settings_.initial_level));
             SessionState::of(*session->session()).share(-1);
-            store_locked(std::string(id), session);
+            store_locked(std::string(id), session,
+                         share_.hold_anyway(record->charged_to, [this, key = std::string(id)] { evict(key); }));
             adopted = true;
         }
         SessionState::of(*session->session()).load(*record);
@@ -259,9 +301,10 @@ bool SessionService::end_local(std::string_view id, bool discard) {
     return true;
 }
 
-void SessionService::store_locked(std::string id, std::shared_ptr<ResumableSession> session) {
+void SessionService::store_locked(std::string id, std::shared_ptr<ResumableSession> session, FairShare::Hold hold) {
     idle_order_.push_back(id);
-    stored_[std::move(id)] = Stored{std::move(session), Clock::now(), std::prev(idle_order_.end())};
+    stored_[std::move(id)] =
+        Stored{std::move(session), Clock::now(), std::prev(idle_order_.end()), std::move(hold), {}};
 }
 
 std::shared_ptr<ResumableSession> SessionService::take_locked(std::string_view id) {
@@ -269,7 +312,8 @@ std::shared_ptr<ResumableSession> SessionService::take_locked(std::string_view i
     if (it == stored_.end()) return nullptr;
     auto session = std::move(it->second.session);
     idle_order_.erase(it->second.idle_position);
-    stored_.erase(it);
+    if (const auto& half_open = it->second.half_open_position) half_open_.erase(*half_open);
+    stored_.erase(it);  // its hold is given back
     return session;
 }
 
@@ -284,6 +328,17 @@ std::vector<std::shared_ptr<ResumableSession>> SessionService::take_expired() {
     return expired;
 }
 
+std::vector<std::shared_ptr<ResumableSession>> SessionService::take_half_open() {
+    const auto now = Clock::now();
+    std::vector<std::shared_ptr<ResumableSession>> ended;
+    while (!half_open_.empty()) {
+        // Untouched since they were stored, in that order: the first still young ends the walk.
+        if (now - stored_.find(half_open_.front())->second.last_used <= settings_.half_open_timeout) break;
+        ended.push_back(take_locked(half_open_.front()));
+    }
+    return ended;
+}
+
 void SessionService::end_later(std::vector<std::shared_ptr<ResumableSession>> sessions, bool discard) {
     if (sessions.empty()) return;
     auto work = [sessions = std::move(sessions), discard] {
@@ -295,12 +350,18 @@ void SessionService::end_later(std::vector<std::shared_ptr<ResumableSession>> se
         work();
 }
 
+std::chrono::milliseconds SessionService::expiry_period() const {
+    return std::clamp(std::min(settings_.idle_timeout, settings_.half_open_timeout) / 4, std::chrono::milliseconds(100),
+                      std::chrono::milliseconds(60'000));
+}
+
 void SessionService::expire() {
     if (!records_) {
         std::vector<std::shared_ptr<ResumableSession>> expired;
         {
             std::lock_guard lock(mutex_);
             expired = take_expired();
+            for (auto& half_open : take_half_open()) expired.push_back(std::move(half_open));
         }
         if (metrics::enabled()) session_metrics().expired.add(expired.size());
         end_later(std::move(expired), true);

@@ -9,6 +9,7 @@
 // delivers answers. With a shared store every call may throw StoreUnavailable.
 #include "sessions/resumable_session.hpp"
 #include "store/backend.hpp"
+#include "util/fair_share.hpp"
 #include "util/metrics.hpp"
 
 #include <boost/json/value.hpp>
@@ -19,6 +20,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -28,8 +30,14 @@ namespace mcp::detail {
 class SessionService {
 public:
     struct Settings {
-        std::size_t max_sessions = 10'000;  // stored sessions on this node; admit() refuses beyond
+        // Sessions this node holds; at the bound, a session of a client above its share makes room
+        // (docs/adr/0024-fair-limits.md), else admit() refuses.
+        std::size_t max_sessions = 10'000;
+        // Sessions of one client, on this node, and with a shared store on all of them.
+        std::size_t max_sessions_per_client = 1'000;
         std::chrono::milliseconds idle_timeout{30 * 60'000};
+        // A session no request touched since initialize ends this long after it was made.
+        std::chrono::milliseconds half_open_timeout{30'000};
         std::size_t journal_events_per_stream = 1'000;
         std::size_t journal_bytes_per_stream = 4 * 1024 * 1024;
         // Streams journaled at once on one node (the least recently written go first): room for a
@@ -53,16 +61,22 @@ public:
     // ---- Sessions with resumable streams, kept between requests (Streamable HTTP).
     // A new session for an initialize request, not stored yet.
     std::shared_ptr<ResumableSession> create();
-    bool full();
-    // Stores it once initialize succeeded; false when this node is at max_sessions.
-    bool admit(const std::shared_ptr<ResumableSession>& session);
-    // A client's request for a session: restarts its idle timer. Another node's session is
-    // adopted here. nullptr when unknown, deleted, expired or not `subject`'s.
+    enum class Admission : unsigned char { admitted, client_limit, full };
+    // Stores it once initialize succeeded, counted against `client` (util/client_key.hpp): refused
+    // when the client holds max_sessions_per_client already, or when this node is at max_sessions
+    // and no client holds more than its share (else the least recently used session of the one
+    // holding the most is ended to make room). Until a request for it comes, it is half-open.
+    Admission admit(const std::shared_ptr<ResumableSession>& session, const std::string& client);
+    // A client's request for a session: restarts its idle timer, and the session is no longer
+    // half-open. Another node's session is adopted here. nullptr when unknown, deleted, expired or
+    // not `subject`'s.
     std::shared_ptr<ResumableSession> find(std::string_view id, std::string_view subject);
     // DELETE; false when there is no such session of `subject`'s.
     bool remove(std::string_view id, std::string_view subject);
-    // Ends the sessions idle past their time to live.
+    // Ends the sessions idle past their time to live, and those half-open past theirs.
     void expire();
+    // How often expire() should run to keep those times.
+    std::chrono::milliseconds expiry_period() const;
     // Shutdown: every session's GET stream ends; calls in flight keep their response streams.
     void close_standalone_streams();
     // Sessions stored on this node.
@@ -101,6 +115,10 @@ private:
         std::shared_ptr<ResumableSession> session;
         std::chrono::steady_clock::time_point last_used;
         std::list<std::string>::iterator idle_position;  // in idle_order_
+        FairShare::Hold hold;                            // its place among the node's sessions
+        // Not yet touched by a request after initialize: its place in half_open_ (one node; with a
+        // shared store, its record expires by itself).
+        std::optional<std::list<std::string>::iterator> half_open_position;
     };
 
     std::shared_ptr<ResumableSession> lookup(std::string_view id, bool touch);
@@ -117,7 +135,11 @@ private:
     // Sessions idle past their time to live (one node), oldest first; taken out of the table
     // without looking at the others.
     std::vector<std::shared_ptr<ResumableSession>> take_expired();  // mutex_ held
-    void store_locked(std::string id, std::shared_ptr<ResumableSession> session);
+    void store_locked(std::string id, std::shared_ptr<ResumableSession> session, FairShare::Hold hold);
+    // Ends a session to make room for another client's (it held more than its share), everywhere.
+    void evict(const std::string& id);
+    // Half-open sessions past their time (one node; mutex_ held).
+    std::vector<std::shared_ptr<ResumableSession>> take_half_open();
     // Out of the table; null when it was not there (mutex_ held).
     std::shared_ptr<ResumableSession> take_locked(std::string_view id);
     // Ends sessions taken out of the table, in the background.
@@ -135,6 +157,10 @@ private:
     std::mutex mutex_;
     std::map<std::string, Stored, std::less<>> stored_;
     std::list<std::string> idle_order_;  // least recently used first
+    std::list<std::string> half_open_;   // oldest first (one node)
+    // The node's sessions by client, within max_sessions and max_sessions_per_client. Taken
+    // outside mutex_; its holds are given back under it (a Stored entry goes).
+    FairShare share_;
 
     // Every initialized session this node serves, for changes not tied to a call.
     std::mutex local_mutex_;

@@ -12,7 +12,10 @@ namespace {
 // One node: everything in this process, no signals to send.
 class MemoryBackend final : public Backend {
 public:
-    std::unique_ptr<SessionRecords> make_session_records(std::chrono::milliseconds) override { return nullptr; }
+    std::unique_ptr<SessionRecords> make_session_records(std::chrono::milliseconds,
+                                                         std::chrono::milliseconds) override {
+        return nullptr;
+    }
     std::unique_ptr<EventJournal> make_journal(const JournalLimits& limits) override {
         return make_memory_event_journal(limits.events_per_stream, limits.bytes_per_stream, limits.streams);
     }

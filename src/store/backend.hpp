@@ -23,8 +23,10 @@ struct JournalLimits {
 class Backend {
 public:
     virtual ~Backend() = default;
-    // Records that expire when idle for `idle_ttl`; null when the server is alone (memory).
-    virtual std::unique_ptr<SessionRecords> make_session_records(std::chrono::milliseconds idle_ttl) = 0;
+    // Records that expire when idle for `idle_ttl`, or `half_open_ttl` after they were made when no
+    // request touched them since; null when the server is alone (memory).
+    virtual std::unique_ptr<SessionRecords> make_session_records(std::chrono::milliseconds idle_ttl,
+                                                                 std::chrono::milliseconds half_open_ttl) = 0;
     virtual std::unique_ptr<EventJournal> make_journal(const JournalLimits& limits) = 0;
     virtual Mailbox& mailbox() = 0;
     virtual TaskStore& tasks() = 0;

@@ -25,12 +25,16 @@ std::string text_of(const boost::json::object& o) { return o.empty() ? std::stri
 // is scanned.
 class MemoryTaskStore final : public TaskStore {
 public:
-    bool create(const TaskRecord& record, std::size_t max_per_owner) override {
+    bool create(const TaskRecord& record, std::size_t max_per_client) override {
         std::lock_guard lock(mutex_);
         expire(epoch_ms());
-        auto& owned = by_owner_[record.owner];
-        if (owned.size() >= max_per_owner) return false;
-        owned.emplace(record.created_ms, record.id);
+        auto& counted = by_client_[record.charged_to];
+        if (counted >= max_per_client) {
+            if (counted == 0) by_client_.erase(record.charged_to);
+            return false;
+        }
+        ++counted;
+        by_owner_[record.owner].emplace(record.created_ms, record.id);
         expiry_.emplace(record.created_ms + record.ttl_ms, record.id);
         tasks_.insert_or_assign(record.id, record);
         return true;
@@ -148,6 +152,8 @@ private:
             auto owned = by_owner_.find(it->second.owner);
             owned->second.erase({it->second.created_ms, it->second.id});
             if (owned->second.empty()) by_owner_.erase(owned);
+            auto counted = by_client_.find(it->second.charged_to);
+            if (--counted->second == 0) by_client_.erase(counted);
             tasks_.erase(it);
         }
     }
@@ -156,6 +162,7 @@ private:
     std::unordered_map<std::string, TaskRecord> tasks_;
     std::multimap<std::int64_t, std::string> expiry_;
     std::map<std::string, std::set<std::pair<std::int64_t, std::string>>, std::less<>> by_owner_;
+    std::unordered_map<std::string, std::size_t> by_client_;  // tasks within their ttl, per client
 };
 
 }  // namespace

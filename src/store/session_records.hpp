@@ -20,6 +20,7 @@ struct SessionRecord {
     std::string owner;                          // the subject of the principal that initialized it, "" when anonymous
     std::shared_ptr<const ClientState> client;  // what initialize settled
     std::vector<std::string> subscriptions;     // resource URIs
+    std::string charged_to;                     // the client it counts against (util/client_key.hpp)
 };
 
 // One change to a session after initialize.
@@ -34,8 +35,11 @@ struct SessionChange {
 class SessionRecords {
 public:
     virtual ~SessionRecords() = default;
-    // Adds a record at revision 0; false when the id is taken.
-    virtual bool insert(const SessionRecord& record) = 0;
+    enum class Insert : unsigned char { inserted, id_taken, client_full };
+    // Adds a record at revision 0, unless its client (`charged_to`) holds `max_per_client` sessions
+    // already, on any node. It lives for the half-open time until a client's request touches it
+    // (initialize alone does not make a session worth keeping).
+    virtual Insert insert(const SessionRecord& record, std::size_t max_per_client) = 0;
     // The record, nothing when there is none or it is malformed. `touch` restarts its time to live
     // (a client's request); the server's own lookups leave it running.
     virtual std::optional<SessionRecord> load(std::string_view id, bool touch) = 0;

@@ -22,8 +22,9 @@ inline bool terminal(TaskStatus s) { return s != TaskStatus::working && s != Tas
 
 struct TaskRecord {
     std::string id;
-    std::string owner;  // the principal's subject; empty when anonymous
-    std::string node;   // the node running it
+    std::string owner;       // the principal's subject; empty when anonymous
+    std::string charged_to;  // the client it counts against (util/client_key.hpp), for --max-tasks
+    std::string node;        // the node running it
     TaskStatus status = TaskStatus::working;
     std::string message;          // statusMessage
     std::int64_t created_ms = 0;  // milliseconds since the epoch
@@ -52,9 +53,9 @@ inline constexpr std::string_view kNodeLostMessage = "The server node running th
 class TaskStore {
 public:
     virtual ~TaskStore() = default;
-    // Stores a new task before its client hears of it. False when `record.owner` already has
-    // `max_per_owner` tasks within their time to live.
-    virtual bool create(const TaskRecord& record, std::size_t max_per_owner) = 0;
+    // Stores a new task before its client hears of it. False when `record.charged_to` already has
+    // `max_per_client` tasks within their time to live, on any node.
+    virtual bool create(const TaskRecord& record, std::size_t max_per_client) = 0;
     // Nothing when unknown or expired.
     virtual std::optional<TaskRecord> get(std::string_view id) = 0;
     // Ends a task that runs. False when it had ended already.

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { after, describe, test } from 'node:test';
 
-import { SCALE, demoBinary, freePort, sleep, waitUntil, withTimeout } from './helpers.mjs';
+import { SCALE, demoBinary, freePort, parseSse, sleep, sseMessages, waitUntil, withTimeout } from './helpers.mjs';
 
 const ACCEPT = 'application/json, text/event-stream';
 const servers = [];
@@ -347,6 +347,207 @@ describe('slow and idle clients', () => {
             });
         }
         await sleep(200);
+        await echoWorks(server);
+    });
+});
+
+// Splits what a server wrote on one connection into HTTP responses, strictly, knowing what each
+// request was: a response to HEAD ends at its head (a body after it is no response, and fails
+// here); one to HTTP/1.0 is never chunked (its body, unless a length says otherwise, ends with the
+// connection); 1xx, 204 and 304 have no body; anything else to HTTP/1.1 has a length or chunks.
+// `asked`: [{ head, version }] in request order. Fails on anything left over.
+function responsesOf(data, asked) {
+    const responses = [];
+    let at = 0;
+    let index = 0;
+    while (at < data.length) {
+        assert.ok(index < asked.length, `bytes after the answers to ${asked.length} requests: ${JSON.stringify(data.slice(at, at + 200))}`);
+        const end = data.indexOf('\r\n\r\n', at);
+        assert.ok(end >= 0, `an unfinished head: ${JSON.stringify(data.slice(at, at + 200))}`);
+        const [statusLine, ...lines] = data.slice(at, end).split('\r\n');
+        const m = /^HTTP\/1\.([01]) (\d{3}) [^\r\n]*$/.exec(statusLine);
+        assert.ok(m, `not a status line: ${JSON.stringify(statusLine)} (after ${responses.length} responses)`);
+        const headers = {};
+        for (const line of lines) {
+            const colon = line.indexOf(':');
+            assert.ok(colon > 0, `not a header field: ${JSON.stringify(line)}`);
+            const name = line.slice(0, colon).toLowerCase();
+            assert.ok(!(name in headers), `header ${name} twice`);
+            headers[name] = line.slice(colon + 1).trim();
+        }
+        const status = Number(m[2]);
+        const { head, version } = asked[index];
+        const response = { status, version: `1.${m[1]}`, headers, body: '' };
+        at = end + 4;
+        const chunked = /chunked/i.test(headers['transfer-encoding'] ?? '');
+        if (version === '1.0') {
+            assert.equal(response.version, '1.0', `an HTTP/1.0 request is answered in HTTP/1.0: ${statusLine}`);
+            assert.ok(!chunked, `a chunked answer to HTTP/1.0: ${statusLine}`);
+            assert.ok(status !== 100, 'a 100 Continue to HTTP/1.0');
+        }
+        if (status >= 100 && status < 200) {
+            responses.push(response);
+            continue;  // an interim answer: the final one follows
+        }
+        if (head || status === 204 || status === 304) {
+            // nothing follows the head
+        } else if (chunked) {
+            for (;;) {
+                const lineEnd = data.indexOf('\r\n', at);
+                assert.ok(lineEnd >= 0, 'an unfinished chunk size line');
+                const size = parseInt(data.slice(at, lineEnd), 16);
+                assert.ok(/^[0-9a-f]+$/i.test(data.slice(at, lineEnd)) && size >= 0, `a bad chunk size line ${JSON.stringify(data.slice(at, lineEnd))}`);
+                at = lineEnd + 2;
+                if (size === 0) {
+                    assert.equal(data.slice(at, at + 2), '\r\n', 'the last chunk ends with an empty line');
+                    at += 2;
+                    break;
+                }
+                response.body += data.slice(at, at + size);
+                assert.equal(data.slice(at + size, at + size + 2), '\r\n', 'a chunk ends with CRLF');
+                at += size + 2;
+            }
+        } else if ('content-length' in headers) {
+            const length = Number(headers['content-length']);
+            assert.ok(data.length - at >= length, `a body shorter than its Content-Length ${length}`);
+            response.body = data.slice(at, at + length);
+            at += length;
+        } else {
+            assert.equal(version, '1.0', `an answer to HTTP/1.1 without a length or chunks: ${statusLine}`);
+            response.body = data.slice(at);  // until the connection ended
+            at = data.length;
+        }
+        responses.push(response);
+        ++index;
+    }
+    return responses;
+}
+
+// One request on a connection of its own, answered and closed: the response, parsed strictly.
+async function exchange(port, request, { head = request.startsWith('HEAD '), timeoutMs = 3000 } = {}) {
+    const version = /^[A-Z]+ \S+ HTTP\/(1\.[01])\r\n/.exec(request)?.[1] ?? '1.1';
+    const res = await raw(port, [request], { timeoutMs });
+    assert.equal(res.timedOut, false, `the server closed the connection after answering ${JSON.stringify(request.slice(0, 60))}`);
+    const responses = responsesOf(res.data, [{ head, version }]);
+    assert.equal(responses.length, 1, `one answer to ${JSON.stringify(request.slice(0, 60))}: ${JSON.stringify(res.data)}`);
+    return responses[0];
+}
+
+describe('HTTP/1.x framing', () => {
+    const ping = '{"jsonrpc":"2.0","id":1,"method":"ping"}';
+
+    test('an answer to HEAD ends at its head, whatever the status, on the endpoint and the metrics listener', async () => {
+        const metricsPort = await freePort();
+        const server = await startServer('--max-header-bytes', '2KiB', '--max-message-bytes', '1KiB',
+            '--metrics', `127.0.0.1:${metricsPort}`);
+        const close = 'Connection: close\r\n';
+        const cases = [
+            [405, `HEAD /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n${close}\r\n`],
+            [403, `HEAD /mcp HTTP/1.1\r\nHost: evil.example\r\n${close}\r\n`],
+            [403, `HEAD /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://evil.example\r\n${close}\r\n`],
+            [400, `HEAD /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: 127.0.0.1\r\n${close}\r\n`],
+            [400, `HEAD /mcp HTTP/1.0\r\n\r\n`],  // no Host
+            [404, `HEAD /elsewhere HTTP/1.1\r\nHost: 127.0.0.1\r\n${close}\r\n`],
+            [431, `HEAD /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(4096)}\r\n\r\n`],
+            [413, `HEAD /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 4000\r\n\r\n`],
+            [400, `HEAD /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: -1\r\n\r\n`],
+            [404, `HEAD /elsewhere HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 10\r\nExpect: 100-continue\r\n\r\n`],
+        ];
+        for (const [status, request] of cases) {
+            const response = await exchange(server.port, request);
+            assert.equal(response.status, status, request.slice(0, 80));
+            assert.ok('content-length' in response.headers, `the length a GET would have had is said: ${request.slice(0, 80)}`);
+        }
+        // Kept alive after a HEAD answer: the next answer starts right after its head.
+        const res = await raw(server.port, [`HEAD /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n${close}\r\n`]);
+        assert.deepEqual(responsesOf(res.data, [{ head: true, version: '1.1' }, { head: false, version: '1.1' }]).map((r) => r.status), [405, 405]);
+        for (const [status, path] of [[200, '/metrics'], [200, '/healthz'], [200, '/readyz'], [404, '/nope']]) {
+            const response = await exchange(metricsPort, `HEAD ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${close}\r\n`);
+            assert.equal(response.status, status, path);
+        }
+        await echoWorks(server);
+    });
+
+    test('HTTP/1.0 is never answered chunked: plain answers, event streams, GET streams and resumptions end with the connection', async () => {
+        const metricsPort = await freePort();
+        const server = await startServer('--metrics', `127.0.0.1:${metricsPort}`, '--max-header-bytes', '2KiB',
+            '--max-message-bytes', '1KiB');
+        const post10 = (body, headers = '') =>
+            `POST /mcp HTTP/1.0\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: ${ACCEPT}\r\n${headers}` +
+            `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+        const modernBody = (id, method, params) => JSON.stringify({ jsonrpc: '2.0', id, method, params: { ...params, _meta: { ...modernMeta, ...params._meta } } });
+        const modernHead = (method, name) => `MCP-Protocol-Version: 2026-07-28\r\nMcp-Method: ${method}\r\n${name ? `Mcp-Name: ${name}\r\n` : ''}`;
+
+        // Plain JSON, kept alive when asked: two answers on one connection.
+        const echo = modernBody(1, 'tools/call', { name: 'echo', arguments: { text: 'one' } });
+        const twice = await raw(server.port, [post10(echo, modernHead('tools/call', 'echo') + 'Connection: keep-alive\r\n') +
+            post10(echo, modernHead('tools/call', 'echo'))]);
+        const plain = responsesOf(twice.data, [{ head: false, version: '1.0' }, { head: false, version: '1.0' }]);
+        assert.equal(plain.length, 2, twice.data);
+        assert.equal(plain[0].headers.connection, 'keep-alive');
+        assert.equal(JSON.parse(plain[1].body).result.content[0].text, 'one');
+
+        // A 2026 call with progress: an event stream, unframed, ended by the close, even when
+        // keep-alive was asked.
+        const counted = await exchange(server.port, post10(
+            modernBody(2, 'tools/call', { name: 'slow_count', arguments: { to: 3, step_ms: 10 }, _meta: { progressToken: 't' } }),
+            modernHead('tools/call', 'slow_count') + 'Connection: keep-alive\r\n'));
+        assert.equal(counted.headers['content-type'], 'text/event-stream');
+        assert.equal(counted.headers.connection, undefined);
+        const messages = sseMessages(parseSse(counted.body, { complete: true }));
+        assert.deepEqual(messages.filter((m) => m.method === 'notifications/progress').map((m) => m.params.progress), [1, 2, 3]);
+        assert.equal(messages.at(-1).result.content[0].text, 'Counted to 3');
+
+        // 2025: a call's stream, then its resumption, both over HTTP/1.0.
+        const sid = (await initialize(server)).headers.get('mcp-session-id');
+        const inSession = `Mcp-Session-Id: ${sid}\r\nMCP-Protocol-Version: 2025-11-25\r\n`;
+        const call = await exchange(server.port, post10(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call',
+            params: { name: 'slow_count', arguments: { to: 2, step_ms: 10 }, _meta: { progressToken: 3 } } }), inSession));
+        assert.equal(call.headers['content-type'], 'text/event-stream');
+        const ids = parseSse(call.body, { complete: true }).filter((e) => e.id).map((e) => e.id);
+        assert.ok(ids.length >= 2, call.body);
+        const resumed = await exchange(server.port, `GET /mcp HTTP/1.0\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n${inSession}Last-Event-ID: ${ids[0]}\r\n\r\n`);
+        assert.equal(resumed.status, 200);
+        assert.match(sseMessages(parseSse(resumed.body, { complete: true })).at(-1).result.content[0].text, /Counted to 2/);
+
+        // 2025: the session's GET stream, live: an event arrives unframed.
+        const subscribe = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: ACCEPT, 'mcp-session-id': sid },
+            body: JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'resources/subscribe', params: { uri: 'demo://notes/framing' } }) });
+        assert.equal(subscribe.status, 200);
+        const socket = net.connect(server.port, '127.0.0.1');
+        socket.on('error', () => {});
+        let streamed = '';
+        socket.on('data', (d) => (streamed += d.toString('latin1')));
+        socket.write(`GET /mcp HTTP/1.0\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n${inSession}\r\n`);
+        try {
+            await waitUntil(() => streamed.includes('\r\n\r\n'), 3000, 'the GET stream head');
+            const add = await modern(server, 'tools/call', { name: 'add_note', arguments: { slug: 'framing', body: 'x' } });
+            assert.equal(add.status, 200);
+            await waitUntil(() => streamed.includes('notifications/resources/updated'), 3000, 'the update on the GET stream');
+            const head = streamed.slice(0, streamed.indexOf('\r\n\r\n'));
+            assert.match(head, /^HTTP\/1\.0 200 /);
+            assert.doesNotMatch(head, /transfer-encoding|keep-alive/i);
+            const body = streamed.slice(head.length + 4);
+            assert.match(body, /^retry: \d+\n/, 'the priming event first, no chunk size line before it');
+            assert.doesNotMatch(body, /^[0-9a-f]+\r$/m, 'no chunk size line between events');
+        } finally {
+            socket.destroy();
+        }
+
+        // Guards' errors and the metrics listener, in HTTP/1.0.
+        for (const [status, request] of [[403, 'POST /mcp HTTP/1.0\r\nHost: evil.example\r\nContent-Length: 0\r\n\r\n'],
+            [404, 'GET /elsewhere HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n'], [405, 'PUT /mcp HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n'],
+            [400, 'GET /mcp HTTP/1.0\r\nHost: 127.0.0.1\r\nMcp-Session-Id: x\r\nAccept: text/event-stream\r\nContent-Length: -1\r\n\r\n'],
+            [413, 'POST /mcp HTTP/1.0\r\nHost: 127.0.0.1\r\nContent-Length: 4000\r\n\r\n'],
+            [431, `GET /mcp HTTP/1.0\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(4096)}\r\n\r\n`]]) {
+            assert.equal((await exchange(server.port, request)).status, status, request);
+        }
+        const scraped = await exchange(metricsPort, 'GET /metrics HTTP/1.0\r\n\r\n');
+        assert.equal(scraped.status, 200);
+        assert.match(scraped.body, /mcp_http_responses_total/);
+        // No 100 Continue to HTTP/1.0: the expectation is ignored.
+        const expecting = await raw(server.port, [post10(ping, 'Expect: 100-continue\r\n')]);
+        assert.equal(responsesOf(expecting.data, [{ head: false, version: '1.0' }])[0].status, 400);  // no session
         await echoWorks(server);
     });
 });

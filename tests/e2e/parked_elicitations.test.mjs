@@ -145,7 +145,9 @@ describe(`${PARKED} tool calls parked in elicitation (2025-11-25, Streamable HTT
     let nextId = 0;
     const open = [];
     before(async () => {
-        srv = await HttpDemo.start(['--handler-idle-timeout', '1s', '--elicitation-timeout', '2m']);
+        // One client holds every parked call's connection: more than a client's share by default.
+        srv = await HttpDemo.start(['--handler-idle-timeout', '1s', '--elicitation-timeout', '2m',
+            '--max-connections-per-client', String(2 * PARKED)]);
     });
     after(async () => {
         for (const x of open) x.abort();

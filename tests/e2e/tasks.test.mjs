@@ -783,7 +783,7 @@ describe('task bounds: --task-ttl, --task-poll-interval, --max-tasks', { timeout
         await demo?.close();
     });
 
-    test('the ttl and poll interval are the options; a third task within the ttl is -32600; an expired task is unknown', TEST, async () => {
+    test('the ttl and poll interval are the options; a third task within the ttl is 429 -32029; an expired task is unknown', TEST, async () => {
         const first = await createTask(demo.url, { step_ms: 0 });
         assert.equal(first.ttlMs, 1500);
         assert.equal(first.pollIntervalMs, 250);
@@ -791,7 +791,7 @@ describe('task bounds: --task-ttl, --task-poll-interval, --max-tasks', { timeout
         // Finished tasks count until their ttl runs out.
         assertCompleted(await waitForStatus(demo.url, first.taskId, 'completed', 5000));
         const third = await modern(demo.url, 'tools/call', { name: 'export_notes', arguments: { step_ms: 0 } });
-        assertError(third, 400, -32600, 'Too many tasks: at most 2 per client within their time to live', 'a third task');
+        assertError(third, 429, -32029, /^Too many tasks within their time to live for this client/, 'a third task');
         // A plain call is no task: still served.
         const plain = await modern(demo.url, 'tools/call', { name: 'echo', arguments: { text: 'plain' } });
         assert.deepEqual(plain.message?.result?.content, [{ type: 'text', text: 'plain' }], plain.text);

@@ -5,7 +5,10 @@
 // sending side when its bytes are out, and closes the connection once nothing has come or gone for
 // kQuiet, or after kPatience in all (a client that goes away mid-stream: an SSE stream's keep-alive
 // comments would otherwise hold it forever). The connection must then end: an exception out of
-// it, a hang (-timeout) or growth (-rss_limit_mb) is a finding.
+// it, a hang (-timeout) or growth (-rss_limit_mb) is a finding. What the server wrote must then
+// parse as HTTP responses, one per request of the input in order (Beast's response parser, strict):
+// a response to HEAD ends at its head, a response to HTTP/1.0 is never chunked, a 100 Continue
+// goes to HTTP/1.1 only, and every other response to HTTP/1.1 says where its body ends.
 // An input that contains "@session" gets the Mcp-Session-Id of a 2025-11-25 session initialized
 // just before on a connection of its own, so that session requests get past the session lookup.
 // Every input gets a server of its own, so that a finding replays from its input alone.
@@ -13,6 +16,7 @@
 #include <mcp/transport/http.hpp>
 
 #include "demo_server.hpp"
+#include "fuzz_check.hpp"
 #include "loopback.hpp"
 #include "transport/http/http_context.hpp"
 
@@ -24,6 +28,9 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
+#include <boost/beast/http/error.hpp>
+#include <boost/beast/http/parser.hpp>
+#include <boost/beast/http/string_body.hpp>
 #include <boost/system/system_error.hpp>
 
 #include <algorithm>
@@ -35,10 +42,12 @@
 #include <exception>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace {
 
 namespace asio = boost::asio;
+namespace http = boost::beast::http;
 using tcp = asio::ip::tcp;
 using Clock = std::chrono::steady_clock;
 constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
@@ -154,6 +163,91 @@ std::string header_value(std::string_view response, std::string_view name) {
     return {};
 }
 
+// Feeds `bytes` to `parser` until it is done, fails or wants more; returns the bytes it used. The
+// parser sees at most `window` bytes at a time, as the server's does its read buffer: a head,
+// trailer or chunk line that does not fit is where the server stops reading (and Beast throws
+// on a field of 64 KiB).
+template <class Parser>
+std::size_t feed(Parser& parser, std::string_view bytes, boost::system::error_code& ec,
+                 std::size_t window = std::string_view::npos) {
+    std::size_t used = 0;
+    while (!parser.is_done() && used < bytes.size()) {
+        const auto n = parser.put(asio::buffer(bytes.data() + used, std::min(window, bytes.size() - used)), ec);
+        used += n;
+        if (ec == http::error::need_more && n > 0) ec = {};
+        if (ec || n == 0) break;
+    }
+    if (!ec && !parser.is_done()) ec = http::error::need_more;
+    return used;
+}
+
+// What a request of the input asks of its response's framing: no body after the head (HEAD), no
+// chunked body (HTTP/1.0).
+struct Asked {
+    bool head;
+    unsigned version;
+};
+
+// The requests of the input, in order, as far as a parser with the server's limits reads them;
+// one whose start line was read but not the rest is the last (the server answers it, if at all,
+// with an error and closes).
+std::vector<Asked> requests_of(std::string_view input, std::size_t max_body) {
+    std::vector<Asked> asked;
+    while (!input.empty()) {
+        http::request_parser<http::string_body> parser;
+        parser.header_limit(static_cast<std::uint32_t>(http_options().max_header_bytes));
+        parser.body_limit(max_body);
+        parser.eager(true);
+        boost::system::error_code ec;
+        const auto used = feed(parser, input, ec, mcp::detail::read_buffer_limit(http_options()));
+        asked.push_back({parser.get().method() == http::verb::head, parser.get().version()});
+        if (ec) break;
+        input.remove_prefix(used);
+    }
+    return asked;
+}
+
+// Whether a response says its body is chunked: its Transfer-Encoding field, read as written (Beast's
+// parser does not take chunked coding from an HTTP/1.0 response, which is the very mistake looked for).
+bool says_chunked(const http::response_parser<http::string_body>& parser) {
+    const auto coding = parser.get()[http::field::transfer_encoding];
+    return std::string_view(coding.data(), coding.size()).find("chunked") != std::string_view::npos;
+}
+
+// Checks what the server wrote, response by response, against what the requests asked.
+// `received` may end anywhere (the client keeps kKeptBytes, or left mid-stream).
+void check_responses(std::string_view received, const std::vector<Asked>& asked) {
+    std::size_t index = 0;
+    while (!received.empty() && index < asked.size()) {
+        http::response_parser<http::string_body> parser;
+        parser.header_limit(64 * 1024);
+        parser.body_limit(boost::none);
+        parser.eager(true);
+        if (asked[index].head) parser.skip(true);
+        boost::system::error_code ec;
+        const auto used = feed(parser, received, ec);
+        // The last response may be cut short, or have a body that ends with the connection.
+        FUZZ_CHECK(!ec || ec == http::error::need_more);  // else bytes that are no response: a body
+                                                          // after a HEAD answer, a broken head
+        if (!parser.is_header_done()) return;
+        const unsigned status = parser.get().result_int();
+        if (status / 100 == 1) {
+            FUZZ_CHECK(asked[index].version >= 11);  // no interim response to HTTP/1.0
+            if (ec) return;
+            received.remove_prefix(used);
+            continue;
+        }
+        FUZZ_CHECK(asked[index].version >= 11 || !says_chunked(parser));
+        const bool bodiless = asked[index].head || status == 204 || status == 304;
+        FUZZ_CHECK(asked[index].version < 11 || bodiless || parser.chunked() || parser.content_length());
+        if (ec) return;
+        received.remove_prefix(used);
+        ++index;
+    }
+    // Every request answered: nothing may follow (a body after the last HEAD answer).
+    FUZZ_CHECK(received.empty());
+}
+
 constexpr std::string_view kInitialize =
     "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
     "Accept: application/json, text/event-stream\r\nContent-Length: 165\r\nConnection: close\r\n\r\n"
@@ -173,7 +267,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                  at = input.find("@session", at + id.size()))
                 input.replace(at, std::string_view("@session").size(), id);
         }
-        (void)converse(ctx, input);
+        const auto received = converse(ctx, input);
+        check_responses(received, requests_of(input, server->options().limits.max_message_bytes));
     }
     server->cancel_all();
     server.reset();  // shuts down: waits for every call still running

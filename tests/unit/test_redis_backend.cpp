@@ -123,16 +123,19 @@ TEST(StoreUrl, ErrorsNeverEchoThePassword) {
 
 // --- sessions --------------------------------------------------------------------------------
 
+// No client quota in the way: those tests are elsewhere (test_redis_sessions.cpp).
+constexpr std::size_t kNoQuota = 1000;
+
 // --- session records --------------------------------------------------------------------------
 
 TEST_F(RedisBackendTest, RecordsAreInsertedOnceAndLoadedWhole) {
     auto a = node();
     auto b = node();
-    auto records_a = a->make_session_records(60s);
-    auto records_b = b->make_session_records(60s);
+    auto records_a = a->make_session_records(60s, 60s);
+    auto records_b = b->make_session_records(60s, 60s);
 
-    ASSERT_TRUE(records_a->insert(record_of("s-rec")));
-    EXPECT_FALSE(records_b->insert(record_of("s-rec")));  // taken
+    ASSERT_EQ(records_a->insert(record_of("s-rec"), kNoQuota), SessionRecords::Insert::inserted);
+    EXPECT_EQ(records_b->insert(record_of("s-rec"), kNoQuota), SessionRecords::Insert::id_taken);
     EXPECT_EQ(records_a->apply("s-rec", subscribe_change("file:///a.txt")), 1);
 
     auto loaded = records_b->load("s-rec", true);
@@ -155,9 +158,9 @@ TEST_F(RedisBackendTest, RecordsAreInsertedOnceAndLoadedWhole) {
 TEST_F(RedisBackendTest, ChangesAreAppliedAtomicallyWithARevisionEach) {
     auto a = node();
     auto b = node();
-    auto records_a = a->make_session_records(60s);
-    auto records_b = b->make_session_records(60s);
-    ASSERT_TRUE(records_a->insert(record_of("s-change")));
+    auto records_a = a->make_session_records(60s, 60s);
+    auto records_b = b->make_session_records(60s, 60s);
+    ASSERT_EQ(records_a->insert(record_of("s-change"), kNoQuota), SessionRecords::Insert::inserted);
     EXPECT_EQ(revision("s-change"), 0);
 
     EXPECT_EQ(records_b->apply("s-change", level_change(LogLevel::error)), 1);
@@ -193,9 +196,9 @@ TEST_F(RedisBackendTest, ChangesAreAppliedAtomicallyWithARevisionEach) {
 
 TEST_F(RedisBackendTest, IdleRecordsExpireAndExistSaysSo) {
     auto a = node();
-    auto records = a->make_session_records(300ms);
-    ASSERT_TRUE(records->insert(record_of("s-idle")));
-    ASSERT_TRUE(records->insert(record_of("s-busy")));
+    auto records = a->make_session_records(300ms, 300ms);
+    ASSERT_EQ(records->insert(record_of("s-idle"), kNoQuota), SessionRecords::Insert::inserted);
+    ASSERT_EQ(records->insert(record_of("s-busy"), kNoQuota), SessionRecords::Insert::inserted);
     EXPECT_GT(pttl("mcp:s:s-idle"), 0);
     EXPECT_LE(pttl("mcp:s:s-idle"), 300);
     EXPECT_EQ(records->exist({"s-idle", "s-busy", "s-never"}), (std::vector<bool>{true, true, false}));
@@ -215,8 +218,8 @@ TEST_F(RedisBackendTest, ExistFailsWhenRedisAnswersErrors) {
     // A Redis that answers errors (here: an ACL refusing EXISTS; in production, -LOADING while a
     // restarted Redis reads its dump) must not be taken for "every session expired".
     auto a = node();
-    auto records = a->make_session_records(60s);
-    ASSERT_TRUE(records->insert(record_of("s-kept")));
+    auto records = a->make_session_records(60s, 60s);
+    ASSERT_EQ(records->insert(record_of("s-kept"), kNoQuota), SessionRecords::Insert::inserted);
     ASSERT_EQ(raw({"ACL", "SETUSER", "default", "-exists"}).text, "OK");
     EXPECT_TRUE(throws_store_unavailable([&] { records->exist({"s-kept"}); }));
     ASSERT_EQ(raw({"ACL", "SETUSER", "default", "+@all"}).text, "OK");
@@ -226,11 +229,13 @@ TEST_F(RedisBackendTest, ExistFailsWhenRedisAnswersErrors) {
 TEST_F(RedisBackendTest, EveryKeyTheStoreWritesHasATimeToLive) {
     auto a = node();
     auto b = node();
-    auto records_a = a->make_session_records(60s);
-    auto records_b = b->make_session_records(60s);
+    auto records_a = a->make_session_records(60s, 60s);
+    auto records_b = b->make_session_records(60s, 60s);
     auto journal = a->make_journal(JournalLimits{.ttl = 60s});
 
-    ASSERT_TRUE(records_a->insert(record_of("s-ttl")));
+    auto counted = record_of("s-ttl");
+    counted.charged_to = "a:192.0.2.7";
+    ASSERT_EQ(records_a->insert(counted, kNoQuota), SessionRecords::Insert::inserted);
     records_a->apply("s-ttl", subscribe_change("file:///a.txt"));
     records_b->apply("s-ttl", subscribe_change("file:///b.txt"));
     records_b->apply("s-ttl", level_change(LogLevel::notice));
@@ -245,8 +250,9 @@ TEST_F(RedisBackendTest, EveryKeyTheStoreWritesHasATimeToLive) {
 
     auto all = keys("mcp:*");
     std::erase(all, "mcp:mbo:s-ttl-mb");  // an answered slot's marker may go with the answer
-    EXPECT_EQ(all, (std::vector<std::string>{"mcp:j:s-ttl/get", "mcp:mb:s-ttl-mb", "mcp:mbo:s-ttl-mb2", "mcp:s:s-ttl",
-                                             "mcp:ss:s-ttl", "mcp:sub:file:///a.txt", "mcp:sub:file:///b.txt"}));
+    EXPECT_EQ(all, (std::vector<std::string>{"mcp:cs:a:192.0.2.7", "mcp:j:s-ttl/get", "mcp:mb:s-ttl-mb",
+                                             "mcp:mbo:s-ttl-mb2", "mcp:s:s-ttl", "mcp:ss:s-ttl",
+                                             "mcp:sub:file:///a.txt", "mcp:sub:file:///b.txt"}));
     for (const auto& key : all) {
         const auto ttl = pttl(key);
         EXPECT_GT(ttl, 0) << key;
@@ -255,14 +261,13 @@ TEST_F(RedisBackendTest, EveryKeyTheStoreWritesHasATimeToLive) {
     EXPECT_GT(pttl("mcp:s:s-ttl"), 50'000);
     EXPECT_LE(pttl("mcp:mbo:s-ttl-mb2"), 30'000);
 
-    // A client's use refreshes the record, its subscriptions and their subscriber sets.
-    for (const auto& key : {"mcp:s:s-ttl", "mcp:ss:s-ttl", "mcp:sub:file:///a.txt", "mcp:sub:file:///b.txt"}) {
-        raw({"PEXPIRE", key, "5000"});
-    }
+    // A client's use refreshes the record, its subscriptions, their subscriber sets and its
+    // client's count.
+    const auto refreshed = {"mcp:s:s-ttl", "mcp:ss:s-ttl", "mcp:sub:file:///a.txt", "mcp:sub:file:///b.txt",
+                            "mcp:cs:a:192.0.2.7"};
+    for (const auto& key : refreshed) raw({"PEXPIRE", key, "5000"});
     ASSERT_TRUE(records_a->load("s-ttl", true).has_value());
-    for (const auto& key : {"mcp:s:s-ttl", "mcp:ss:s-ttl", "mcp:sub:file:///a.txt", "mcp:sub:file:///b.txt"}) {
-        EXPECT_GT(pttl(key), 50'000) << key;
-    }
+    for (const auto& key : refreshed) EXPECT_GT(pttl(key), 50'000) << key;
 
     // A change keeps the time to live.
     records_a->apply("s-ttl", level_change(LogLevel::info));
@@ -273,13 +278,13 @@ TEST_F(RedisBackendTest, EveryKeyTheStoreWritesHasATimeToLive) {
 TEST_F(RedisBackendTest, SubscriptionSetsFollowSubscribeUnsubscribeAndRemove) {
     auto a = node();
     auto b = node();
-    auto records_a = a->make_session_records(60s);
-    auto records_b = b->make_session_records(60s);
+    auto records_a = a->make_session_records(60s, 60s);
+    auto records_b = b->make_session_records(60s, 60s);
     const std::string uri = "file:///shared.txt";
     const std::string set = "mcp:sub:" + uri;
 
-    ASSERT_TRUE(records_a->insert(record_of("s-sub-1")));
-    ASSERT_TRUE(records_b->insert(record_of("s-sub-2")));
+    ASSERT_EQ(records_a->insert(record_of("s-sub-1"), kNoQuota), SessionRecords::Insert::inserted);
+    ASSERT_EQ(records_b->insert(record_of("s-sub-2"), kNoQuota), SessionRecords::Insert::inserted);
     EXPECT_FALSE(key_exists(set));
     records_a->apply("s-sub-1", subscribe_change(uri));
     EXPECT_EQ(members(set), std::vector<std::string>{"s-sub-1"});
@@ -310,10 +315,10 @@ TEST_F(RedisBackendTest, SubscribersDoesNotListExpiredSessions) {
     // s-gone expires while s-kept, subscribed to the same resource, keeps the subscriber set
     // alive: the set must not go on naming (and growing with) sessions that no longer exist.
     auto a = node();
-    auto records = a->make_session_records(300ms);
+    auto records = a->make_session_records(300ms, 300ms);
     const std::string uri = "file:///popular.txt";
-    ASSERT_TRUE(records->insert(record_of("s-gone")));
-    ASSERT_TRUE(records->insert(record_of("s-kept")));
+    ASSERT_EQ(records->insert(record_of("s-gone"), kNoQuota), SessionRecords::Insert::inserted);
+    ASSERT_EQ(records->insert(record_of("s-kept"), kNoQuota), SessionRecords::Insert::inserted);
     records->apply("s-gone", subscribe_change(uri));
     records->apply("s-kept", subscribe_change(uri));
     ASSERT_TRUE(eventually([&] {
@@ -328,7 +333,7 @@ TEST_F(RedisBackendTest, SubscribersDoesNotListExpiredSessions) {
 
 TEST_F(RedisBackendTest, HostileRecordsAreRefusedOrIgnoredNeverFatal) {
     auto a = node();
-    auto records = a->make_session_records(60s);
+    auto records = a->make_session_records(60s, 60s);
 
     const std::string huge(2 << 20, 'x');
     std::string deep;
@@ -425,13 +430,13 @@ TEST_F(RedisBackendTest, HostileRecordsAreRefusedOrIgnoredNeverFatal) {
     raw({"SET", "mcp:ss:s-badset", "x"});
     EXPECT_TRUE(throws_store_unavailable([&] { records->load("s-badset", true); }));
     EXPECT_TRUE(only_store_unavailable([&] { records->remove("s-badset"); }));
-    ASSERT_TRUE(records->insert(record_of("s-wrongset")));
+    ASSERT_EQ(records->insert(record_of("s-wrongset"), kNoQuota), SessionRecords::Insert::inserted);
     raw({"HSET", "mcp:sub:file:///wrong.txt", "f", "v"});  // a subscriber "set" of the wrong type
     EXPECT_TRUE(throws_store_unavailable([&] { records->apply("s-wrongset", subscribe_change("file:///wrong.txt")); }));
     EXPECT_TRUE(throws_store_unavailable([&] { records->subscribers("file:///wrong.txt"); }));
 
     // The store still works afterwards.
-    ASSERT_TRUE(records->insert(record_of("s-fine")));
+    ASSERT_EQ(records->insert(record_of("s-fine"), kNoQuota), SessionRecords::Insert::inserted);
     EXPECT_TRUE(records->load("s-fine", true).has_value());
 }
 
@@ -765,15 +770,15 @@ void fails_fast(const char* what, F call) {
 
 TEST_F(RedisBackendTest, WhileRedisIsDownCallsFailFastThenWorkAgain) {
     auto a = node();
-    auto records = a->make_session_records(60s);
+    auto records = a->make_session_records(60s, 60s);
     auto journal = a->make_journal(JournalLimits{});
-    ASSERT_TRUE(records->insert(record_of("s-down")));
+    ASSERT_EQ(records->insert(record_of("s-down"), kNoQuota), SessionRecords::Insert::inserted);
     journal->append("s-down/get", "x");
 
     redis_.stop();
     ASSERT_TRUE(eventually([&] { return throws_store_unavailable([&] { journal->exists("s-down/get"); }); }, 3s));
 
-    fails_fast("insert", [&] { records->insert(record_of("s-new")); });
+    fails_fast("insert", [&] { records->insert(record_of("s-new"), kNoQuota); });
     fails_fast("load", [&] { records->load("s-down", true); });
     fails_fast("apply level", [&] { records->apply("s-down", level_change(LogLevel::error)); });
     fails_fast("apply subscribe", [&] { records->apply("s-down", subscribe_change("file:///down.txt")); });
@@ -796,7 +801,7 @@ TEST_F(RedisBackendTest, WhileRedisIsDownCallsFailFastThenWorkAgain) {
     redis_.start();
     ASSERT_TRUE(eventually([&] { return !throws_store_unavailable([&] { journal->exists("s-down/get"); }); }, 10s));
     EXPECT_FALSE(records->load("s-down", true).has_value());  // its record did not survive the restart
-    ASSERT_TRUE(records->insert(record_of("s-after")));
+    ASSERT_EQ(records->insert(record_of("s-after"), kNoQuota), SessionRecords::Insert::inserted);
     EXPECT_EQ(records->apply("s-after", level_change(LogLevel::alert)), 1);
     EXPECT_EQ(records->apply("s-after", subscribe_change("file:///a.txt")), 2);
     EXPECT_EQ(raw({"HGET", "mcp:s:s-after", "level"}).text, "alert");

@@ -36,18 +36,25 @@ std::shared_ptr<const ClientState> test_client() {
 // A node: its backend and its session service.
 struct Node {
     Node(std::shared_ptr<Backend> b, std::chrono::milliseconds idle)
-        : backend(std::move(b)), sessions(backend, {.max_sessions = 100, .idle_timeout = idle, .keys = test_keys}) {}
+        : Node(std::move(b), SessionService::Settings{.max_sessions = 100, .idle_timeout = idle, .keys = test_keys}) {}
+    Node(std::shared_ptr<Backend> b, SessionService::Settings settings)
+        : backend(std::move(b)), sessions(backend, std::move(settings)) {}
     std::shared_ptr<Backend> backend;
     SessionService sessions;
 
-    // A session as an initialize request makes it: created, initialized by alice at level debug,
-    // then admitted.
-    std::shared_ptr<Session> initialize() {
+    // A session as an initialize request from `client` makes it: created, initialized by alice at
+    // level debug, then admitted (or not).
+    SessionService::Admission admit(const std::string& client, std::shared_ptr<Session>* made = nullptr) {
         auto session = sessions.create();
         SessionState::of(*session->session()).apply({SessionChange::Kind::log_level, LogLevel::debug, {}});
         sessions.initialized(session->session(), test_client(), "alice");
-        EXPECT_TRUE(sessions.admit(session));
-        return session->session();
+        if (made != nullptr) *made = session->session();
+        return sessions.admit(session, client);
+    }
+    std::shared_ptr<Session> initialize() {
+        std::shared_ptr<Session> session;
+        EXPECT_EQ(admit("p:alice", &session), SessionService::Admission::admitted);
+        return session;
     }
     std::shared_ptr<Session> find(const std::string& id) {
         auto found = sessions.find(id, "alice");
@@ -351,7 +358,7 @@ TEST_F(RedisSessionsTest, WhileRedisIsDownSessionCallsFailFastAndNothingIsDroppe
     redis_.stop();
     ASSERT_TRUE(eventually([&] { return throws_store_unavailable([&] { a->find(kept->id()); }); }, 3s));
     for (auto& [what, call] : std::vector<std::pair<const char*, std::function<void()>>>{
-             {"admit", [&] { a->sessions.admit(a->sessions.create()); }},
+             {"admit", [&] { a->sessions.admit(a->sessions.create(), "p:alice"); }},
              {"find", [&] { a->find(kept->id()); }},
              {"record", [&] { a->set_level(*kept, LogLevel::error); }},
              {"remove", [&] { a->sessions.remove(kept->id(), "alice"); }},
@@ -368,4 +375,59 @@ TEST_F(RedisSessionsTest, WhileRedisIsDownSessionCallsFailFastAndNothingIsDroppe
     EXPECT_TRUE(kept->closed());
     auto fresh = a->initialize();
     EXPECT_EQ(a->find(fresh->id()), fresh);
+}
+
+TEST_F(RedisSessionsTest, AClientsSessionsAreCountedOnEveryNodeAndThoseGoneLeaveTheCount) {
+    const SessionService::Settings settings{
+        .max_sessions = 100, .max_sessions_per_client = 2, .idle_timeout = 60s, .keys = test_keys};
+    auto a = std::make_unique<Node>(node(), settings);
+    auto b = std::make_unique<Node>(node(), settings);
+    std::shared_ptr<Session> first;
+    EXPECT_EQ(a->admit("a:192.0.2.7", &first), SessionService::Admission::admitted);
+    EXPECT_EQ(b->admit("a:192.0.2.7"), SessionService::Admission::admitted);
+    EXPECT_EQ(a->admit("a:192.0.2.7"), SessionService::Admission::client_limit);  // two on two nodes
+    EXPECT_EQ(b->admit("a:192.0.2.7"), SessionService::Admission::client_limit);
+    EXPECT_EQ(b->admit("a:192.0.2.8"), SessionService::Admission::admitted);  // another client
+    EXPECT_TRUE(b->sessions.remove(first->id(), "alice"));                    // deleted on another node than its own
+    EXPECT_EQ(b->admit("a:192.0.2.7"), SessionService::Admission::admitted);
+    EXPECT_EQ(a->admit("a:192.0.2.7"), SessionService::Admission::client_limit);
+}
+
+TEST_F(RedisSessionsTest, AHalfOpenSessionExpiresUnlessARequestTouchesItOnAnyNode) {
+    const SessionService::Settings settings{.max_sessions = 100,
+                                            .max_sessions_per_client = 2,
+                                            .idle_timeout = 60s,
+                                            .half_open_timeout = 300ms,
+                                            .keys = test_keys};
+    auto a = std::make_unique<Node>(node(), settings);
+    auto b = std::make_unique<Node>(node(), settings);
+    std::shared_ptr<Session> confirmed, half_open;
+    ASSERT_EQ(a->admit("a:192.0.2.7", &confirmed), SessionService::Admission::admitted);
+    ASSERT_EQ(a->admit("a:192.0.2.7", &half_open), SessionService::Admission::admitted);
+    ASSERT_NE(b->find(confirmed->id()), nullptr);  // its second request, on the other node
+    std::this_thread::sleep_for(600ms);
+    EXPECT_NE(a->find(confirmed->id()), nullptr);
+    EXPECT_EQ(b->find(half_open->id()), nullptr);
+    a->sessions.expire();  // the node that made it finds it gone
+    EXPECT_TRUE(half_open->closed());
+    EXPECT_EQ(a->admit("a:192.0.2.7"), SessionService::Admission::admitted);  // the half-open one's place
+}
+
+TEST_F(RedisSessionsTest, AtANodesBoundTheClientAboveItsShareLosesASessionEverywhere) {
+    const SessionService::Settings settings{
+        .max_sessions = 3, .max_sessions_per_client = 10, .idle_timeout = 60s, .keys = test_keys};
+    auto a = std::make_unique<Node>(node(), settings);
+    auto b = std::make_unique<Node>(node(), settings);
+    std::shared_ptr<Session> oldest, newer, other;
+    ASSERT_EQ(a->admit("a:192.0.2.7", &oldest), SessionService::Admission::admitted);
+    ASSERT_EQ(a->admit("a:192.0.2.7", &newer), SessionService::Admission::admitted);
+    ASSERT_EQ(a->admit("a:192.0.2.8", &other), SessionService::Admission::admitted);
+    ASSERT_NE(b->find(oldest->id()), nullptr);  // b holds it too
+    // A third client at a's bound: 192.0.2.7 holds two of a share of one.
+    EXPECT_EQ(a->admit("a:192.0.2.9"), SessionService::Admission::admitted);
+    EXPECT_TRUE(oldest->closed());
+    EXPECT_FALSE(newer->closed());
+    ASSERT_TRUE(eventually([&] { return b->find(oldest->id()) == nullptr; }, 3s));  // gone from the store
+    // Every client at its share: refused.
+    EXPECT_EQ(a->admit("a:192.0.2.10"), SessionService::Admission::full);
 }

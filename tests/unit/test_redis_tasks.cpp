@@ -15,6 +15,7 @@ TaskRecord record(const std::string& id, const std::string& owner, const std::st
     TaskRecord r;
     r.id = id;
     r.owner = owner;
+    r.charged_to = "p:" + owner;  // a principal's tasks count against it
     r.node = node;
     r.created_ms = r.updated_ms = created;
     r.ttl_ms = 60'000;
@@ -118,4 +119,21 @@ TEST_F(RedisTasks, StoreAwayIsStoreUnavailable) {
     EXPECT_TRUE(throws_store_unavailable([&] { a->tasks().get("x"); }));
     EXPECT_TRUE(throws_store_unavailable(
         [&] { a->tasks().create(record("x", "", a->cluster()->node_id(), mcp::detail::epoch_ms()), 10); }));
+}
+
+TEST_F(RedisTasks, AnonymousClientsAreCountedByAddressAcrossNodesWhatEverTheirOwner) {
+    auto a = node();
+    auto b = node();
+    const auto now = mcp::detail::epoch_ms();
+    auto anonymous = [&](const std::string& id, const std::string& address) {
+        auto r = record(id, "", a->cluster()->node_id(), now);
+        r.charged_to = "a:" + address;
+        return r;
+    };
+    ASSERT_TRUE(a->tasks().create(anonymous("x0", "192.0.2.7"), 2));
+    ASSERT_TRUE(b->tasks().create(anonymous("x1", "192.0.2.7"), 2));
+    EXPECT_FALSE(a->tasks().create(anonymous("x2", "192.0.2.7"), 2));  // two, on two nodes
+    EXPECT_TRUE(b->tasks().create(anonymous("y0", "192.0.2.8"), 2));   // another address
+    // All anonymous tasks still have one owner, whose list holds them all.
+    EXPECT_EQ(a->tasks().list("", 0, "", 10).size(), 3u);
 }

@@ -29,11 +29,17 @@ SessionService make_service(std::size_t max_sessions, std::chrono::milliseconds 
                           {.max_sessions = max_sessions, .idle_timeout = idle, .keys = test_keys});
 }
 
-std::shared_ptr<ResumableSession> admitted(SessionService& service, const std::string& owner) {
+// A session as initialize makes it, by `owner` from `client`; nullptr when refused.
+std::shared_ptr<ResumableSession> admit(SessionService& service, const std::string& owner, const std::string& client,
+                                        SessionService::Admission expected = SessionService::Admission::admitted) {
     auto session = service.create();
     service.initialized(session->session(), std::make_shared<ClientState>(ClientState{"2025-11-25", {}, {}}), owner);
-    EXPECT_TRUE(service.admit(session));
-    return session;
+    EXPECT_EQ(service.admit(session, client), expected) << client;
+    return expected == SessionService::Admission::admitted ? session : nullptr;
+}
+
+std::shared_ptr<ResumableSession> admitted(SessionService& service, const std::string& owner) {
+    return admit(service, owner, "p:" + owner);
 }
 
 // The events a stream's connection received, as "id-or-empty|data".
@@ -88,9 +94,10 @@ TEST(SessionService, RefusesBeyondCapacityAndExpiresIdleSessions) {
     auto service = make_service(2, 50ms);
     auto a = admitted(service, "alice");
     auto b = admitted(service, "bob");
-    EXPECT_TRUE(service.full());
-    auto c = service.create();
-    EXPECT_FALSE(service.admit(c));  // full: refused, not evicted
+    // Full, and each client holds its share (one of two): refused, nothing evicted.
+    admit(service, "carol", "p:carol", SessionService::Admission::full);
+    EXPECT_FALSE(a->session()->closed());
+    EXPECT_FALSE(b->session()->closed());
     EXPECT_EQ(service.find(a->id(), "alice"), a);
     EXPECT_EQ(service.find(a->id(), "bob"), nullptr);  // another principal's session does not exist for it
     EXPECT_FALSE(service.remove(a->id(), "bob"));
@@ -242,4 +249,51 @@ TEST(ResumableStream, AReconnectedClientGetsWhatItMissedThenTheRestLive) {
     stream.attach(late, position->event_id);  // a finished stream replays, then ends
     EXPECT_EQ(late->events().size(), 3u);
     EXPECT_TRUE(late->finished());
+}
+
+TEST(SessionService, AClientAtItsQuotaIsRefusedAndOthersAreNot) {
+    auto service =
+        SessionService(make_backend("memory"),
+                       {.max_sessions = 10, .max_sessions_per_client = 2, .idle_timeout = 60s, .keys = test_keys});
+    auto first = admit(service, "", "a:192.0.2.7");
+    admit(service, "", "a:192.0.2.7");
+    admit(service, "", "a:192.0.2.7", SessionService::Admission::client_limit);
+    admit(service, "", "a:192.0.2.8");
+    EXPECT_TRUE(service.remove(first->id(), ""));
+    admit(service, "", "a:192.0.2.7");
+}
+
+TEST(SessionService, AtTheBoundTheLeastRecentlyUsedSessionOfAClientAboveItsShareMakesRoom) {
+    auto service = SessionService(make_backend("memory"), {.max_sessions = 4, .idle_timeout = 60s, .keys = test_keys});
+    auto a1 = admit(service, "", "a:192.0.2.7");
+    auto a2 = admit(service, "", "a:192.0.2.7");
+    auto a3 = admit(service, "", "a:192.0.2.7");
+    auto b1 = admit(service, "", "a:192.0.2.8");
+    ASSERT_EQ(service.find(a1->id(), ""), a1);  // a1 is used: a2 is now a's least recently used
+    auto c1 = admit(service, "", "a:192.0.2.9");
+    EXPECT_TRUE(a2->session()->closed());
+    EXPECT_EQ(service.find(a2->id(), ""), nullptr);
+    EXPECT_FALSE(a1->session()->closed());
+    EXPECT_FALSE(a3->session()->closed());
+    auto d1 = admit(service, "", "a:192.0.2.10");  // four clients, a share of one; a holds two
+    EXPECT_TRUE(a3->session()->closed());
+    admit(service, "", "a:192.0.2.11", SessionService::Admission::full);
+    admit(service, "", "a:192.0.2.8", SessionService::Admission::full);
+    EXPECT_EQ(service.size(), 4u);
+}
+
+TEST(SessionService, ASessionNoRequestTouchedAfterInitializeEndsAfterTheHalfOpenTime) {
+    auto service =
+        SessionService(make_backend("memory"),
+                       {.max_sessions = 10, .idle_timeout = 60s, .half_open_timeout = 50ms, .keys = test_keys});
+    auto confirmed = admit(service, "", "a:192.0.2.7");
+    auto half_open = admit(service, "", "a:192.0.2.7");
+    ASSERT_EQ(service.find(confirmed->id(), ""), confirmed);  // notifications/initialized, say
+    EXPECT_EQ(service.expiry_period(), 100ms);                // never below 100 ms
+    std::this_thread::sleep_for(120ms);
+    service.expire();
+    EXPECT_TRUE(half_open->session()->closed());
+    EXPECT_EQ(service.find(half_open->id(), ""), nullptr);
+    EXPECT_EQ(service.find(confirmed->id(), ""), confirmed);
+    EXPECT_EQ(service.size(), 1u);
 }

@@ -147,6 +147,20 @@ TEST(SseParser, AnEventOverItsLimitFails) {
         SseError);
 }
 
+TEST(SseParser, AnEventOfTheDefaultTypeCountsTheTypeItIsGiven) {
+    // A fuzzing finding: 40 bytes of data and no `event:` line held within 48 as the parser
+    // counted, but the event delivered is 40 bytes of data and "message", 47 bytes. The limit
+    // is on what is delivered: the data without its last line end, and the type it gets.
+    const SseLimits limits{.max_line_bytes = 64, .max_event_bytes = 46};
+    std::vector<SseEvent> events;
+    SseParser parser([&](SseEvent&& e) { events.push_back(std::move(e)); }, limits);
+    parser.feed("data: " + std::string(39, 'x') + "\n\n");  // 39 + 7 = 46: delivered
+    ASSERT_EQ(events.size(), 1U);
+    EXPECT_EQ(events[0].data.size() + events[0].type.size(), 46U);
+    EXPECT_THROW(parser.feed("data: " + std::string(40, 'x') + "\n\n"), SseError);
+    EXPECT_EQ(events.size(), 1U);
+}
+
 TEST(SseParser, EventsBeforeAnOverlongLineAreDelivered) {
     std::vector<SseEvent> events;
     SseParser parser([&](SseEvent&& e) { events.push_back(std::move(e)); }, {.max_line_bytes = 8});

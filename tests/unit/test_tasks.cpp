@@ -32,6 +32,7 @@ bool eventually(Pred pred, std::chrono::milliseconds within = 5s) {
 TaskRecord record(std::string id, std::string owner, std::int64_t created, std::int64_t ttl = 60'000) {
     TaskRecord r;
     r.id = std::move(id);
+    r.charged_to = "p:" + owner;  // a principal's tasks count against it
     r.owner = std::move(owner);
     r.node = "n1";
     r.created_ms = r.updated_ms = created;
@@ -54,6 +55,23 @@ TEST(MemoryTaskStore, EndsOnceAndKeepsWhatEndedIt) {
     EXPECT_EQ(store->get("a")->result, R"({"content":[]})");
     EXPECT_FALSE(store->get("nope"));
     EXPECT_FALSE(store->cancel("nope"));
+}
+
+TEST(MemoryTaskStore, AnonymousClientsAreCountedByAddressWhateverTheirOwner) {
+    auto store = mcp::detail::make_memory_task_store();
+    const auto now = mcp::detail::epoch_ms();
+    auto anonymous = [&](const std::string& id, const std::string& address, std::int64_t ttl = 60'000) {
+        auto r = record(id, "", now, ttl);
+        r.charged_to = "a:" + address;
+        return r;
+    };
+    ASSERT_TRUE(store->create(anonymous("x0", "192.0.2.7", 50), 2));
+    ASSERT_TRUE(store->create(anonymous("x1", "192.0.2.7"), 2));
+    EXPECT_FALSE(store->create(anonymous("x2", "192.0.2.7"), 2));
+    EXPECT_TRUE(store->create(anonymous("y0", "192.0.2.8"), 2));
+    EXPECT_EQ(store->list("", 0, "", 10).size(), 3u);  // one owner, every anonymous task
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    EXPECT_TRUE(store->create(anonymous("x3", "192.0.2.7"), 2));  // x0 expired: its count went with it
 }
 
 TEST(MemoryTaskStore, AnswersArriveInPartsAndOnlyForAwaitedRequests) {
@@ -419,7 +437,7 @@ TEST_F(Tasks, APrincipalSeesOnlyItsOwnTasks) {
 
 TEST(TaskLimits, OneTaskTooManyIsRefused) {
     mcp::ServerOptions options;
-    options.tasks.max_per_principal = 2;
+    options.tasks.max_per_client = 2;
     mcp::Server server({.name = "t", .version = "1"}, options);
     server.tool({.name = "quick", .description = "Quick", .task_support = mcp::TaskSupport::optional},
                 [] { return "ok"; });
@@ -435,5 +453,5 @@ TEST(TaskLimits, OneTaskTooManyIsRefused) {
     EXPECT_TRUE(call(3).as_object().contains("result"));
     auto refused = call(4);
     ASSERT_TRUE(refused.as_object().contains("error")) << boost::json::serialize(refused);
-    EXPECT_EQ(refused.at("error").at("code"), -32600);
+    EXPECT_EQ(refused.at("error").at("code"), -32029);  // over the client's quota
 }

@@ -9,6 +9,7 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace mcp {
@@ -17,7 +18,8 @@ class Exchange {
 public:
     Exchange(Era era, std::shared_ptr<const ClientState> client, std::shared_ptr<Session> session,
              boost::json::value request_id, boost::json::value progress_token,
-             std::optional<LogLevel> request_log_level, std::shared_ptr<const Principal> principal = nullptr);
+             std::optional<LogLevel> request_log_level, std::shared_ptr<const Principal> principal = nullptr,
+             std::string client_address = {});
 
     Era era() const { return era_; }
     std::string_view protocol_version() const { return client_->protocol_version; }
@@ -38,6 +40,9 @@ public:
     const std::shared_ptr<Session>& session() const { return session_; }
     // Who is asking (an HTTP authenticator's verdict); null when anonymous.
     const std::shared_ptr<const Principal>& principal() const { return principal_; }
+    // Where from: the client's address as the transport saw it (behind trusted proxies, the
+    // forwarded one; IPv6 by its prefix), empty on stdio and in-process (Inbound::client_address).
+    const std::string& client_address() const { return client_address_; }
 
 private:
     Era era_;
@@ -47,6 +52,7 @@ private:
     boost::json::value progress_token_;
     std::optional<LogLevel> request_log_level_;
     std::shared_ptr<const Principal> principal_;
+    std::string client_address_;
 };
 
 }  // namespace mcp

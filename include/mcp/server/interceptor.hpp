@@ -76,9 +76,10 @@ inline constexpr int forbidden = -32003;
 inline constexpr int rate_limited = -32029;
 }  // namespace error_code
 
-// Refuses requests beyond `per_second` per principal (anonymous requests share one budget), with
-// bursts up to `burst`: 429, error_code::rate_limited and Retry-After. mcp::run installs it for
-// --rate-limit.
+// Refuses requests beyond `per_second` per client, with bursts up to `burst`: 429,
+// error_code::rate_limited and Retry-After. A client is its principal, else the address the
+// transport reports (Exchange::client_address); requests with neither (stdio, in-process) share one
+// budget. mcp::run installs it for --rate-limit.
 Interceptor rate_limit(double per_second, double burst);
 
 }  // namespace mcp

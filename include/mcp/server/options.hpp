@@ -27,15 +27,22 @@ struct ClientRequestOptions {
     std::chrono::milliseconds roots_timeout{30'000};            // the client answers by itself
     std::chrono::milliseconds request_state_ttl{15 * 60'000};
     // 2025-era calls of replayable handlers waiting for their clients' answers at once on this
-    // node (docs/adr/0015-parked-calls.md); one more gets "Server overloaded" (HTTP 503).
+    // node (docs/adr/0015-parked-calls.md). At the bound, the oldest parked call of a client above
+    // its share makes room (docs/adr/0024-fair-limits.md); else one more gets "Server overloaded"
+    // (HTTP 503).
     std::size_t max_parked_calls = 100'000;
 };
 
 // 2025-era sessions (HTTP): how many, how long an idle one lives, and what their resumable SSE
 // streams keep for Last-Event-ID.
 struct SessionOptions {
-    std::size_t max_sessions = 10'000;  // beyond: initialize gets 503
+    // Sessions this node holds. At the bound, the least recently used session of a client above
+    // its share is ended to make room (docs/adr/0024-fair-limits.md); else initialize gets 503.
+    std::size_t max_sessions = 10'000;
     std::chrono::milliseconds idle_timeout{30 * 60'000};
+    // A session whose client sends nothing after initialize (not even notifications/initialized)
+    // is ended this long after it was made.
+    std::chrono::milliseconds half_open_timeout{30'000};
     std::size_t journal_events_per_stream = 1'000;
     std::size_t journal_bytes_per_stream = 4 * 1024 * 1024;
 };
@@ -46,9 +53,20 @@ struct TaskOptions {
     std::chrono::milliseconds ttl{60 * 60'000};
     // How often clients are told to poll (pollIntervalMs).
     std::chrono::milliseconds poll_interval{500};
-    // Tasks one principal (or all anonymous clients together) may hold within their time to live;
-    // one more is refused.
-    std::size_t max_per_principal = 1000;
+    // Tasks one client (its principal, else its address) may hold within their time to live,
+    // across the nodes sharing a store; one more is refused (HTTP 429).
+    std::size_t max_per_client = 1000;
+};
+
+// What one client may hold (docs/adr/0024-fair-limits.md), beside the bounds in all. A client is
+// the principal when there is one, else the address the transport reports (behind trusted
+// proxies, the forwarded one; IPv6 by its prefix). Past a quota: HTTP 429 with Retry-After and
+// JSON-RPC error -32029. The transport's own (connections, GET streams) are in HttpOptions.
+struct ClientQuotas {
+    std::size_t sessions = 1'000;       // 2025-era sessions, across the nodes sharing a store
+    std::size_t listen_streams = 100;   // subscriptions/listen streams on this node
+    std::size_t parked_calls = 10'000;  // 2025-era parked calls on this node
+    std::size_t calls = 1'000;          // calls of user code queued or running on this node
 };
 
 // The audit log: one JSON line per tools/call, prompts/get and resources/read, with who asked,
@@ -64,8 +82,10 @@ struct ServerOptions {
     jsonrpc::Limits limits;
     CacheOptions cache;
     ClientRequestOptions client_requests;
-    std::size_t max_listen_streams = 1000;  // open subscriptions/listen streams, all clients together
-    std::size_t max_subscriptions = 1000;   // resource subscriptions per session or listen stream
+    // Open subscriptions/listen streams, all clients together. At the bound, the oldest stream of a
+    // client above its share makes room; else one more gets 503.
+    std::size_t max_listen_streams = 1000;
+    std::size_t max_subscriptions = 1000;  // resource subscriptions per session or listen stream
     // The level a 2025-era session starts at before the client calls logging/setLevel.
     LogLevel default_client_log_level = LogLevel::info;
     // Whether tools/list, prompts/list and resources/list show a principal the entries whose
@@ -77,6 +97,7 @@ struct ServerOptions {
     ExecutionOptions execution;
     SessionOptions sessions;
     TaskOptions tasks;
+    ClientQuotas clients;
     // Where 2025-era HTTP sessions, their SSE journals and the answers handlers wait for live:
     // "memory" (one node) or "redis://[[user]:password@]host[:port][/db]", shared by the nodes behind
     // one load balancer (docs/adr/0011-several-nodes.md).

@@ -67,6 +67,10 @@ struct Inbound {
     // The era the transport found the message in (Streamable HTTP decides it before the core
     // sees the message); the core classifies it when this is empty.
     std::optional<Era> era;
+    // The client's address as the transport sees it (behind trusted proxies, the forwarded one;
+    // IPv6 by its prefix, "2001:db8:1:2::/64"); empty on stdio and in-process. With the principal,
+    // it says who the client is for the bounds kept per client (docs/adr/0024-fair-limits.md).
+    std::string client_address;
 };
 
 }  // namespace mcp

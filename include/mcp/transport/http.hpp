@@ -39,7 +39,22 @@ struct HttpOptions {
     // GET connections (listens and resumes) one session holds open at once. A client that lost
     // its connection with calls in flight resumes each call's stream: room for many.
     std::size_t max_streams_per_session = 64;
-    std::chrono::milliseconds sse_retry{2'000};  // the retry: hint sent to clients
+
+    // Who a client is, for the bounds kept per client (docs/adr/0024-fair-limits.md): its
+    // principal, else its address. A peer in one of these blocks ("10.0.0.0/8", "2001:db8::/32")
+    // is a proxy whose word is taken: the forwarding header below, and a PROXY protocol header
+    // (v1 or v2) before its connection's bytes, name the client. From any other peer they mean
+    // nothing (a PROXY header is then malformed HTTP). None by default.
+    std::vector<std::string> trusted_proxies;
+    // The forwarding header the trusted proxies write: "x-forwarded-for", or "forwarded" (RFC
+    // 7239). Only that one is read: a client could write the other itself.
+    std::string forwarded_header = "x-forwarded-for";
+    // IPv6 clients are counted by this prefix of their address: one host usually holds a whole /64.
+    unsigned ipv6_prefix = 64;
+    // Bounds per client on this node. Connections from a trusted proxy are not counted per client.
+    std::size_t max_connections_per_client = 1'000;  // beyond: closed at once, as past max_connections
+    std::size_t max_get_streams_per_client = 100;    // GET streams of all of a client's sessions; 429 beyond
+    std::chrono::milliseconds sse_retry{2'000};      // the retry: hint sent to clients
 
     std::chrono::milliseconds shutdown_grace{10'000};  // time given to calls in flight on SIGTERM
     // On SIGTERM readiness turns false at once, and the endpoint goes on serving this long, so that

@@ -2,6 +2,7 @@
 
 #include "server/call.hpp"
 #include "server/call_metrics.hpp"
+#include "server/client_limits.hpp"
 #include "server/core.hpp"
 #include "server/dispatch.hpp"
 #include "server/scope_guard.hpp"
@@ -35,7 +36,7 @@ void withdraw(CallState& call, const std::vector<std::string>& ids, std::string_
 // Settles the round (mutex held) and returns the ids of the requests it was still waiting for.
 std::vector<std::string> settle_locked(ParkedRound& round) {
     round.settled = true;
-    round.place.reset();
+    round.place = FairShare::Hold();
     std::vector<std::string> ids;
     for (auto& sent : round.sent) {
         if (!sent.answered) ids.push_back(sent.id);
@@ -55,7 +56,7 @@ void answered(const std::shared_ptr<CallState>& call, const Round& round, std::s
         call->input.replies.insert_or_assign(sent.key, std::move(message));
         if (--round->unanswered > 0) return;
         round->settled = true;
-        round->place.reset();
+        round->place = FairShare::Hold();
     }
     cancel_deadlines(call->core, *round);
     round->on_cancel.reset();
@@ -82,7 +83,7 @@ void timed_out(const std::shared_ptr<CallState>& call, const Round& round) {
     resume_call(call);
 }
 
-void dropped(const std::shared_ptr<CallState>& call, const Round& round, const char* why) {
+void dropped(const std::shared_ptr<CallState>& call, const Round& round, const char* why, bool evicted) {
     std::vector<std::string> ids;
     {
         std::lock_guard lock(round->mutex);
@@ -93,8 +94,12 @@ void dropped(const std::shared_ptr<CallState>& call, const Round& round, const c
     cancel_deadlines(call->core, *round);
     round->on_cancel.reset();
     round->on_close.reset();
-    withdraw(*call, ids, "the request was cancelled");
-    drop_call(call);
+    withdraw(*call, ids, evicted ? "the server needed the room for other clients" : "the request was cancelled");
+    if (evicted) {
+        evict_call(call);
+    } else {
+        drop_call(call);
+    }
 }
 
 }  // namespace
@@ -104,16 +109,27 @@ void ParkedRound::Drop::operator()() const {
     if (!c) return;
     // Not on this thread: it is whichever cancels or closes (a session with thousands of parked
     // calls closes them in one go), and the drop destroys this very callback.
-    c->core.deadlines().post([c, r = round->shared_from_this(), why = why] { dropped(c, r, why); });
+    c->core.deadlines().post([c, r = round->shared_from_this(), why = why] { dropped(c, r, why, false); });
 }
 
 void park(const std::shared_ptr<CallState>& call) {
     auto& core = call->core;
     auto& session = *call->session;
-    auto place = core.parked_calls.try_take(core.options.client_requests.max_parked_calls);
-    if (!place) throw ParkingFull{};
     auto round = std::make_shared<ParkedRound>();
-    round->place = std::move(place);
+    // At the bound, the oldest parked call of a client above its share is evicted to make room.
+    auto place = core.parked_calls.take(
+        call->client(), {core.options.client_requests.max_parked_calls, core.options.clients.parked_calls},
+        [weak_call = std::weak_ptr<CallState>(call), weak_round = std::weak_ptr<ParkedRound>(round)] {
+            auto c = weak_call.lock();
+            auto r = weak_round.lock();
+            if (!c || !r) return;  // settled and gone meanwhile
+            c->core.deadlines().post([c, r] { dropped(c, r, "its place went to another client's call", true); });
+        });
+    if (const auto* refused = std::get_if<FairShare::Refusal>(&place)) {
+        if (*refused == FairShare::Refusal::full) throw ParkingFull{};
+        throw over_client_quota("parked calls");
+    }
+    round->place = std::move(std::get<FairShare::Hold>(place));
     std::vector<WireRequest> requests = std::move(call->input.pending);
     call->input.pending.clear();
 

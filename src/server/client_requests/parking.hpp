@@ -5,8 +5,8 @@
 // deadline in the core's deadline queue, and the thread goes back to the pool. When every answer
 // is in, or one request times out, the handler runs again from the top with what came back. When
 // the client cancels the call or goes away, the call ends with no response and runs no more.
-#include "util/bounded_count.hpp"
 #include "util/deadline_queue.hpp"
+#include "util/fair_share.hpp"
 #include "util/metrics.hpp"
 
 #include <memory>
@@ -39,17 +39,19 @@ struct ParkedRound : std::enable_shared_from_this<ParkedRound> {
 
     std::mutex mutex;
     bool settled = false;
-    std::optional<BoundedCount::Place> place;  // one of the node's places for parked calls, until settled
+    FairShare::Hold place;  // its client's place among the node's parked calls, until settled
     std::vector<Sent> sent;
     std::size_t unanswered = 0;
     std::optional<std::stop_callback<Drop>> on_cancel;
     std::optional<std::stop_callback<Drop>> on_close;
 };
 
-// The node has as many parked calls as --max-parked-calls allows.
+// The node has as many parked calls as --max-parked-calls allows, and no client holds more than its
+// share (docs/adr/0024-fair-limits.md).
 struct ParkingFull {};
 
-// Sends the requests the handler left pending and parks the call. Throws ParkingFull, or
+// Sends the requests the handler left pending and parks the call. Throws ParkingFull, a Refusal
+// when the call's client has all its parked calls (ClientQuotas::parked_calls), or
 // StoreUnavailable when a shared mailbox cannot be reached (nothing is left expected then).
 void park(const std::shared_ptr<CallState>& call);
 

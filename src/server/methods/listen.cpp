@@ -1,4 +1,5 @@
 // subscriptions/listen (2026-07-28): a long-lived response stream of change notifications.
+#include "server/client_limits.hpp"
 #include "server/methods/methods.hpp"
 #include "server/tasks/task_runs.hpp"
 #include "server/tasks/task_wire.hpp"
@@ -80,16 +81,36 @@ void start_listen(ServerCore& core, const std::shared_ptr<CallState>& call) {
         call->sink->complete(jsonrpc::make_error(call->message.id, e.code(), e.message(), e.data()));
         return;
     }
-    if (!core.listens.add(listen, core.options.max_listen_streams)) {
+    // At the bound, the oldest stream of a client above its share ends as at shutdown, and its
+    // client may listen again.
+    auto verdict =
+        core.listen_streams.take(call->client(), {core.options.max_listen_streams, core.options.clients.listen_streams},
+                                 [&core, weak = std::weak_ptr<Listen>(listen)] {
+                                     auto evicted = weak.lock();
+                                     if (!evicted || !evicted->end()) return;  // its client ended it first
+                                     const auto answering = evicted->call->untrack();
+                                     evicted->call->sink->complete(closing_result(core, *evicted->call));
+                                 });
+    if (const auto* refused = std::get_if<FairShare::Refusal>(&verdict)) {
         const auto answering = call->untrack();
-        call->sink->complete_overloaded(jsonrpc::make_error(call->message.id, error_code::internal_error,
-                                                            "Too many open subscriptions/listen streams (limit " +
-                                                                std::to_string(core.options.max_listen_streams) + ")"));
+        if (*refused == FairShare::Refusal::client_limit) {
+            const Refusal refusal = over_client_quota("subscriptions/listen streams");
+            call->sink->complete_refused(refusal,
+                                         jsonrpc::make_error(call->message.id, refusal.code(), refusal.message()));
+        } else {
+            call->sink->complete_overloaded(jsonrpc::make_error(call->message.id, error_code::internal_error,
+                                                                "Too many open subscriptions/listen streams (limit " +
+                                                                    std::to_string(core.options.max_listen_streams) +
+                                                                    ")"));
+        }
         return;
     }
+    core.listens.add(listen, core.options.max_listen_streams);
     {
         // The acknowledgement goes first: notifications wait for this lock and for `open`.
         std::lock_guard lock(listen->mutex);
+        listen->hold = std::move(std::get<FairShare::Hold>(verdict));
+        if (listen->ended) return;  // taken for another client already, and answered
         boost::json::object params{{"notifications", std::move(honored)},
                                    {"_meta", {{"io.modelcontextprotocol/subscriptionId", call->message.id}}}};
         call->sink->send(jsonrpc::make_notification("notifications/subscriptions/acknowledged", std::move(params)));

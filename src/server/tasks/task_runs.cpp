@@ -2,10 +2,12 @@
 
 #include "server/call.hpp"
 #include "server/call_metrics.hpp"
+#include "server/client_limits.hpp"
 #include "server/core.hpp"
 #include "server/dispatch.hpp"
 #include "server/tasks/task_sink.hpp"
 #include "server/tasks/task_wire.hpp"
+#include "util/limit_report.hpp"
 #include "util/log.hpp"
 #include "util/random.hpp"
 
@@ -94,14 +96,14 @@ void start_task(CallState& call) {
     TaskRecord record;
     record.id = random_token(18);
     record.owner = task_owner(call);
+    record.charged_to = call.client();
     auto* cluster = core.cluster.backend().cluster();
     record.node = cluster != nullptr ? cluster->node_id() : "local";
     record.created_ms = record.updated_ms = epoch_ms();
     record.ttl_ms = core.options.tasks.ttl.count();
-    if (!task_store(core).create(record, core.options.tasks.max_per_principal)) {
-        throw Error(error_code::invalid_request, "Too many tasks: at most " +
-                                                     std::to_string(core.options.tasks.max_per_principal) +
-                                                     " per client within their time to live");
+    if (!task_store(core).create(record, core.options.tasks.max_per_client)) {
+        report_refusal(Bound::tasks, Limit::client, record.charged_to);
+        throw over_client_quota("tasks within their time to live");
     }
     auto sink = std::make_shared<TaskSink>(core, record.id, era, call.session, call.weak_from_this());
     auto request_sink = std::exchange(call.sink, sink);

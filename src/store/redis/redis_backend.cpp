@@ -30,8 +30,9 @@ public:
         }
     }
 
-    std::unique_ptr<SessionRecords> make_session_records(std::chrono::milliseconds idle_ttl) override {
-        return std::make_unique<RedisSessionRecords>(client_, idle_ttl);
+    std::unique_ptr<SessionRecords> make_session_records(std::chrono::milliseconds idle_ttl,
+                                                         std::chrono::milliseconds half_open_ttl) override {
+        return std::make_unique<RedisSessionRecords>(client_, idle_ttl, half_open_ttl);
     }
     std::unique_ptr<EventJournal> make_journal(const JournalLimits& limits) override {
         return std::make_unique<RedisEventJournal>(client_, limits);

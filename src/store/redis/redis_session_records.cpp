@@ -10,7 +10,9 @@ namespace mcp::detail {
 namespace {
 
 constexpr std::string_view kSubscribersPrefix = "mcp:sub:";
+constexpr std::string_view kClientPrefix = "mcp:cs:";
 std::string key(std::string_view id) { return "mcp:s:" + std::string(id); }
+std::string client_key_of(std::string_view client) { return std::string(kClientPrefix) + std::string(client); }
 std::string subscriptions_key(std::string_view id) { return "mcp:ss:" + std::string(id); }
 std::string subscribers_key(std::string_view uri) { return std::string(kSubscribersPrefix) + std::string(uri); }
 
@@ -74,6 +76,8 @@ std::optional<SessionRecord> parse(std::string_view id, const RespValue& hash, c
             if (level) record.level = *level;
         } else if (field == "client") {
             has_client = read_client_field(value, record);
+        } else if (field == "q") {
+            record.charged_to = value;
         }
     }
     if (!has_revision || !has_level || !has_client) return std::nullopt;
@@ -83,26 +87,51 @@ std::optional<SessionRecord> parse(std::string_view id, const RespValue& hash, c
 
 }  // namespace
 
-bool RedisSessionRecords::insert(const SessionRecord& record) {
+// The milliseconds of Redis's clock, in a script: the nodes' clocks may disagree with it and
+// with each other, so scores that are times come from one place.
+constexpr std::string_view kNowMs = "local t = redis.call('TIME') local now = t[1] * 1000 + math.floor(t[2] / 1000) ";
+
+SessionRecords::Insert RedisSessionRecords::insert(const SessionRecord& record, std::size_t max_per_client) {
+    // The client's sessions are scored by when they expire: those gone are dropped before counting,
+    // so a count costs no walk over them.
     static const std::string script =
+        std::string(kNowMs) +
         "if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end "
-        "redis.call('HSET', KEYS[1], 'rev', 0, 'level', ARGV[1], 'client', ARGV[2]) "
-        "redis.call('PEXPIRE', KEYS[1], ARGV[3]) return 1";
+        "redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now) "
+        "if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[5]) then return -1 end "
+        "redis.call('HSET', KEYS[1], 'rev', 0, 'level', ARGV[1], 'client', ARGV[2], 'q', ARGV[4]) "
+        "redis.call('PEXPIRE', KEYS[1], ARGV[3]) "
+        "redis.call('ZADD', KEYS[2], now + tonumber(ARGV[3]), ARGV[6]) "
+        "if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[2], ARGV[3]) end "
+        "return 1";
     // The client is given the session id once this returns: a replica should have it too.
-    auto replies =
-        client_.pipeline_replicated({{"EVAL", script, "1", key(record.id), std::string(to_string(record.level)),
-                                      client_field(record), redis_ms(ttl_)}});
-    return checked(replies.front()).integer == 1;
+    auto replies = client_.pipeline_replicated(
+        {{"EVAL", script, "2", key(record.id), client_key_of(record.charged_to), std::string(to_string(record.level)),
+          client_field(record), redis_ms(half_open_ttl_), record.charged_to, std::to_string(max_per_client),
+          record.id}});
+    const auto result = checked(replies.front()).integer;
+    return result == 1 ? Insert::inserted : result == 0 ? Insert::id_taken : Insert::client_full;
 }
 
 std::optional<SessionRecord> RedisSessionRecords::load(std::string_view id, bool touch) {
-    std::vector<std::vector<std::string>> commands{{"HGETALL", key(id)}, {"SMEMBERS", subscriptions_key(id)}};
-    if (touch) {
-        commands.push_back({"PEXPIRE", key(id), redis_ms(ttl_)});
-        commands.push_back({"PEXPIRE", subscriptions_key(id), redis_ms(ttl_)});
-    }
-    auto replies = client_.pipeline(commands);
-    auto record = parse(id, checked(replies[0]), checked(replies[1]));
+    // A touch restarts the session's time to live, and moves its expiry in its client's count (whose
+    // expired members go then, so that a client keeping one session alive keeps no dead ones).
+    static const std::string script =
+        "local h = redis.call('HGETALL', KEYS[1]) local s = redis.call('SMEMBERS', KEYS[2]) "
+        "if ARGV[1] == '1' and #h > 0 then " +
+        std::string(kNowMs) +
+        "redis.call('PEXPIRE', KEYS[1], ARGV[2]) redis.call('PEXPIRE', KEYS[2], ARGV[2]) "
+        "local q = redis.call('HGET', KEYS[1], 'q') "
+        "if q then "
+        "redis.call('ZREMRANGEBYSCORE', ARGV[3] .. q, '-inf', now) "
+        "redis.call('ZADD', ARGV[3] .. q, 'XX', now + tonumber(ARGV[2]), ARGV[4]) "
+        "redis.call('PEXPIRE', ARGV[3] .. q, ARGV[2]) "
+        "end end "
+        "return {h, s}";
+    const auto reply = checked(client_.command({"EVAL", script, "2", key(id), subscriptions_key(id), touch ? "1" : "0",
+                                                redis_ms(ttl_), std::string(kClientPrefix), std::string(id)}));
+    if (reply.elements.size() != 2) return std::nullopt;
+    auto record = parse(id, checked(reply.elements[0]), checked(reply.elements[1]));
     if (!record || !touch || record->subscriptions.empty()) return record;
     // The subscriber sets live as long as their sessions.
     std::vector<std::vector<std::string>> refresh;
@@ -115,9 +144,11 @@ bool RedisSessionRecords::remove(std::string_view id) {
     static const std::string script =
         "if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end "
         "for _, uri in ipairs(redis.call('SMEMBERS', KEYS[2])) do redis.call('SREM', ARGV[2] .. uri, ARGV[1]) end "
+        "local q = redis.call('HGET', KEYS[1], 'q') "
+        "if q then redis.call('ZREM', ARGV[3] .. q, ARGV[1]) end "
         "redis.call('DEL', KEYS[1], KEYS[2]) return 1";
-    auto reply = checked(client_.command(
-        {"EVAL", script, "2", key(id), subscriptions_key(id), std::string(id), std::string(kSubscribersPrefix)}));
+    auto reply = checked(client_.command({"EVAL", script, "2", key(id), subscriptions_key(id), std::string(id),
+                                          std::string(kSubscribersPrefix), std::string(kClientPrefix)}));
     return reply.integer == 1;
 }
 

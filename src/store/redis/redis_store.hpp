@@ -1,14 +1,19 @@
 #pragma once
 // The Redis backend's parts, each over one shared RedisClient. Every key is under the "mcp:"
 // prefix and has a time to live:
-//   mcp:s:<session>          session hash (rev, level, client), PX idle timeout, refreshed on use
+//   mcp:s:<session>          session hash (rev, level, client, q: the client it counts against), PX the
+//                            half-open time until a request touches it, then the idle timeout,
+//                            refreshed on use
 //   mcp:ss:<session>         the session's resource subscriptions, expiring with it
+//   mcp:cs:<client>          the client's sessions by the time they expire, for its quota; expiring
+//                            with the last of them
 //   mcp:sub:<uri>            set of session ids subscribed to a resource
 //   mcp:j:<session>/<stream> SSE journal (a Redis stream), trimmed and expiring with the session
 //   mcp:mbo:<id> / mcp:mb:<id>  mailbox: "a handler waits" marker, and the delivered answer
 //   mcp:t:<task>             task hash (status, times, result or error, "i:<key>" requests it
 //                            waits for, "a:<key>" answers), PX its time to live from creation
-//   mcp:to:<owner>           the owner's tasks by creation time, for tasks/list and --max-tasks
+//   mcp:to:<owner>           the owner's tasks by creation time, for tasks/list
+//   mcp:tc:<client>          the client's tasks by creation time, for --max-tasks
 //   mcp:node:<node>          "this node runs tasks and is alive", PX a few seconds, renewed
 //   channel mcp:bus:<topic>  wake-ups between nodes
 #include "store/backend.hpp"
@@ -74,9 +79,11 @@ private:
 // Session records as a hash and a set per session, changed by scripts, atomically.
 class RedisSessionRecords final : public SessionRecords {
 public:
-    RedisSessionRecords(RedisClient& client, std::chrono::milliseconds idle_ttl) : client_(client), ttl_(idle_ttl) {}
+    RedisSessionRecords(RedisClient& client, std::chrono::milliseconds idle_ttl,
+                        std::chrono::milliseconds half_open_ttl)
+        : client_(client), ttl_(idle_ttl), half_open_ttl_(half_open_ttl) {}
 
-    bool insert(const SessionRecord& record) override;
+    Insert insert(const SessionRecord& record, std::size_t max_per_client) override;
     std::optional<SessionRecord> load(std::string_view id, bool touch) override;
     bool remove(std::string_view id) override;
     std::int64_t apply(std::string_view id, const SessionChange& change) override;
@@ -86,6 +93,7 @@ public:
 private:
     RedisClient& client_;
     const std::chrono::milliseconds ttl_;
+    const std::chrono::milliseconds half_open_ttl_;
 };
 
 // SSE journals as Redis streams.

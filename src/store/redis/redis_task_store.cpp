@@ -19,6 +19,7 @@ constexpr std::chrono::milliseconds kNodeLease{5000};
 
 std::string key(std::string_view id) { return "mcp:t:" + std::string(id); }
 std::string owner_key(std::string_view owner) { return "mcp:to:" + std::string(owner); }
+std::string client_key_of(std::string_view client) { return "mcp:tc:" + std::string(client); }
 constexpr std::string_view kNodePrefix = "mcp:node:";
 
 std::int64_t to_int(const std::string& text) {
@@ -137,20 +138,24 @@ void RedisTaskStore::start_heartbeat() {
     });
 }
 
-bool RedisTaskStore::create(const TaskRecord& r, std::size_t max_per_owner) {
+bool RedisTaskStore::create(const TaskRecord& r, std::size_t max_per_client) {
     start_heartbeat();
+    // KEYS[2] lists the owner's tasks (tasks/list), KEYS[3] counts the client's (--max-tasks): for a
+    // principal they are one set, for an anonymous client its address and the owner differ.
     static const std::string script =
-        "redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[9]) "
-        "if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[8]) then return 0 end "
+        "redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[9]) "
+        "if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[8]) then return 0 end "
         "redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'node', ARGV[2], 'status', ARGV[3], 'created', ARGV[4], "
         "'updated', ARGV[4], 'ttl', ARGV[5], 'msg', ARGV[6]) "
         "redis.call('PEXPIRE', KEYS[1], ARGV[5]) "
-        "redis.call('ZADD', KEYS[2], ARGV[4], ARGV[7]) redis.call('PEXPIRE', KEYS[2], ARGV[5]) return 1";
+        "redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[9]) "
+        "redis.call('ZADD', KEYS[2], ARGV[4], ARGV[7]) redis.call('PEXPIRE', KEYS[2], ARGV[5]) "
+        "redis.call('ZADD', KEYS[3], ARGV[4], ARGV[7]) redis.call('PEXPIRE', KEYS[3], ARGV[5]) return 1";
     // The client is given the task id once this returns: a replica should have it too.
     auto replies = client_.pipeline_replicated(
-        {{"EVAL", script, "2", key(r.id), owner_key(r.owner), r.owner, r.node, std::string(to_string(r.status)),
-          std::to_string(r.created_ms), std::to_string(r.ttl_ms), r.message, r.id, std::to_string(max_per_owner),
-          std::to_string(r.created_ms - r.ttl_ms)}});
+        {{"EVAL", script, "3", key(r.id), owner_key(r.owner), client_key_of(r.charged_to), r.owner, r.node,
+          std::string(to_string(r.status)), std::to_string(r.created_ms), std::to_string(r.ttl_ms), r.message, r.id,
+          std::to_string(max_per_client), std::to_string(r.created_ms - r.ttl_ms)}});
     return checked(replies.front()).integer == 1;
 }
 

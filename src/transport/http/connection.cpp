@@ -1,14 +1,19 @@
 #include "transport/http/http_context.hpp"
 #include "transport/http/http_metrics.hpp"
+#include "transport/http/proxy_protocol.hpp"
 #include "transport/http/response_writer.hpp"
 
 #include <mcp/protocol/errors.hpp>
 #include <mcp/server/detail/transport_access.hpp>
 
+#include "util/client_key.hpp"
+#include "util/limit_report.hpp"
 #include "util/log.hpp"
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
@@ -16,8 +21,11 @@
 #include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/read.hpp>
 
+#include <array>
 #include <optional>
 #include <string>
+#include <tuple>
+#include <variant>
 
 namespace mcp::detail {
 
@@ -25,6 +33,8 @@ namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
 constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
+
+std::size_t read_buffer_limit(const HttpOptions& o) { return o.max_header_bytes + 4096; }
 
 void HttpContext::close_connections(bool idle_only) {
     std::lock_guard lock(open_mutex);
@@ -35,15 +45,15 @@ void HttpContext::close_connections(bool idle_only) {
 
 namespace {
 constexpr std::size_t kReadBufferBytes = 4096;
-
-// The head limit (kMaxHeaderBytes at most, serve_http checks) plus room for the start of a
-// pipelined request.
-std::size_t read_buffer_limit(const HttpOptions& o) { return o.max_header_bytes + 4096; }
-
 }  // namespace
 
 HttpContext::HttpContext(Server& s, const HttpOptions& o)
-    : server(s), options(o), sessions(detail::session_service(s)) {
+    : server(s),
+      options(o),
+      sessions(detail::session_service(s)),
+      trusted_proxies(o.trusted_proxies),
+      forwarded_header(o.forwarded_header == "forwarded" ? ForwardedHeader::forwarded
+                                                         : ForwardedHeader::x_forwarded_for) {
     if (sessions.shared()) store_threads = std::make_unique<boost::asio::thread_pool>(kStoreThreads);
 }
 
@@ -87,13 +97,20 @@ struct ReadRefusal {
     std::string message;
 };
 
-asio::awaitable<void> refuse_and_close(HttpStream& stream, unsigned version, const ReadRefusal& refusal,
+// A response for a request read only in part: as much of it as the parser got (the method
+// decides whether a body may follow, the version how the head is written), never kept alive.
+Request answered_part(const http::request_parser<http::string_body>& parser) {
+    Request request;
+    if (parser.get().method() != http::verb::unknown) request.method(parser.get().method());
+    request.version(parser.get().version());
+    request.keep_alive(false);
+    return request;
+}
+
+asio::awaitable<void> refuse_and_close(HttpStream& stream, const Request& request, const ReadRefusal& refusal,
                                        HttpContext& ctx) {
     if (metrics::enabled())
         http_metrics().refused(refusal.status == 413 ? HttpRefusal::body_too_large : HttpRefusal::malformed);
-    Request request;
-    request.version(version);
-    request.keep_alive(false);
     co_await write_error(stream, request, refusal.status, refusal.code, refusal.message, ctx);
 }
 
@@ -131,10 +148,81 @@ struct ConnectionCount {
     HttpContext& ctx;
 };
 
+// What came of looking for a PROXY protocol header.
+struct ProxyRead {
+    bool refused = false;           // a header that breaks the format, or not whole in time
+    std::optional<Address> source;  // the client it names, if any
+};
+
+// A PROXY protocol header from a trusted balancer, read before anything else on the connection
+// (TLS included). Its bytes are peeked at until they decide, then only the header is consumed, so
+// a connection without one is served from its first byte.
+asio::awaitable<ProxyRead> read_proxy_header(asio::ip::tcp::socket& socket, std::chrono::milliseconds timeout) {
+    auto executor = co_await asio::this_coro::executor;
+    asio::steady_timer deadline(executor, timeout);
+    deadline.async_wait([&socket](const boost::system::error_code& ec) {
+        if (!ec) socket.cancel();  // a balancer that sends part of a header and stops
+    });
+    asio::steady_timer pause(executor);
+    std::array<char, kMaxProxyHeaderBytes> peeked{};
+    for (;;) {
+        auto [ec] = co_await socket.async_wait(asio::ip::tcp::socket::wait_read, use_tuple);
+        std::size_t n = 0;
+        if (!ec) n = socket.receive(asio::buffer(peeked), asio::ip::tcp::socket::message_peek, ec);
+        if (ec || n == 0) co_return ProxyRead{true, {}};
+        auto parsed = parse_proxy_header(std::string_view(peeked.data(), n));
+        if (const auto* header = std::get_if<ProxyHeader>(&parsed)) {
+            deadline.cancel();
+            std::tie(ec, std::ignore) =
+                co_await asio::async_read(socket, asio::buffer(peeked.data(), header->length), use_tuple);
+            co_return ProxyRead{static_cast<bool>(ec), header->source};
+        }
+        switch (std::get<ProxyVerdict>(parsed)) {
+            case ProxyVerdict::not_proxy: deadline.cancel(); co_return ProxyRead{};
+            case ProxyVerdict::invalid: co_return ProxyRead{true, {}};
+            case ProxyVerdict::need_more: break;
+        }
+        // The bytes there are readable already: wait a moment for the rest rather than spin.
+        pause.expires_after(std::chrono::milliseconds(5));
+        co_await pause.async_wait(use_tuple);
+        if (deadline.expiry() <= std::chrono::steady_clock::now()) co_return ProxyRead{true, {}};
+    }
+}
+
+// Who is at the far end of a new connection; nothing when a trusted peer's PROXY header is refused.
+asio::awaitable<std::optional<Peer>> peer_of(asio::ip::tcp::socket& socket, const HttpContext& ctx) {
+    boost::system::error_code ec;
+    const auto remote = socket.remote_endpoint(ec);
+    if (ec) co_return std::nullopt;  // gone already
+    Peer peer{unmapped(remote.address()), false};
+    peer.trusted = ctx.trusted_proxies.trusts(peer.address);
+    if (!peer.trusted) co_return peer;
+    const auto proxy = co_await read_proxy_header(socket, ctx.options.header_timeout);
+    if (proxy.refused) {
+        if (metrics::enabled()) http_metrics().refused(HttpRefusal::malformed);
+        log().debug("PROXY protocol header from {} refused", peer.address.to_string());
+        co_return std::nullopt;
+    }
+    if (proxy.source) peer = Peer{*proxy.source, ctx.trusted_proxies.trusts(*proxy.source)};
+    co_return peer;
+}
+
 }  // namespace
 
 asio::awaitable<void> serve_connection(asio::ip::tcp::socket socket, HttpContext& ctx) {
     ConnectionCount count(ctx);  // incremented by the acceptor
+    const auto peer = co_await peer_of(socket, ctx);
+    if (!peer) co_return;
+    // A client's connections are counted by its address; a proxy's carry many clients' requests.
+    std::optional<ClientQuota::Place> place;
+    if (!peer->trusted) {
+        const auto client = client_key({}, aggregated(peer->address, ctx.options.ipv6_prefix));
+        place = ctx.connections_by_client.try_take(client, ctx.options.max_connections_per_client);
+        if (!place) {
+            report_refusal(Bound::connections, Limit::client, client);
+            co_return;  // closed at once, as at --max-connections: no request was read to answer
+        }
+    }
     // Shared so that a shutdown posted from elsewhere can tell whether the connection still exists.
     auto owner = ctx.tls ? std::make_shared<HttpStream>(std::move(socket), ctx.tls->current())
                          : std::make_shared<HttpStream>(std::move(socket));
@@ -177,24 +265,27 @@ asio::awaitable<void> serve_connection(asio::ip::tcp::socket socket, HttpContext
                 if (ec == http::error::header_limit) http_metrics().refused(HttpRefusal::head_too_large);
             }
             if (ec == http::error::header_limit) {
-                Request request;
-                co_await write_response(stream, request, 431, {}, {}, header_list("Connection", "close"), ctx);
+                const Request partial = answered_part(parser);
+                co_await write_response(stream, partial, 431, {}, {}, {}, ctx);
                 break;
             }
             registration.idle(false);
             // body_limit here: a Content-Length over the limit, known from the head.
             if (auto refusal = refusal_for(ec, max_body)) {
-                co_await refuse_and_close(stream, parser.get().version(), *refusal, ctx);
+                const Request partial = answered_part(parser);
+                co_await refuse_and_close(stream, partial, *refusal, ctx);
                 break;
             }
             if (ec) break;  // closed or timed out
         }
-        if (parser.get()[http::field::expect] == "100-continue") {
+        // HTTP/1.0 has no 100 Continue: a server must ignore the expectation (RFC 9110 §10.1.1).
+        if (parser.get().version() >= 11 && parser.get()[http::field::expect] == "100-continue") {
             // A body for another path would only be read to be refused: refuse it unread.
             if (!targets_endpoint(std::string_view(parser.get().target().data(), parser.get().target().size()), ctx)) {
                 // Named: GCC 12 frees a braced temporary inside a co_await expression twice.
                 const ReadRefusal not_found{404, kServerError, "Not Found"};
-                co_await refuse_and_close(stream, parser.get().version(), not_found, ctx);
+                const Request partial = answered_part(parser);
+                co_await refuse_and_close(stream, partial, not_found, ctx);
                 break;
             }
             static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
@@ -210,7 +301,8 @@ asio::awaitable<void> serve_connection(asio::ip::tcp::socket socket, HttpContext
             if (ec == beast::error::timeout && metrics::enabled()) http_metrics().refused(HttpRefusal::body_timeout);
         }
         if (auto refusal = refusal_for(ec, max_body)) {
-            co_await refuse_and_close(stream, parser.get().version(), *refusal, ctx);
+            const Request partial = answered_part(parser);
+            co_await refuse_and_close(stream, partial, *refusal, ctx);
             break;
         }
         if (ec) break;
@@ -219,7 +311,7 @@ asio::awaitable<void> serve_connection(asio::ip::tcp::socket socket, HttpContext
         if (metrics::enabled()) http_metrics().bytes_in.add(request.body().size());
         bool keep_alive = false;
         try {
-            keep_alive = co_await handle_request(stream, request, ctx);
+            keep_alive = co_await handle_request(stream, request, *peer, ctx);
         } catch (const std::exception& e) {
             log().error("HTTP request failed: {}", e.what());
         }

@@ -13,6 +13,8 @@
 #include "protocol/methods.hpp"
 #include "sessions/session_metrics.hpp"
 #include "store/store_metrics.hpp"
+#include "util/client_key.hpp"
+#include "util/limit_report.hpp"
 #include "util/log.hpp"
 
 #include <mcp/protocol/errors.hpp>
@@ -85,11 +87,44 @@ void count_refusal(const BearerVerdict& verdict) {
 struct Caller {
     std::shared_ptr<const Principal> principal;
     TraceContext trace;
+    std::string address;  // the client's, as the quotas count it (client_address.hpp)
     const std::string& subject() const {
         static const std::string anonymous;
         return principal ? principal->subject : anonymous;
     }
+    // Who the client is for the bounds kept per client.
+    std::string key() const { return client_key(subject(), address); }
+    Inbound inbound(std::shared_ptr<Session> session, std::stop_token cancel, const RequestHeaders* headers,
+                    Era era) const {
+        return Inbound{std::move(session), std::move(cancel), headers, principal, trace, era, address};
+    }
 };
+
+// The client of a request from `peer`: the peer itself, or behind a trusted proxy the hop the
+// forwarding header names; as the quotas count it.
+std::string client_address_of(const Request& request, const Peer& peer, const HttpContext& ctx) {
+    Address client = peer.address;
+    if (peer.trusted) {
+        const std::string_view name =
+            ctx.forwarded_header == ForwardedHeader::forwarded ? "Forwarded" : "X-Forwarded-For";
+        std::vector<std::string_view> fields;
+        for (const auto& field : request) {
+            const std::string_view n(field.name_string().data(), field.name_string().size());
+            if (ascii_iequals(n, name)) fields.emplace_back(field.value().data(), field.value().size());
+        }
+        const auto hops =
+            ctx.forwarded_header == ForwardedHeader::forwarded ? forwarded_hops(fields) : x_forwarded_for_hops(fields);
+        client = client_behind(peer.address, hops, ctx.trusted_proxies);
+    }
+    return aggregated(client, ctx.options.ipv6_prefix);
+}
+
+// The seconds a client over its quota of a held resource is told to wait: its half-open sessions
+// are gone by then, and others may have ended.
+std::string retry_after(const HttpContext& ctx) {
+    const auto half_open = ctx.server.options().sessions.half_open_timeout;
+    return std::to_string(std::max<long long>(1, std::chrono::ceil<std::chrono::seconds>(half_open).count()));
+}
 
 // Hands a message to the core. Thread-locals an authenticator set on this thread travel with it
 // (the core snapshots them) and are cleared here, before this thread serves anything else.
@@ -141,8 +176,7 @@ asio::awaitable<bool> post_stateless(HttpStream& stream, const Request& request,
                                      HttpContext& ctx) {
     auto outbox = std::make_shared<Outbox>(ctx.options.max_pending_bytes);
     std::stop_source cancel;
-    dispatch(ctx, std::move(document),
-             Inbound{nullptr, cancel.get_token(), &headers, caller.principal, caller.trace, Era::stateless},
+    dispatch(ctx, std::move(document), caller.inbound(nullptr, cancel.get_token(), &headers, Era::stateless),
              std::make_shared<ResponseStream>(Era::stateless, outbox, nullptr, ctx.options.sse_retry.count(),
                                               ctx.bearer.get()));
     co_return co_await deliver(stream, request, outbox, is_request ? &cancel : nullptr, {}, ctx);
@@ -151,23 +185,25 @@ asio::awaitable<bool> post_stateless(HttpStream& stream, const Request& request,
 asio::awaitable<bool> post_initialize(HttpStream& stream, const Request& request, boost::json::value document,
                                       const Caller& caller, HttpContext& ctx) {
     const boost::json::value id = document.at("id");  // initialize is a request
-    if (ctx.sessions.full()) {
-        co_return co_await write_error(stream, request, 503, kServerError, "Too many sessions, try again later", ctx,
-                                       header_list("Retry-After", "5"), id);
-    }
     auto session = ctx.sessions.create();
     auto sink = std::make_shared<InlineSink>();
-    dispatch(ctx, std::move(document),
-             Inbound{session->session(), {}, nullptr, caller.principal, caller.trace, Era::sessions}, sink);
+    dispatch(ctx, std::move(document), caller.inbound(session->session(), {}, nullptr, Era::sessions), sink);
     if (!sink->response) co_return co_await write_response(stream, request, 202, {}, {}, {}, ctx);
     const auto& response = *sink->response;
     if (!response.as_object().contains("result")) {
         co_return co_await write_response(stream, request, status_of(response, Era::sessions),
                                           boost::json::serialize(response), "application/json", {}, ctx);
     }
-    if (!co_await near_store(ctx, [&] { return ctx.sessions.admit(session); })) {
-        co_return co_await write_error(stream, request, 503, kServerError, "Too many sessions, try again later", ctx,
-                                       header_list("Retry-After", "5"), id);
+    const auto client = caller.key();
+    switch (co_await near_store(ctx, [&] { return ctx.sessions.admit(session, client); })) {
+        case SessionService::Admission::admitted: break;
+        case SessionService::Admission::client_limit:
+            co_return co_await write_error(stream, request, 429, error_code::rate_limited,
+                                           "Too many sessions for this client, try again later", ctx,
+                                           header_list("Retry-After", retry_after(ctx)), id);
+        case SessionService::Admission::full:
+            co_return co_await write_error(stream, request, 503, kServerError, "Too many sessions, try again later",
+                                           ctx, header_list("Retry-After", "5"), id);
     }
     co_return co_await write_response(stream, request, 200, boost::json::serialize(response), "application/json",
                                       header_list("Mcp-Session-Id", session->id()), ctx);
@@ -234,8 +270,7 @@ asio::awaitable<bool> post(HttpStream& stream, Request& request, const Caller& c
     const bool found = co_await near_store(ctx, [&] {
         auto session = ctx.sessions.find(session_id, caller.subject());
         if (!session) return false;
-        dispatch(ctx, std::move(document),
-                 Inbound{session->session(), {}, nullptr, caller.principal, caller.trace, Era::sessions},
+        dispatch(ctx, std::move(document), caller.inbound(session->session(), {}, nullptr, Era::sessions),
                  std::make_shared<ResponseStream>(Era::sessions, outbox, session, ctx.options.sse_retry.count(),
                                                   ctx.bearer.get()));
         return true;
@@ -261,10 +296,13 @@ asio::awaitable<bool> get(HttpStream& stream, const Request& request, const Call
         co_return co_await write_error(stream, request, 406, kServerError,
                                        "Not Acceptable: the client must accept text/event-stream", ctx);
     }
-    enum class Outcome { attached, no_session, bad_event_id, too_many_streams };
+    enum class Outcome { attached, no_session, bad_event_id, too_many_streams, too_many_for_client };
     auto outbox = std::make_shared<Outbox>(ctx.options.max_pending_bytes);
     const auto last_event = header(request, "Last-Event-ID");
-    std::optional<BoundedCount::Place> lease;  // held until the connection ends
+    const auto client = caller.key();
+    // Both held until the connection ends: the session's count, and the client's.
+    std::optional<BoundedCount::Place> lease;
+    std::optional<ClientQuota::Place> client_lease;
     const auto outcome = co_await near_store(ctx, [&] {
         auto session = ctx.sessions.find(session_id, caller.subject());
         if (!session) return Outcome::no_session;
@@ -281,6 +319,8 @@ asio::awaitable<bool> get(HttpStream& stream, const Request& request, const Call
         }
         if (!(lease = session->lease_get_connection(ctx.options.max_streams_per_session)))
             return Outcome::too_many_streams;
+        if (!(client_lease = ctx.get_streams_by_client.try_take(client, ctx.options.max_get_streams_per_client)))
+            return Outcome::too_many_for_client;
         outbox->start({ResponseHead::Kind::event_stream, 200, {}});
         auto connection = std::make_shared<SseConnection>(outbox, ctx.options.sse_retry.count());
         if (target) {
@@ -300,6 +340,11 @@ asio::awaitable<bool> get(HttpStream& stream, const Request& request, const Call
         case Outcome::too_many_streams:
             co_return co_await write_error(stream, request, 429, kServerError, "Too many open streams for this session",
                                            ctx);
+        case Outcome::too_many_for_client:
+            report_refusal(Bound::get_streams, Limit::client, client);
+            co_return co_await write_error(stream, request, 429, error_code::rate_limited,
+                                           "Too many open streams for this client, try again later", ctx,
+                                           header_list("Retry-After", retry_after(ctx)));
         case Outcome::attached: break;
     }
     co_return co_await deliver(stream, request, outbox, nullptr, {}, ctx);
@@ -328,7 +373,7 @@ bool targets_endpoint(std::string_view target, const HttpContext& ctx) {
     return target.substr(0, target.find('?')) == ctx.options.endpoint;
 }
 
-asio::awaitable<bool> handle_request(HttpStream& stream, Request& request, HttpContext& ctx) {
+asio::awaitable<bool> handle_request(HttpStream& stream, Request& request, const Peer& peer, HttpContext& ctx) {
     const std::string_view target(request.target().data(), request.target().size());
     if (ctx.bearer && ctx.bearer->is_metadata_path(target.substr(0, target.find('?')))) {
         if (request.method() != http::verb::get) {
@@ -363,6 +408,7 @@ asio::awaitable<bool> handle_request(HttpStream& stream, Request& request, HttpC
     }
     Caller caller;
     caller.trace = {std::string(header(request, "traceparent")), std::string(header(request, "tracestate"))};
+    caller.address = client_address_of(request, peer, ctx);
     if (ctx.bearer) {
         auto verdict = co_await ctx.bearer->check(header(request, "Authorization"));
         if (metrics::enabled()) count_refusal(verdict);

@@ -2,8 +2,11 @@
 // What every connection of one HTTP server shares.
 #include "sessions/session_service.hpp"
 #include "transport/http/bearer_auth.hpp"
+#include "transport/http/client_address.hpp"
+#include "transport/http/forwarded_header.hpp"
 #include "transport/http/http_stream.hpp"
 #include "transport/http/tls_context.hpp"
+#include "util/client_quota.hpp"
 
 #include <mcp/server/server.hpp>
 #include <mcp/transport/http.hpp>
@@ -44,6 +47,12 @@ struct HttpContext {
     // threads, which keep serving 2026 requests and SSE while Redis is slow or away.
     std::unique_ptr<boost::asio::thread_pool> store_threads;
 
+    // Who a client is (docs/adr/0024-fair-limits.md), and what the transport counts per client.
+    const TrustedProxies trusted_proxies;
+    const ForwardedHeader forwarded_header;
+    ClientQuota connections_by_client;  // HttpOptions::max_connections_per_client
+    ClientQuota get_streams_by_client;  // HttpOptions::max_get_streams_per_client
+
     std::atomic<std::size_t> connections{0};
     std::atomic<bool> stopping{false};
     // SIGTERM came: /readyz fails from now on, though the endpoint may serve a while longer.
@@ -61,13 +70,26 @@ struct HttpContext {
     void close_connections(bool idle_only);
 };
 
+// The most a connection buffers of what it reads: the head limit (kMaxHeaderBytes at most,
+// serve_http checks) plus room for the start of a pipelined request. A head, a trailer or a chunk
+// line must fit in it whole.
+std::size_t read_buffer_limit(const HttpOptions& options);
+
 // One accepted connection: reads requests (with size and time limits) until it closes.
 boost::asio::awaitable<void> serve_connection(boost::asio::ip::tcp::socket socket, HttpContext& ctx);
 
 // Whether a request target names the MCP endpoint (a query string aside).
 bool targets_endpoint(std::string_view target, const HttpContext& ctx);
 
+// The far end of a connection: its address (the client a trusted balancer's PROXY protocol header
+// named, if one did), and whether that is a trusted proxy, whose forwarding header then names the
+// client of each request.
+struct Peer {
+    Address address;
+    bool trusted = false;
+};
+
 // One request on the MCP endpoint; returns whether the connection may be kept alive.
-boost::asio::awaitable<bool> handle_request(HttpStream& stream, Request& request, HttpContext& ctx);
+boost::asio::awaitable<bool> handle_request(HttpStream& stream, Request& request, const Peer& peer, HttpContext& ctx);
 
 }  // namespace mcp::detail

@@ -6,6 +6,7 @@
 #include "transport/http/http_context.hpp"
 #include "transport/http/http_metrics.hpp"
 #include "transport/http/metrics_listener.hpp"
+#include "util/limit_report.hpp"
 #include "util/log.hpp"
 
 #include <boost/asio/as_tuple.hpp>
@@ -91,8 +92,11 @@ asio::awaitable<void> accept_loop(tcp::acceptor& acceptor, IoContexts& io, detai
         }
         if (ctx.connections.load() >= ctx.options.max_connections) {
             boost::system::error_code ignored;
+            const auto remote = socket.remote_endpoint(ignored);
             socket.close(ignored);
             if (detail::metrics::enabled()) detail::http_metrics().refused(detail::HttpRefusal::connection_limit);
+            detail::report_refusal(detail::Bound::connections, detail::Limit::total,
+                                   detail::unmapped(remote.address()).to_string());
             continue;
         }
         ++ctx.connections;
@@ -104,8 +108,7 @@ asio::awaitable<void> accept_loop(tcp::acceptor& acceptor, IoContexts& io, detai
 
 asio::awaitable<void> expire_sessions(detail::HttpContext& ctx) {
     asio::steady_timer timer(co_await asio::this_coro::executor);
-    const auto period = std::clamp(ctx.server.options().sessions.idle_timeout / 4, std::chrono::milliseconds(100),
-                                   std::chrono::milliseconds(60'000));
+    const auto period = ctx.sessions.expiry_period();
     auto expire = [&ctx] {
         try {
             ctx.sessions.expire();

@@ -62,28 +62,45 @@ std::string head_start(unsigned status, const Request& request, const HeaderList
     return head;
 }
 
-// The Connection header where the default does not say it, and the blank line.
-void head_end(std::string& head, const Request& request) {
+// The Connection header where the default does not say it, and the blank line. `keep_alive`:
+// whether the connection may serve another request after this response.
+void head_end(std::string& head, const Request& request, bool keep_alive) {
     // HTTP/1.1 keeps the connection unless told otherwise; HTTP/1.0 closes it unless told.
-    const bool keep_alive = request.keep_alive();
     if (request.version() >= 11 && !keep_alive) head.append("Connection: close\r\n");
     if (request.version() < 11 && keep_alive) head.append("Connection: keep-alive\r\n");
     head.append("\r\n");
 }
+
+// HTTP/1.0 has no chunked coding (RFC 9112 §6.1): an event stream to an HTTP/1.0 client is sent
+// as it comes, and its end is the connection's close.
+bool chunked(const Request& request) { return request.version() >= 11; }
+
+// A response to HEAD ends at its head, whatever its status (RFC 9110 §9.3.2): its headers say
+// what a GET would have had, the body is not sent.
+bool head_only(const Request& request) { return request.method() == http::verb::head; }
 
 // Every write of this file has this one buffer type, so Asio's composed write is compiled once per
 // stream layer (TCP and TLS) rather than once per shape of message: that was most of this file's
 // compile time. Unused places hold empty buffers.
 using WriteBuffers = std::array<asio::const_buffer, 3>;
 
-// One chunk of a chunked body: its size line (kept by the caller until the write ends), the data
-// and the CRLF after it.
-WriteBuffers chunk(const std::string& size_line, std::string_view data) {
-    static constexpr std::string_view crlf = "\r\n";
-    return {asio::buffer(size_line), asio::buffer(data), asio::buffer(crlf)};
-}
+// Bytes of an event stream as they go out: one chunk of a chunked body (its size line, kept here
+// until the write ends, the data and a CRLF), or the data alone to an HTTP/1.0 client.
+class StreamPiece {
+public:
+    StreamPiece(bool chunked, std::string_view data)
+        : size_line_(chunked ? fmt::format("{:x}\r\n", data.size()) : std::string()), data_(data), chunked_(chunked) {}
+    WriteBuffers buffers() const {
+        static constexpr std::string_view crlf = "\r\n";
+        if (!chunked_) return {asio::buffer(data_), {}, {}};
+        return {asio::buffer(size_line_), asio::buffer(data_), asio::buffer(crlf)};
+    }
 
-std::string chunk_size_line(std::size_t size) { return fmt::format("{:x}\r\n", size); }
+private:
+    std::string size_line_;
+    std::string_view data_;
+    bool chunked_;
+};
 
 constexpr std::string_view kLastChunk = "0\r\n\r\n";
 
@@ -96,16 +113,15 @@ std::string format_response_head(unsigned status, const Request& request, std::s
     std::string head = head_start(status, request, headers);
     if (length > 0) head.append("Content-Type: ").append(content_type).append("\r\n");
     head.append("Content-Length: ").append(std::to_string(length)).append("\r\n");
-    head_end(head, request);
+    head_end(head, request, request.keep_alive());
     return head;
 }
 
 std::string format_event_stream_head(const Request& request, const HeaderList& headers) {
     std::string head = head_start(200, request, headers);
-    head.append(
-        "Content-Type: text/event-stream\r\nCache-Control: no-cache\r\nX-Accel-Buffering: no\r\n"
-        "Transfer-Encoding: chunked\r\n");
-    head_end(head, request);
+    head.append("Content-Type: text/event-stream\r\nCache-Control: no-cache\r\nX-Accel-Buffering: no\r\n");
+    if (chunked(request)) head.append("Transfer-Encoding: chunked\r\n");
+    head_end(head, request, chunked(request) && request.keep_alive());
     return head;
 }
 
@@ -114,7 +130,7 @@ asio::awaitable<bool> write_response(HttpStream& stream, const Request& request,
     HeaderList all = headers;
     for (auto& h : cors_headers(request, ctx.options)) all.push_back(std::move(h));
     const std::string head = format_response_head(status, request, content_type, body.size(), all);
-    const WriteBuffers buffers{asio::buffer(head), asio::buffer(body), {}};
+    const WriteBuffers buffers{asio::buffer(head), asio::buffer(body.data(), head_only(request) ? 0 : body.size()), {}};
     stream.expires_after(ctx.options.write_timeout);
     auto [ec, n] = co_await asio::async_write(stream, buffers, use_tuple);
     stream.expires_never();
@@ -189,9 +205,9 @@ asio::awaitable<bool> deliver(HttpStream& stream, const Request& request, const 
             co_return false;
         }
         if (!bytes.empty()) {
-            const std::string size_line = chunk_size_line(bytes.size());
+            const StreamPiece piece(chunked(request), bytes);
             stream.expires_after(ctx.options.write_timeout);
-            if (auto [ec, n] = co_await asio::async_write(stream, chunk(size_line, bytes), use_tuple); ec) {
+            if (auto [ec, n] = co_await asio::async_write(stream, piece.buffers(), use_tuple); ec) {
                 if (counting && ec == boost::beast::error::timeout) http_metrics().refused(HttpRefusal::write_timeout);
                 abandon(*outbox, cancel);
                 co_return false;
@@ -200,6 +216,7 @@ asio::awaitable<bool> deliver(HttpStream& stream, const Request& request, const 
             }
         }
         if (finished) {
+            if (!chunked(request)) co_return false;  // the close ends the body
             stream.expires_after(ctx.options.write_timeout);
             const WriteBuffers last_chunk{asio::buffer(kLastChunk), {}, {}};
             auto [ec, n] = co_await asio::async_write(stream, last_chunk, use_tuple);
@@ -214,9 +231,9 @@ asio::awaitable<bool> deliver(HttpStream& stream, const Request& request, const 
         }
         if (which.index() == 1) {
             const std::string ping = net::sse_comment();
-            const std::string size_line = chunk_size_line(ping.size());
+            const StreamPiece piece(chunked(request), ping);
             stream.expires_after(ctx.options.write_timeout);
-            if (auto [ec, n] = co_await asio::async_write(stream, chunk(size_line, ping), use_tuple); ec) {
+            if (auto [ec, n] = co_await asio::async_write(stream, piece.buffers(), use_tuple); ec) {
                 abandon(*outbox, cancel);
                 co_return false;
             }

@@ -23,10 +23,11 @@ HeaderList header_list(std::string name, std::string value);
 std::string format_response_head(unsigned status, const Request& request, std::string_view content_type,
                                  std::size_t length, const HeaderList& headers);
 
-// The head of a stream of Server-Sent Events (200, chunked, not to be cached or buffered by a proxy).
+// The head of a stream of Server-Sent Events (200, not to be cached or buffered by a proxy):
+// chunked to HTTP/1.1, unframed to HTTP/1.0, whose connection then ends with the stream.
 std::string format_event_stream_head(const Request& request, const HeaderList& headers);
 
-// A complete response. Returns false when the write failed.
+// A complete response; to HEAD, its head only. Returns false when the write failed.
 boost::asio::awaitable<bool> write_response(HttpStream& stream, const Request& request, unsigned status,
                                             std::string body, std::string_view content_type, const HeaderList& headers,
                                             const HttpContext& ctx);
