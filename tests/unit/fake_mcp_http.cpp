@@ -59,9 +59,7 @@ boost::json::object discover_result() {
             {"_meta", {{"io.modelcontextprotocol/serverInfo", {{"name", "fake"}, {"version", "1"}}}}}};
 }
 
-boost::json::object text_result(std::string_view text) {
-    return {{"content", {{{"type", "text"}, {"text", text}}}}};
-}
+boost::json::object text_result(std::string_view text) { return {{"content", {{{"type", "text"}, {"text", text}}}}}; }
 
 Server::Server(Route route) : route_(std::move(route)) {
     server_ = std::make_unique<mcp::test::TestServer>([this](mcp::test::Peer& peer) {

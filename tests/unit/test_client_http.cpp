@@ -76,14 +76,20 @@ protected:
     std::unique_ptr<mcp::Client> client;
 };
 
+// The 2025 session's rules: the same fixture, in the 2025 revisions only.
+class ClientHttpSession : public ClientHttpDemo {};
+
+std::string revision_name(const ::testing::TestParamInfo<std::string>& param) {
+    std::string name = param.param;
+    std::replace(name.begin(), name.end(), '-', '_');
+    return "v" + name;
+}
+
 }  // namespace
 
 INSTANTIATE_TEST_SUITE_P(Revisions, ClientHttpDemo, ::testing::Values("auto", "2026-07-28", "2025-11-25", "2025-03-26"),
-                         [](const ::testing::TestParamInfo<std::string>& param) {
-                             std::string name = param.param;
-                             std::replace(name.begin(), name.end(), '-', '_');
-                             return "v" + name;
-                         });
+                         revision_name);
+INSTANTIATE_TEST_SUITE_P(Revisions, ClientHttpSession, ::testing::Values("2025-11-25", "2025-03-26"), revision_name);
 
 TEST_P(ClientHttpDemo, ConnectsInTheRevisionAskedFor) {
     auto& c = connect();
@@ -112,7 +118,8 @@ TEST_P(ClientHttpDemo, EveryTypedMethod) {
     EXPECT_EQ(stats.structured_content->at("words"), 3);
 
     const auto prompts = c.all_prompts();
-    EXPECT_TRUE(std::any_of(prompts.begin(), prompts.end(), [](const mcp::Prompt& p) { return p.name == "summarize"; }));
+    EXPECT_TRUE(
+        std::any_of(prompts.begin(), prompts.end(), [](const mcp::Prompt& p) { return p.name == "summarize"; }));
     EXPECT_FALSE(c.get_prompt("summarize", {{"text", "Some text."}}).messages.empty());
 
     EXPECT_EQ(first_text(c.call_tool("add_note", {{"slug", "groceries"}, {"body", "milk"}})), "(not text)");
@@ -145,11 +152,11 @@ TEST_P(ClientHttpDemo, ProgressArrivesOnThePostsEventStream) {
     auto& c = connect();
     std::mutex m;
     std::vector<double> seen;
-    const auto result = c.call_tool("slow_count", {{"to", 3}, {"step_ms", 30}},
-                                    {.on_progress = [&](const mcp::Progress& p) {
-                                        std::lock_guard lock(m);
-                                        seen.push_back(p.progress);
-                                    }});
+    const auto result =
+        c.call_tool("slow_count", {{"to", 3}, {"step_ms", 30}}, {.on_progress = [&](const mcp::Progress& p) {
+                        std::lock_guard lock(m);
+                        seen.push_back(p.progress);
+                    }});
     EXPECT_EQ(first_text(result), "Counted to 3");
     EXPECT_TRUE(eventually([&] {
         std::lock_guard lock(m);
@@ -165,8 +172,9 @@ TEST_P(ClientHttpDemo, CancellingACallStopsItOnTheServer) {
     std::once_flag once;
     auto call = std::async(std::launch::async, [&] {
         return c.call_tool("slow_count", {{"to", 200}, {"step_ms", 50}},
-                           {.stop = stop.get_token(),
-                            .on_progress = [&](const mcp::Progress&) { std::call_once(once, [&] { started.set_value(); }); }});
+                           {.stop = stop.get_token(), .on_progress = [&](const mcp::Progress&) {
+                                std::call_once(once, [&] { started.set_value(); });
+                            }});
     });
     ASSERT_EQ(started.get_future().wait_for(5s), std::future_status::ready);
     stop.request_stop();
@@ -219,21 +227,66 @@ TEST_P(ClientHttpDemo, ListeningDeliversResourceUpdates) {
     EXPECT_EQ(updated.front(), "demo://notes/todo");
 }
 
-TEST_P(ClientHttpDemo, CloseEndsTheSession) {
-    if (modern()) GTEST_SKIP() << "2025 sessions only";
+// 2025: the server's sampling/createMessage and elicitation/create arrive on the POST's stream;
+// 2026: both in one input_required round. Roots are asked the same way.
+TEST_P(ClientHttpDemo, SamplingElicitationAndRootsAreAnswered) {
+    mcp::ClientHandlers handlers;
+    handlers.elicitation = [](const mcp::Elicitation&) {
+        return mcp::ElicitResult{mcp::ElicitAction::accept, {{"slug", "drafted"}}};
+    };
+    handlers.sampling = [](const mcp::SamplingRequest& request) {
+        mcp::SamplingResult result;
+        result.content.push_back(mcp::TextContent{"# " + request.system_prompt});
+        result.model = "test-model";
+        return result;
+    };
+    auto& c = connect({.handlers = handlers, .roots = std::vector<mcp::Root>{{"file:///work", "work"}}});
+    c.call_tool("draft_note", {{"topic", "HTTP"}});
+    const auto note = c.read_resource("demo://notes/drafted");
+    EXPECT_EQ(std::get<mcp::TextResourceContents>(note.contents.at(0)).text, "# You write concise notes.");
+    EXPECT_EQ(first_text(c.call_tool("project_roots")), "file:///work (work)\n");
+}
+
+// One client shared by 64 threads, 8 calls each, all in flight over one pool of connections.
+TEST_P(ClientHttpDemo, SixtyFourThreadsShareOneClient) {
+    auto& c = connect();
+    std::atomic<int> right{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 64; ++t) {
+        threads.emplace_back([&, t] {
+            for (int i = 0; i < 8; ++i) {
+                const auto text = std::to_string(t) + "/" + std::to_string(i);
+                try {
+                    if (first_text(c.call_tool("echo", {{"text", text}}, {.timeout = 20s})) == text) ++right;
+                } catch (const std::exception& e) {
+                    ADD_FAILURE() << text << ": " << e.what();
+                }
+            }
+        });
+    }
+    for (auto& t : threads) t.join();
+    EXPECT_EQ(right.load(), 64 * 8);
+}
+
+TEST_P(ClientHttpSession, CloseEndsTheSession) {
     auto& c = connect();
     const auto session = transport->session_id();
     ASSERT_FALSE(session.empty());
-    EXPECT_EQ(testing_support::raw_http(demo->port(), "GET", "/mcp",
-                                        {{"Mcp-Session-Id", session}, {"Accept", "text/event-stream"}})
-                  .status,
-              200);
-    c.close();
-    EXPECT_EQ(testing_support::raw_http(demo->port(), "DELETE", "/mcp", {{"Mcp-Session-Id", session}}).status, 404);
+    const auto ping = [&] {
+        return testing_support::raw_http(demo->port(), "POST", "/mcp",
+                                         {{"Mcp-Session-Id", session},
+                                          {"MCP-Protocol-Version", GetParam()},
+                                          {"Content-Type", "application/json"},
+                                          {"Accept", "application/json, text/event-stream"}},
+                                         R"({"jsonrpc":"2.0","id":1,"method":"ping"})")
+            .status;
+    };
+    EXPECT_EQ(ping(), 200);
+    c.close();  // DELETE
+    EXPECT_EQ(ping(), 404);
 }
 
-TEST_P(ClientHttpDemo, ASessionEndedBehindTheClientsBackIsRenewed) {
-    if (modern()) GTEST_SKIP() << "2025 sessions only";
+TEST_P(ClientHttpSession, ASessionEndedBehindTheClientsBackIsRenewed) {
     std::atomic<int> expired{0};
     auto& c = connect({}, {.on_session_expired = [&] { ++expired; }});
     const auto first = transport->session_id();
@@ -244,8 +297,7 @@ TEST_P(ClientHttpDemo, ASessionEndedBehindTheClientsBackIsRenewed) {
     EXPECT_NE(transport->session_id(), first);
 }
 
-TEST_P(ClientHttpDemo, ARestartedServerHasLostTheSessionAndTheClientStartsANewOne) {
-    if (modern()) GTEST_SKIP() << "2025 sessions only";
+TEST_P(ClientHttpSession, ARestartedServerHasLostTheSessionAndTheClientStartsANewOne) {
     std::atomic<int> expired{0};
     auto& c = connect({}, {.on_session_expired = [&] { ++expired; }});
     const auto first = transport->session_id();

@@ -121,7 +121,8 @@ TEST(ClientHttpResumption, APostStreamEndedBeforeItsAnswerIsResumedWithLastEvent
     client.close();
 }
 
-TEST(ClientHttpResumption, TheSessionsGetStreamIsReopenedFromItsLastEventIdWhenCutAndEveryRequestCarriesTheCustomHeaders) {
+TEST(ClientHttpResumption,
+     TheSessionsGetStreamIsReopenedFromItsLastEventIdWhenCutAndEveryRequestCarriesTheCustomHeaders) {
     std::atomic<long long> cut_at{0};
     std::atomic<bool> closing{false};
     fake::Server server([&](Peer& peer, const ReceivedRequest& request) {
@@ -130,10 +131,12 @@ TEST(ClientHttpResumption, TheSessionsGetStreamIsReopenedFromItsLastEventIdWhenC
         if (handshake(peer, request, rpc, keep)) return keep;
         if (request.line.starts_with("GET") && request.header("Last-Event-ID").empty()) {
             // Chunked, and cut in the middle of a chunk: a broken connection, not an ended body.
-            const auto e = fake::event("", "g1", 300) +
-                           fake::message(notification("notifications/tools/list_changed"), "g2");
+            const auto e =
+                fake::event("", "g1", 300) + fake::message(notification("notifications/tools/list_changed"), "g2");
             std::ostringstream chunk;
-            chunk << std::hex << e.size() << "\r\n" << e << "\r\n" << "40\r\npartial";
+            chunk << std::hex << e.size() << "\r\n"
+                  << e << "\r\n"
+                  << "40\r\npartial";
             peer.write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n" +
                        chunk.str());
             cut_at = Clock::now().time_since_epoch().count();
@@ -218,7 +221,8 @@ namespace {
 class LegacyServer {
 public:
     explicit LegacyServer(std::string endpoint = "/messages?sessionId=abc")
-        : endpoint_(std::move(endpoint)), server_([this](Peer& peer, const ReceivedRequest& r) { return route(peer, r); }) {}
+        : endpoint_(std::move(endpoint)),
+          server_([this](Peer& peer, const ReceivedRequest& r) { return route(peer, r); }) {}
     ~LegacyServer() {
         {
             std::lock_guard lock(mutex_);
@@ -250,7 +254,8 @@ private:
             boost::json::value answer;
             if (rpc.method == "initialize") answer = response(rpc.id, fake::initialize_result("2024-11-05"));
             if (rpc.method == "tools/call") answer = response(rpc.id, fake::text_result("over HTTP+SSE"));
-            if (rpc.method == "tools/list") answer = response(rpc.id, boost::json::object{{"tools", boost::json::array()}});
+            if (rpc.method == "tools/list")
+                answer = response(rpc.id, boost::json::object{{"tools", boost::json::array()}});
             if (!answer.is_null()) {
                 std::lock_guard lock(mutex_);
                 outbox_.push_back(boost::json::serialize(answer));
@@ -336,11 +341,11 @@ TEST(ClientHttpNegotiation, A2025OnlyServerRefusingTheProbeIsInitialized) {
         bool keep = true;
         if (handshake(peer, request, rpc, keep)) return keep;
         if (rpc.method == "server/discover")  // as a 2025 SDK server answers a request without a session
-            return peer.write(fake::json(400, boost::json::object{{"jsonrpc", "2.0"},
-                                                                 {"id", nullptr},
-                                                                 {"error",
-                                                                  {{"code", -32000},
-                                                                   {"message", "Bad Request: No valid session ID"}}}}));
+            return peer.write(fake::json(
+                400,
+                boost::json::object{{"jsonrpc", "2.0"},
+                                    {"id", nullptr},
+                                    {"error", {{"code", -32000}, {"message", "Bad Request: No valid session ID"}}}}));
         if (request.line.starts_with("GET")) return peer.write(mcp::test::http_response(405, ""));
         if (rpc.method == "tools/call") return peer.write(fake::result(rpc.id, fake::text_result("legacy")));
         return peer.write(mcp::test::http_response(400, ""));
@@ -452,7 +457,8 @@ TEST(ClientHttpHostile, AGigabyteAnswerIsRefusedAtTheLimitHavingReadLittleOfIt) 
         } else {  // one SSE event that never ends
             peer.write(fake::sse_head() + "data: ");
         }
-        for (std::size_t sent = 0; sent < (1u << 30) && peer.write(chunk); sent += chunk.size()) written += chunk.size();
+        for (std::size_t sent = 0; sent < (1u << 30) && peer.write(chunk); sent += chunk.size())
+            written += chunk.size();
         return false;
     });
     mcp::Client client(http(server.url(), {.max_message_bytes = 1 << 20}));
@@ -505,14 +511,15 @@ TEST(ClientHttpHostile, AnEndlessInputRequiredLoopEndsAtTheRoundLimit) {
     auto server = modern_server([&](Peer& peer, const fake::Rpc& rpc) {
         const auto n = ++calls;
         return peer.write(fake::result(
-            rpc.id, boost::json::object{{"resultType", "input_required"},
-                                        {"inputRequests",
-                                         {{"confirm",
-                                           {{"method", "elicitation/create"},
-                                            {"params",
-                                             {{"message", "Again?"},
-                                              {"requestedSchema", {{"type", "object"}, {"properties", boost::json::object()}}}}}}}}},
-                                        {"requestState", "round " + std::to_string(n)}}));
+            rpc.id, boost::json::object{
+                        {"resultType", "input_required"},
+                        {"inputRequests",
+                         {{"confirm",
+                           {{"method", "elicitation/create"},
+                            {"params",
+                             {{"message", "Again?"},
+                              {"requestedSchema", {{"type", "object"}, {"properties", boost::json::object()}}}}}}}}},
+                        {"requestState", "round " + std::to_string(n)}}));
     });
     mcp::ClientHandlers handlers;
     handlers.elicitation = [](const mcp::Elicitation&) { return mcp::ElicitResult{mcp::ElicitAction::accept, {}}; };
@@ -520,4 +527,87 @@ TEST(ClientHttpHostile, AnEndlessInputRequiredLoopEndsAtTheRoundLimit) {
     client.connect();
     EXPECT_THROW(client.call_tool("loop"), mcp::InputRoundsExceeded);
     EXPECT_EQ(calls.load(), 4);  // the call and three answered rounds
+}
+
+// ---- What every 2026-07-28 POST carries.
+
+TEST(ClientHttpRequestMetadata, EachPostMirrorsItsMethodNameAndAnnotatedParamsIntoHeaders) {
+    auto server = fake::Server([](Peer& peer, const ReceivedRequest& request) {
+        const auto rpc = fake::rpc_of(request);
+        if (rpc.method == "server/discover") return peer.write(fake::result(rpc.id, fake::discover_result()));
+        if (rpc.method == "tools/list") {
+            const boost::json::object schema{{"type", "object"},
+                                             {"properties",
+                                              {{"region", {{"type", "string"}, {"x-mcp-header", "Region"}}},
+                                               {"note", {{"type", "string"}, {"x-mcp-header", "Note"}}},
+                                               {"count", {{"type", "integer"}}}}}};
+            return peer.write(fake::result(
+                rpc.id, boost::json::object{{"tools", {{{"name", "forecast"}, {"inputSchema", schema}}}}}));
+        }
+        return peer.write(fake::result(rpc.id, fake::text_result("ok")));
+    });
+    mcp::Client client(http(server.url()));
+    client.connect();
+    client.all_tools();
+    EXPECT_EQ(first_text(client.call_tool("forecast", {{"region", "us-west1"}, {"note", "Grüße"}, {"count", 2}})),
+              "ok");
+    const auto posts = server.seen("POST");
+    ASSERT_FALSE(posts.empty());
+    for (const auto& s : posts) {
+        const auto rpc = fake::rpc_of(s.request);
+        EXPECT_EQ(s.request.header("MCP-Protocol-Version"), "2026-07-28") << rpc.method;
+        EXPECT_EQ(rpc.params.at("_meta").at("io.modelcontextprotocol/protocolVersion"), "2026-07-28") << rpc.method;
+        EXPECT_EQ(s.request.header("Mcp-Method"), rpc.method);
+        EXPECT_TRUE(s.request.header("Mcp-Session-Id").empty());
+    }
+    const auto& call = posts.back().request;
+    EXPECT_EQ(call.header("Mcp-Name"), "forecast");
+    EXPECT_EQ(call.header("Mcp-Param-Region"), "us-west1");
+    EXPECT_EQ(call.header("Mcp-Param-Note"), "=?base64?R3LDvMOfZQ==?=");
+    EXPECT_TRUE(call.header("Mcp-Param-Count").empty());
+}
+
+// ---- Answers that are no answers.
+
+TEST(ClientHttpHostile, AWrongContentTypeOrADroppedConnectionFailsTheCallWithWhy) {
+    auto server = modern_server([](Peer& peer, const fake::Rpc& rpc) {
+        const auto tool = tool_of(rpc);
+        if (tool == "html")
+            return peer.write(mcp::test::http_response(200, "<html>hi</html>", "Content-Type: text/html\r\n"));
+        if (tool == "untyped") return peer.write(mcp::test::http_response(200, "{}"));
+        if (tool == "half") {  // a head promising more body than comes
+            peer.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"jsonrpc\"");
+            return false;
+        }
+        return false;  // "dropped": the connection closes with no answer at all
+    });
+    mcp::Client client(http(server.url()));
+    client.connect();
+    for (const auto* tool : {"html", "untyped", "half", "dropped"}) {
+        const auto start = Clock::now();
+        try {
+            client.call_tool(tool, {}, {.timeout = 5s});
+            FAIL() << tool << " answered";
+        } catch (const mcp::TransportError& e) {
+            const std::string why = e.what();
+            if (std::string_view(tool) == "html" || std::string_view(tool) == "untyped") {
+                EXPECT_NE(why.find("neither JSON nor an event stream"), std::string::npos) << why;
+                EXPECT_EQ(e.http_status(), 200);
+            } else {
+                EXPECT_EQ(e.http_status(), 0) << why;
+            }
+        }
+        EXPECT_LT(Clock::now() - start, 2s) << tool;
+    }
+}
+
+TEST(ClientHttpHostile, ASlowServerIsWaitedForWithinTheTimeout) {
+    auto server = modern_server([](Peer& peer, const fake::Rpc& rpc) {
+        std::this_thread::sleep_for(300ms);
+        return peer.write(fake::result(rpc.id, fake::text_result("late but there")));
+    });
+    mcp::Client client(http(server.url()));
+    client.connect();
+    EXPECT_EQ(first_text(client.call_tool("slow", {}, {.timeout = 2s})), "late but there");
+    EXPECT_THROW(client.call_tool("slow", {}, {.timeout = 100ms}), mcp::RequestTimeout);
 }

@@ -31,10 +31,10 @@ namespace mcp::detail {
 // One message on its way: a request until its answer came, it failed or was cancelled; a
 // notification or a response until its POST was answered.
 struct InFlight {
-    OutboundMessage message;   // kept whole: a request refused with 404 goes again in a new session
-    bool modern = false;       // 2026-07-28: no session, cancelled by closing its stream
-    std::string session_id;    // 2025: the session it went in
-    std::stop_source stop;     // cancel() and close(): ends its exchange, its stream and its waits
+    OutboundMessage message;  // kept whole: a request refused with 404 goes again in a new session
+    bool modern = false;      // 2026-07-28: no session, cancelled by closing its stream
+    std::string session_id;   // 2025: the session it went in
+    std::stop_source stop;    // cancel() and close(): ends its exchange, its stream and its waits
     std::atomic<bool> answered{false};
     bool resent = false;  // already sent again in a new session
 
@@ -137,14 +137,14 @@ private:
     struct Session {
         std::string id;
         std::string version;
-        std::optional<OutboundMessage> initialize;   // the handshake, to start a new session with
+        std::optional<OutboundMessage> initialize;  // the handshake, to start a new session with
         std::optional<OutboundMessage> initialized;
         bool renewing = false;
-        std::vector<Ptr> held;  // waiting for the new session
+        std::vector<Ptr> held;         // waiting for the new session
         std::stop_source stream_stop;  // the GET stream's
     } session_;
     struct Legacy {
-        std::string endpoint;   // where messages go, once the stream named it
+        std::string endpoint;  // where messages go, once the stream named it
         std::vector<Ptr> waiting;
         std::stop_source named;  // the endpoint came (or the transport closes)
     } legacy_;

@@ -59,7 +59,7 @@ asio::awaitable<void> HttpCore::run_legacy_stream() {
     }
     spawn(await_endpoint(stream));
     SseCursor cursor;
-    const std::function<void(net::SseEvent&&)> on_event = [&](net::SseEvent&& event) {
+    const std::function<void(net::SseEvent &&)> on_event = [&](net::SseEvent&& event) {
         if (event.type == "endpoint") return take_endpoint(event.data, *stream);
         if (event.type == "message" && !event.data.empty()) deliver(event.data);
     };
@@ -71,7 +71,8 @@ asio::awaitable<void> HttpCore::run_legacy_stream() {
                                      ? "the HTTP+SSE stream named no endpoint within " +
                                            std::to_string(params_.endpoint_timeout.count()) + " ms"
                                      : "the HTTP+SSE stream ended before it named an endpoint",
-                                 0, {}});
+                                 0,
+                                 {}});
     }
     begin_close(end.how == StreamEnd::How::ended ? "the server ended the HTTP+SSE stream"
                                                  : "the HTTP+SSE stream failed: " + end.why);

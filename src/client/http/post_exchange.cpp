@@ -51,7 +51,8 @@ asio::awaitable<void> HttpCore::post(Ptr f) {
     if (ending_) co_return;  // closing: nobody waits for it
     if (!error.empty()) co_return fail(f, {error, 0, {}});
     if (response.status == 404 && !f->session_id.empty()) co_return session_lost(f->session_id, f);
-    if (!successful(response.status)) co_return fail(f, {refused(response.status, params_.url), static_cast<int>(response.status), response.body});
+    if (!successful(response.status))
+        co_return fail(f, {refused(response.status, params_.url), static_cast<int>(response.status), response.body});
     finish(f);
     if (!f->modern && f->message.method == "notifications/initialized") start_server_stream();
 }
@@ -87,7 +88,8 @@ asio::awaitable<void> HttpCore::post_request(Ptr f) {
         co_return fail(f, {refused(status, params_.url), static_cast<int>(status), std::move(body)});
     }
     if (f->message.method == "initialize") {
-        if (auto unusable = take_session(stream->headers())) co_return fail(f, {*unusable, static_cast<int>(status), {}});
+        if (auto unusable = take_session(stream->headers()))
+            co_return fail(f, {*unusable, static_cast<int>(status), {}});
     }
     if (has_media_type(stream->headers(), "text/event-stream")) co_return co_await follow(f, std::move(stream));
     if (!has_media_type(stream->headers(), "application/json")) {
@@ -101,9 +103,9 @@ asio::awaitable<void> HttpCore::post_request(Ptr f) {
     try {
         body = co_await stream->read_all(params_.max_message_bytes);
     } catch (const net::HttpError& e) {
-        error = e.kind() == net::HttpErrorKind::body_too_large
-                    ? "the server's answer is over max_message_bytes (" + std::to_string(params_.max_message_bytes) + ")"
-                    : e.what();
+        error = e.kind() == net::HttpErrorKind::body_too_large ? "the server's answer is over max_message_bytes (" +
+                                                                     std::to_string(params_.max_message_bytes) + ")"
+                                                               : e.what();
     }
     if (f->stop.stop_requested()) co_return finish(f);
     if (!error.empty()) co_return fail(f, {error, 0, {}});
@@ -123,7 +125,7 @@ asio::awaitable<void> HttpCore::follow(Ptr f, std::shared_ptr<net::HttpStream> s
             std::stop_source ended;
             bool lingering = false;
             // Named: GCC 12 frees some temporaries of a co_await expression twice.
-            const std::function<void(net::SseEvent&&)> on_event = [&](net::SseEvent&& event) {
+            const std::function<void(net::SseEvent &&)> on_event = [&](net::SseEvent&& event) {
                 if (event.type != "message" || event.data.empty()) return;
                 deliver(event.data);
                 if (f->answered && !lingering) {
@@ -138,24 +140,28 @@ asio::awaitable<void> HttpCore::follow(Ptr f, std::shared_ptr<net::HttpStream> s
             if (end.how == StreamEnd::How::over_limit)
                 co_return fail(f, {"the server sent an event over max_message_bytes (" +
                                        std::to_string(params_.max_message_bytes) + "): " + end.why,
-                                   0, {}});
+                                   0,
+                                   {}});
             const auto cut = end.how == StreamEnd::How::cut ? " (" + end.why + ")" : std::string();
             if (f->modern) co_return fail(f, {"the server ended the response stream without answering" + cut, 0, {}});
             if (cursor.last_event_id.empty())
                 co_return fail(f, {"the server ended the response stream without answering and without an event id "
                                    "to resume it from" +
                                        cut,
-                                   0, {}});
+                                   0,
+                                   {}});
             if (end.progress) fruitless = 0;
         }
         if (++fruitless > params_.max_reconnect_attempts)
             co_return fail(f, {"the response stream could not be resumed after " +
                                    std::to_string(params_.max_reconnect_attempts) + " attempts",
-                               0, {}});
+                               0,
+                               {}});
         const auto stop = f->stop.get_token();
         co_await pause(reconnect_delay(cursor), stop);
         if (f->stop.stop_requested() || ending_) co_return finish(f);
-        auto resumed = co_await open_event_stream(f->session_id, f->message.protocol_version, cursor.last_event_id, stop);
+        auto resumed =
+            co_await open_event_stream(f->session_id, f->message.protocol_version, cursor.last_event_id, stop);
         if (f->stop.stop_requested() || ending_) co_return finish(f);
         if (resumed.status == 404) {
             fail(f, {"the session ended while the request ran (HTTP 404 to its resumption)", 404,
@@ -163,8 +169,9 @@ asio::awaitable<void> HttpCore::follow(Ptr f, std::shared_ptr<net::HttpStream> s
             co_return session_lost(f->session_id, nullptr);
         }
         if (!resumed.stream && resumed.status != 0)
-            co_return fail(f, {"the server refused to resume the response stream: " + refused(resumed.status, params_.url),
-                               static_cast<int>(resumed.status), std::move(resumed.body)});
+            co_return fail(f,
+                           {"the server refused to resume the response stream: " + refused(resumed.status, params_.url),
+                            static_cast<int>(resumed.status), std::move(resumed.body)});
         if (!resumed.stream) log().info("client: resuming a response stream failed: {}", resumed.error);
         stream = std::move(resumed.stream);
     }

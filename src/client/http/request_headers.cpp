@@ -15,8 +15,8 @@ namespace mcp::detail {
 namespace {
 
 constexpr std::array<std::string_view, 11> kReserved{
-    "Accept",       "Content-Type",   "MCP-Protocol-Version", "Mcp-Session-Id",    "Mcp-Method", "Mcp-Name",
-    "Last-Event-ID", "Host",          "Content-Length",       "Transfer-Encoding", "Connection"};
+    "Accept",        "Content-Type", "MCP-Protocol-Version", "Mcp-Session-Id",    "Mcp-Method", "Mcp-Name",
+    "Last-Event-ID", "Host",         "Content-Length",       "Transfer-Encoding", "Connection"};
 constexpr std::string_view kParamPrefix = "Mcp-Param-";
 
 bool is_token(std::string_view s) {
@@ -73,8 +73,8 @@ net::HttpHeaders post_headers(const OutboundMessage& message, std::string_view s
     return headers;
 }
 
-net::HttpHeaders stream_headers(std::string_view session_id, std::string_view version,
-                                std::string_view last_event_id, const CustomHeaders& custom) {
+net::HttpHeaders stream_headers(std::string_view session_id, std::string_view version, std::string_view last_event_id,
+                                const CustomHeaders& custom) {
     net::HttpHeaders headers;
     headers.add("Accept", "text/event-stream");
     add_session(headers, session_id, version);

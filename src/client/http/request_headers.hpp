@@ -23,11 +23,10 @@ void check_custom_headers(const CustomHeaders& headers);
 bool has_version_header(std::string_view version);
 
 // A message's POST to the MCP endpoint. `session_id`: the 2025 session it belongs to, if any.
-net::HttpHeaders post_headers(const OutboundMessage& message, std::string_view session_id,
-                              const CustomHeaders& custom);
+net::HttpHeaders post_headers(const OutboundMessage& message, std::string_view session_id, const CustomHeaders& custom);
 // A GET of the endpoint's SSE stream in a 2025 session, resuming after `last_event_id` when set.
-net::HttpHeaders stream_headers(std::string_view session_id, std::string_view version,
-                                std::string_view last_event_id, const CustomHeaders& custom);
+net::HttpHeaders stream_headers(std::string_view session_id, std::string_view version, std::string_view last_event_id,
+                                const CustomHeaders& custom);
 // The DELETE that ends a 2025 session.
 net::HttpHeaders end_session_headers(std::string_view session_id, std::string_view version,
                                      const CustomHeaders& custom);

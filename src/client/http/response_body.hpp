@@ -44,8 +44,7 @@ struct StreamEnd {
 
 // Feeds the body to an SSE parser until it ends; `on_event` gets each event in order, on the
 // caller's executor. The cursor is updated as the events come.
-boost::asio::awaitable<StreamEnd> read_events(net::HttpStream& stream, SseCursor& cursor,
-                                              std::size_t max_event_bytes,
+boost::asio::awaitable<StreamEnd> read_events(net::HttpStream& stream, SseCursor& cursor, std::size_t max_event_bytes,
                                               const std::function<void(net::SseEvent&&)>& on_event);
 
 }  // namespace mcp::detail

@@ -37,8 +37,8 @@ std::string agreed_version(std::string_view message) {
     const auto parsed = boost::json::parse(message, ec);
     const auto* o = ec ? nullptr : parsed.if_object();
     const auto* result = o != nullptr ? o->if_contains("result") : nullptr;
-    const auto* version = result != nullptr && result->is_object() ? result->as_object().if_contains("protocolVersion")
-                                                                    : nullptr;
+    const auto* version =
+        result != nullptr && result->is_object() ? result->as_object().if_contains("protocolVersion") : nullptr;
     return version != nullptr && version->is_string() ? std::string(version->get_string()) : std::string();
 }
 
@@ -164,8 +164,8 @@ asio::awaitable<std::optional<std::string>> HttpCore::handshake_again() {
         agreed = agreed_version(answer.body);
     }
     if (agreed != session_.version)
-        co_return "initialize agreed on " + (agreed.empty() ? std::string("nothing") : printable(agreed)) +
-            ", not " + session_.version;
+        co_return "initialize agreed on " + (agreed.empty() ? std::string("nothing") : printable(agreed)) + ", not " +
+            session_.version;
 
     request = {};
     request.method = "POST";
@@ -179,7 +179,8 @@ asio::awaitable<std::optional<std::string>> HttpCore::handshake_again() {
     } catch (const net::HttpError& e) {
         co_return std::string(e.what());
     }
-    if (!successful(answer.status)) co_return "notifications/initialized answered HTTP " + std::to_string(answer.status);
+    if (!successful(answer.status))
+        co_return "notifications/initialized answered HTTP " + std::to_string(answer.status);
     co_return std::nullopt;
 }
 
@@ -195,7 +196,7 @@ void HttpCore::start_server_stream() {
 asio::awaitable<void> HttpCore::listen_to_server(std::string session, std::string version, std::stop_token stop) {
     SseCursor cursor;
     int fruitless = 0;
-    const std::function<void(net::SseEvent&&)> on_event = [this](net::SseEvent&& event) {
+    const std::function<void(net::SseEvent &&)> on_event = [this](net::SseEvent&& event) {
         if (event.type == "message" && !event.data.empty()) deliver(event.data);
     };
     for (;;) {
