@@ -4,6 +4,7 @@
 // a 2025-only Streamable HTTP server, custom headers on every request, and servers that misbehave:
 // malformed or misaddressed answers, endless streams, a gigabyte answer, silence, an endless
 // input_required loop. Each ends in a clear error, in bounded time and memory.
+#include "client_test_util.hpp"
 #include "fake_mcp_http.hpp"
 
 #include <mcp/client/client.hpp>
@@ -20,27 +21,13 @@
 #include <thread>
 
 using namespace std::chrono_literals;
+using client_test::eventually;
+using client_test::first_text;
 using fake::Clock;
 using mcp::test::Peer;
 using mcp::test::ReceivedRequest;
 
 namespace {
-
-std::string first_text(const mcp::CallToolResult& result) {
-    if (result.content.empty()) return "(no content)";
-    const auto* t = std::get_if<mcp::TextContent>(&result.content.front());
-    return t != nullptr ? t->text : "(not text)";
-}
-
-template <class F>
-bool eventually(F done, std::chrono::milliseconds limit = 5s) {
-    const auto until = std::chrono::steady_clock::now() + limit;
-    while (std::chrono::steady_clock::now() < until) {
-        if (done()) return true;
-        std::this_thread::sleep_for(10ms);
-    }
-    return done();
-}
 
 std::shared_ptr<mcp::HttpTransport> http(const std::string& url, mcp::HttpServerParams params = {}) {
     params.url = url;
