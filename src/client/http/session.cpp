@@ -194,11 +194,12 @@ asio::awaitable<void> HttpCore::listen_to_server(std::string session, std::strin
                 co_return;
             }
             if (end.progress) fruitless = 0;
-        } else if (opened.status == 405) {
-            log().debug("client: the server offers no GET stream (405)");
-            co_return;
-        } else if (opened.status == 404) {
+        } else if (opened.status == 404 && !session.empty()) {
             co_return session_lost(session, nullptr);
+        } else if (opened.status == 405 || opened.status == 404) {
+            // 404 without a session: the endpoint takes POST only.
+            log().debug("client: the server offers no GET stream ({})", opened.status);
+            co_return;
         } else if (opened.status != 0) {
             log().warn("client: the server refused the GET stream with HTTP {}: {}", opened.status,
                        printable(opened.body));
