@@ -78,7 +78,10 @@ ProbeVerdict classify_probe_error(int code, const boost::json::value& data, std:
                                   std::span<const std::string> ours) {
     if (code == error_code::unsupported_protocol_version) {
         const auto* d = data.if_object();
-        return select(strings_of(d != nullptr ? d->if_contains("supported") : nullptr), requested, ours);
+        auto v = select(strings_of(d != nullptr ? d->if_contains("supported") : nullptr), requested, ours);
+        // The probe was refused: a modern verdict sends it again, even in the version it named.
+        if (v.verdict == Verdict::modern) v.retry = true;
+        return v;
     }
     // Modern, but refusing something else about the request: the era stands.
     if (is_modern_error(code)) return ProbeVerdict{Verdict::modern, std::string(requested), false, {}};
