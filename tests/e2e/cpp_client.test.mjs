@@ -1,5 +1,5 @@
 // End-to-end: mcp-cpp-client against mcp-cpp-demo and @modelcontextprotocol/server-everything (from
-// npm, run as `node <its bin>`) over stdio: list, call, read and get, --json, a host configuration
+// npm, run as `node <its bin>`) over stdio, and the demo over Streamable HTTP: list, call, read and get, --json, a host configuration
 // file, a form with no terminal to ask it on, and the exit status of each kind of failure.
 //   MCP_CPP_CLIENT=build/tools/mcp-cpp-client/mcp-cpp-client MCP_CPP_DEMO=build/examples/demo/mcp-cpp-demo \
 //     node --test tests/e2e/cpp_client.test.mjs
@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { demoBinary } from './helpers.mjs';
+import { demoBinary, HttpDemo } from './helpers.mjs';
 
 const TEST = { timeout: 30_000 };
 const here = dirname(fileURLToPath(import.meta.url));
@@ -127,10 +127,24 @@ describe('mcp-cpp-client against mcp-cpp-demo', () => {
         const missing = await run(['tools/list', '--', '/nonexistent/mcp-server']);
         assert.equal(missing.status, 1);
         assert.match(missing.stderr, /cannot start \/nonexistent\/mcp-server/);
-        // Until the Streamable HTTP transport is in the build, --url says so.
+        // Nothing listens on port 9 (discard): the connection is refused, and said so.
         const url = await run(['--url', 'http://127.0.0.1:9/mcp', 'tools/list']);
         assert.equal(url.status, 1);
-        assert.match(url.stderr, /the http transport \(http:\/\/127\.0\.0\.1:9\/mcp\) is not in this build/);
+        assert.match(url.stderr, /127\.0\.0\.1:9: Connection refused/);
+    });
+});
+
+describe('mcp-cpp-client over Streamable HTTP (--url)', () => {
+    let server;
+    after(() => server?.close());
+
+    test('lists and calls the demo\'s tools at each revision', TEST, async () => {
+        server = await HttpDemo.start();
+        for (const version of ['auto', '2026-07-28', '2025-11-25']) {
+            const at = ['--url', server.url, '--protocol-version', version];
+            assert.match((await ok(['tools/list', ...at])).stdout, /^echo\t/m, version);
+            assert.equal((await ok(['tools/call', 'echo', 'text=over http', ...at])).stdout, 'over http\n', version);
+        }
     });
 });
 

@@ -10,6 +10,7 @@
 
 #include <mcp/bridge/in_process.hpp>
 #include <mcp/client/group.hpp>
+#include <mcp/client/http.hpp>
 #include <mcp/mcp.hpp>
 
 #include <gtest/gtest.h>
@@ -230,16 +231,30 @@ TEST(ClientConfig, DotenvLinesAndTheirErrors) {
     }
 }
 
-TEST(ClientConfig, RemoteEntriesFailToMakeATransportUntilTheHttpTransportLands) {
-    const auto servers = mcp::parse_server_config(R"({"mcpServers": {"remote": {"url": "https://example.com/mcp"}}})");
-    try {
-        mcp::make_transport(servers.front());
-        FAIL() << "an http transport was made";
-    } catch (const std::invalid_argument& e) {
-        EXPECT_NE(std::string(e.what()).find("server \"remote\""), std::string::npos) << e.what();
-        EXPECT_NE(std::string(e.what()).find("not in this build"), std::string::npos) << e.what();
+TEST(ClientConfig, RemoteEntriesMakeHttpTransports) {
+    const auto servers = mcp::parse_server_config(R"({"mcpServers": {
+        "remote": {"url": "https://example.com/mcp", "headers": {"Authorization": "Bearer t"}},
+        "old": {"type": "sse", "url": "http://127.0.0.1:9/sse"}}})");
+    ASSERT_EQ(servers.size(), 2U);
+    for (const auto& server : servers) {
+        const auto transport = mcp::make_transport(server);
+        if (server.name == "remote")
+            EXPECT_NE(dynamic_cast<mcp::HttpTransport*>(transport.get()), nullptr);
+        else
+            EXPECT_NE(dynamic_cast<mcp::LegacySseTransport*>(transport.get()), nullptr);
     }
     EXPECT_NE(mcp::make_transport({.name = "local", .command = "true"}), nullptr);
+}
+
+TEST(ClientConfig, ATransportThatCannotBeMadeNamesItsServer) {
+    const mcp::ServerConfig config{.name = "remote", .transport = mcp::ServerTransportKind::http, .url = "ftp://x/mcp"};
+    try {
+        mcp::make_transport(config);
+        FAIL() << "a transport was made for an ftp URL";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("server \"remote\""), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("not an http(s) URL"), std::string::npos) << e.what();
+    }
 }
 
 // ---- Naming and backoff.
@@ -510,14 +525,14 @@ TEST_P(GroupInProcess, AServerThatKeepsFailingIsGivenUpAloneAndMayBeRetried) {
 
 TEST_P(GroupInProcess, AConfigurationRetryingCannotMendFailsAtOnce) {
     auto o = options();
-    o.make_transport = {};  // mcp::make_transport: no HTTP transport in this build yet
+    o.make_transport = {};  // mcp::make_transport, which refuses the URL below
     mcp::ClientGroup group(o);
-    group.add({.name = "remote", .transport = mcp::ServerTransportKind::http, .url = "https://example.com/mcp"});
+    group.add({.name = "remote", .transport = mcp::ServerTransportKind::http, .url = "ftp://example.com/mcp"});
     EXPECT_FALSE(group.wait_connected(10s));
     const auto remote = *group.server("remote");
     EXPECT_EQ(remote.status, mcp::ServerStatus::failed);
     EXPECT_EQ(remote.failures, 1);
-    EXPECT_NE(remote.error.find("not in this build"), std::string::npos) << remote.error;
+    EXPECT_NE(remote.error.find("not an http(s) URL"), std::string::npos) << remote.error;
 }
 
 TEST_P(GroupInProcess, EachServerHasItsOwnLifetime) {
