@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 #include <boost/json/serialize.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <deque>
@@ -163,6 +164,39 @@ TEST(ClientHttpResumption,
         EXPECT_EQ(s.request.header("Authorization"), "Bearer t0ken") << s.request.line;
         EXPECT_EQ(s.request.header("X-Tenant"), "acme") << s.request.line;
     }
+}
+
+// A server that sends its requests on the GET stream alone, and drops what it has no stream for
+// (the TypeScript SDK 1.x does, for a request not tied to a client's): the first call after connect
+// must not reach it before the GET stream does. The GET here is answered late, on purpose.
+TEST(ClientHttpSession, RequestsWaitForTheGetStreamAfterTheHandshake) {
+    std::atomic<long long> stream_open_at{0};
+    std::atomic<bool> closing{false};
+    fake::Server server([&](Peer& peer, const ReceivedRequest& request) {
+        const auto rpc = fake::rpc_of(request);
+        bool keep = true;
+        if (handshake(peer, request, rpc, keep)) return keep;
+        if (request.line.starts_with("GET")) {
+            std::this_thread::sleep_for(300ms);
+            peer.write(fake::sse_head());
+            stream_open_at = Clock::now().time_since_epoch().count();
+            while (!closing && peer.write(": keep-alive\n\n")) std::this_thread::sleep_for(20ms);
+            return false;
+        }
+        if (rpc.method == "tools/call") return peer.write(fake::result(rpc.id, fake::text_result("called")));
+        return peer.write(mcp::test::http_response(400, ""));
+    });
+    mcp::Client client(http(server.url()), {.protocol_version = "2025-11-25"});
+    client.connect();
+    EXPECT_EQ(first_text(client.call_tool("t")), "called");
+    const auto calls = server.seen("POST");
+    const auto call = std::find_if(calls.begin(), calls.end(),
+                                   [](const fake::Seen& s) { return fake::rpc_of(s.request).method == "tools/call"; });
+    ASSERT_NE(call, calls.end());
+    ASSERT_NE(stream_open_at.load(), 0);
+    EXPECT_GE(call->at.time_since_epoch().count(), stream_open_at.load());
+    closing = true;
+    client.close();
 }
 
 TEST(ClientHttpResumption, AStreamThatCannotBeResumedFailsTheCall) {

@@ -118,7 +118,12 @@ void HttpCore::dispatch(const Ptr& f) {
         if (legacy_.endpoint.empty()) return legacy_.waiting.push_back(f);
         return spawn(post_legacy(f));
     }
-    if (session_.renewing && !f->modern) return session_.held.push_back(f);
+    if (!f->modern && (session_.renewing || (session_.opening_stream && f->is_request())))
+        return session_.held.push_back(f);
+    if (!f->modern && mode_ == Mode::streamable && f->message.method == "notifications/initialized") {
+        session_.opening_stream = true;
+        spawn(stop_waiting_for_stream());
+    }
     spawn(post(f));
 }
 

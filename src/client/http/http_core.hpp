@@ -111,6 +111,8 @@ private:
     void remember_handshake(const Ptr& f);
     void session_lost(const std::string& lost, const Ptr& refused);
     void start_server_stream();
+    void stream_answered();
+    boost::asio::awaitable<void> stop_waiting_for_stream();
     boost::asio::awaitable<void> listen_to_server(std::string session, std::string version, std::stop_token stop);
     boost::asio::awaitable<void> renew_session();
     boost::asio::awaitable<std::optional<std::string>> handshake_again();
@@ -149,7 +151,11 @@ private:
         std::optional<OutboundMessage> initialize;  // the handshake, to start a new session with
         std::optional<OutboundMessage> initialized;
         bool renewing = false;
-        std::vector<Ptr> held;         // waiting for the new session
+        // Between notifications/initialized and the answer to the GET stream (or kServerStreamWait):
+        // a server may send its requests (elicitation, sampling) on the GET stream alone, and drops
+        // what it has no stream for, so requests wait until the stream is there.
+        bool opening_stream = false;
+        std::vector<Ptr> held;         // waiting for the new session, or for the GET stream
         std::stop_source stream_stop;  // the GET stream's
     } session_;
     struct Legacy {

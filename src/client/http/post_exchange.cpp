@@ -39,12 +39,14 @@ asio::awaitable<void> HttpCore::post(Ptr f) {
     const auto fetched = co_await fetch(std::move(request));
     const auto& response = fetched.response;
     if (ending_) co_return;  // closing: nobody waits for it
+    const bool initialized = !f->modern && f->message.method == "notifications/initialized";
+    if (initialized && (!fetched.error.empty() || !successful(response.status))) stream_answered();  // none comes
     if (!fetched.error.empty()) co_return fail(f, {fetched.error, 0, {}});
     if (response.status == 404 && !f->session_id.empty()) co_return session_lost(f->session_id, f);
     if (!successful(response.status))
         co_return fail(f, {refused(response.status, params_.url), static_cast<int>(response.status), response.body});
     finish(f);
-    if (!f->modern && f->message.method == "notifications/initialized") start_server_stream();
+    if (initialized) start_server_stream();
 }
 
 asio::awaitable<void> HttpCore::post_request(Ptr f) {

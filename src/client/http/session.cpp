@@ -22,6 +22,8 @@ namespace {
 
 // The DELETE at the end waits no longer than this.
 constexpr std::chrono::milliseconds kEndSessionTimeout{5'000};
+// How long requests wait for the GET stream after notifications/initialized (stream_answered).
+constexpr std::chrono::milliseconds kServerStreamWait{2'000};
 
 // The spec's session ids: visible ASCII (0x21 to 0x7E).
 bool is_session_id(std::string_view id) {
@@ -168,6 +170,24 @@ asio::awaitable<std::optional<std::string>> HttpCore::handshake_again() {
     co_return std::nullopt;
 }
 
+// The GET stream answered (open, refused or failed), or it took too long: held requests go.
+void HttpCore::stream_answered() {
+    if (!session_.opening_stream) return;
+    session_.opening_stream = false;
+    if (session_.renewing) return;  // they go with the new session
+    auto held = std::move(session_.held);
+    session_.held.clear();
+    for (auto& f : held) dispatch(f);
+}
+
+asio::awaitable<void> HttpCore::stop_waiting_for_stream() {
+    co_await pause(kServerStreamWait, closing_stop_.get_token());
+    if (!ending_ && session_.opening_stream) {
+        log().debug("client: no answer to the GET stream in {} ms; requests go without it", kServerStreamWait.count());
+        stream_answered();
+    }
+}
+
 void HttpCore::start_server_stream() {
     if (mode_ != Mode::streamable || session_.renewing || ending_) return;
     session_.stream_stop.request_stop();
@@ -185,6 +205,7 @@ asio::awaitable<void> HttpCore::listen_to_server(std::string session, std::strin
     };
     for (;;) {
         auto opened = co_await open_event_stream(session, version, cursor.last_event_id, stop);
+        stream_answered();
         if (stop.stop_requested()) co_return;
         if (opened.stream) {
             const auto end = co_await read_events(*opened.stream, cursor, params_.max_message_bytes, on_event);
