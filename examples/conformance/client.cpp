@@ -6,6 +6,7 @@
 // the calls to make and the answers to give; every protocol rule is the library's.
 #include <mcp/client/client.hpp>
 #include <mcp/client/http.hpp>
+#include <mcp/ext/skills_client.hpp>
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -94,6 +95,25 @@ void exercise_every_method(mcp::Client& client) {
     }
 }
 
+// The Skills extension's host scenarios (sep-2640-client-*): list the skills, and unless the
+// scenario is about prefetching, load each one and then the files it names, as a host does when the
+// user picks it. A file that fails verification ends that skill, and the client says so.
+void use_skills(mcp::Client& client, std::string_view scenario) {
+    mcp::SkillsClient skills(client);
+    const auto listed = skills.list();
+    if (scenario == "sep-2640-client-no-prefetch") return;
+    for (const auto& skill : listed) {
+        try {
+            skills.load(skill);
+            for (const auto& file : skill.resources) {
+                if (file.uri != skill.uri) skills.read(skill, file.uri);
+            }
+        } catch (const mcp::SkillVerificationError& e) {
+            std::cout << "refused " << e.uri() << ": " << e.what() << "\n";
+        }
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) try {
@@ -123,12 +143,16 @@ int main(int argc, char** argv) try {
         return result;
     };
     options.roots = std::vector<mcp::Root>{{"file:///tmp", "tmp"}};
+    const bool skills = scenario.starts_with("sep-2640-client-");
+    if (skills) mcp::SkillsClient::declare(options);
 
     mcp::Client client(std::make_shared<mcp::HttpTransport>(mcp::HttpServerParams{.url = url}), options);
     client.connect();
     std::cout << "connected: " << client.protocol_version() << " (" << scenario << ")\n";
-    if (scenario == "initialize") {
-        client.all_tools();
+    if (skills) {
+        use_skills(client, scenario);
+    } else if (scenario == "initialize" || scenario == "json-schema-ref-no-deref") {
+        client.all_tools();  // json-schema-ref-no-deref's server answers tools/list only
     } else if (scenario == "http-standard-headers") {
         exercise_every_method(client);
     } else {

@@ -30,7 +30,7 @@ namespace {
 class ClientHttpDemo : public ::testing::TestWithParam<std::string> {
 protected:
     void SetUp() override {
-        if (env("MCP_CPP_DEMO").empty()) GTEST_SKIP() << "MCP_CPP_DEMO is not set (ctest sets it)";
+        ASSERT_FALSE(env("MCP_CPP_DEMO").empty()) << "MCP_CPP_DEMO is not set (ctest sets it)";
         demo.emplace(env("MCP_CPP_DEMO"));
     }
     void TearDown() override {
