@@ -15,9 +15,8 @@ namespace {
 
 constexpr int kMaxProbes = 3;
 
-// Until a transport can change underneath a client (docs/adr/0023-client.md).
 [[noreturn]] void legacy_sse_server() {
-    throw IncompatibleServer("the server speaks the 2024-11-05 HTTP+SSE transport, not this one");
+    throw IncompatibleServer("the server speaks the 2024-11-05 HTTP+SSE transport, which this transport cannot");
 }
 
 std::string joined(const std::vector<std::string>& versions) {
@@ -63,7 +62,9 @@ void Client::Impl::negotiate(const CallOptions& call_options) {
                 requested = verdict.version;
                 continue;
             case detail::Verdict::legacy: return initialize(verdict.version, call_options);
-            case detail::Verdict::legacy_sse: legacy_sse_server();
+            case detail::Verdict::legacy_sse:
+                if (!transport->switch_to_legacy_sse()) legacy_sse_server();
+                return initialize(verdict.version, call_options);
             case detail::Verdict::incompatible:
             case detail::Verdict::failed:
                 throw IncompatibleServer(
@@ -141,7 +142,9 @@ void Client::Impl::initialize(std::string_view preferred, const CallOptions& cal
         throw IncompatibleServer("the server speaks only versions before 2026-07-28, which this client does not");
 
     std::exception_ptr refused;
-    for (const auto& offered : legacy) {
+    bool switched = false;  // to the HTTP+SSE transport, at most once
+    for (std::size_t i = 0; i < legacy.size();) {
+        const auto& offered = legacy[i];
         set_negotiated(Era::sessions, offered);
         auto spec = std::make_shared<CallSpec>();
         spec->method = "initialize";
@@ -152,14 +155,18 @@ void Client::Impl::initialize(std::string_view preferred, const CallOptions& cal
             result = call(std::move(spec));
         } catch (const Error&) {
             refused = std::current_exception();
+            ++i;
             continue;
         } catch (const TransportError& e) {
-            // HTTP: a server of the 2024-11-05 HTTP+SSE transport refuses the POST itself.
-            if (e.http_status() != 0 &&
+            // HTTP: a server of the 2024-11-05 HTTP+SSE transport refuses the POST itself; the
+            // transport switches to that one, and the same initialize goes again there.
+            if (switched || e.http_status() == 0 ||
                 detail::classify_probe_http(e.http_status(), e.body(), detail::HttpStage::initialize, offered, versions)
-                        .verdict == detail::Verdict::legacy_sse)
-                legacy_sse_server();
-            throw;
+                        .verdict != detail::Verdict::legacy_sse)
+                throw;
+            if (!transport->switch_to_legacy_sse()) legacy_sse_server();
+            switched = true;
+            continue;
         }
         try {
             const auto& o = detail::object_of(result, "an initialize result");

@@ -133,8 +133,9 @@ void Peer::request(std::string_view method, boost::json::object params, RequestS
     {
         std::unique_lock lock(mutex_);
         if (closed_) {
+            auto reason = closed_reason_;
             lock.unlock();
-            pending->done({nullptr, std::make_exception_ptr(ConnectionClosed("the connection is closed"))});
+            pending->done({nullptr, std::make_exception_ptr(ConnectionClosed(std::move(reason)))});
             return;
         }
         pending_.emplace(id, pending);
@@ -278,6 +279,7 @@ void Peer::on_response(const jsonrpc::Message& message) {
                        printable(boost::json::serialize(message.id)));
         return;
     }
+    transport_->answered(message.id);
     if (message.error != nullptr) {
         settle(pending, {nullptr, error_of(*message.error)});
     } else {
@@ -378,6 +380,7 @@ void Peer::fail_all(const std::string& reason) {
     {
         std::lock_guard lock(mutex_);
         closed_ = true;
+        closed_reason_ = reason;
         failing.swap(pending_);
     }
     const auto error = std::make_exception_ptr(ConnectionClosed(reason));

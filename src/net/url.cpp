@@ -3,6 +3,7 @@
 #include "util/ascii.hpp"
 
 #include <boost/url/parse.hpp>
+#include <boost/url/url.hpp>
 
 #include <algorithm>
 #include <charconv>
@@ -75,6 +76,15 @@ std::optional<Url> parse_url(std::string_view text) {
         url.password = parsed->password();
     }
     return url;
+}
+
+std::optional<std::string> resolve_url(std::string_view base, std::string_view reference) {
+    const auto b = boost::urls::parse_uri(base);
+    const auto r = boost::urls::parse_uri_reference(reference);
+    if (!b || !r) return std::nullopt;
+    boost::urls::url resolved;
+    if (!boost::urls::resolve(*b, *r, resolved)) return std::nullopt;
+    return std::string(resolved.buffer());
 }
 
 }  // namespace mcp::net

@@ -31,4 +31,8 @@ std::optional<std::uint16_t> parse_port(std::string_view text);
 // Nothing for a relative URL, another scheme, no host or a port out of range.
 std::optional<Url> parse_url(std::string_view text);
 
+// `reference` (absolute, or relative such as "/messages?session=1") resolved against the absolute
+// URL `base` (RFC 3986 §5.2), as text; nothing when either does not parse.
+std::optional<std::string> resolve_url(std::string_view base, std::string_view reference);
+
 }  // namespace mcp::net

@@ -121,6 +121,15 @@ std::optional<std::string> decode_header_value(std::string_view raw) {
     return std::string(raw);
 }
 
+std::string encode_header_value(std::string_view value) {
+    const bool visible =
+        std::all_of(value.begin(), value.end(), [](unsigned char c) { return c >= 0x20 && c <= 0x7E; });
+    const bool padded = !value.empty() && (value.front() == ' ' || value.back() == ' ');
+    const bool sentinel_like = value.starts_with(kSentinelStart) && value.ends_with(kSentinelEnd);
+    if (visible && !padded && !sentinel_like) return std::string(value);
+    return std::string(kSentinelStart) + base64_encode(as_bytes(value)) + std::string(kSentinelEnd);
+}
+
 std::vector<HeaderParam> header_params_of(const boost::json::object& input_schema) {
     std::vector<HeaderParam> out;
     std::vector<std::string> path;

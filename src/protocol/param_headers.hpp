@@ -17,6 +17,10 @@ namespace mcp::detail {
 // Nothing when it holds characters a header value may not (only visible ASCII, space and tab are
 // allowed) or the sentinel's content is not valid base64.
 std::optional<std::string> decode_header_value(std::string_view raw);
+// The header value a client sends for `value` (Mcp-Name, Mcp-Param-*): the value itself when it is
+// visible ASCII and spaces with no space at either end and does not look like the sentinel, else
+// =?base64?…?= of its UTF-8. decode_header_value undoes it.
+std::string encode_header_value(std::string_view value);
 
 // A tool parameter mirrored into an Mcp-Param-<name> header (its schema has "x-mcp-header").
 struct HeaderParam {

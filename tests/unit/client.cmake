@@ -30,3 +30,14 @@ if(TARGET mcp-cpp-demo)
     add_dependencies(test_client_interop mcp-cpp-demo)
   endif()
 endif()
+# The HTTP transports against the demo (started on a port of its own for each test).
+if(TARGET mcp-cpp-demo)
+  mcp_unit_test(test_client_http test_client_http.cpp demo_server.cpp raw_http.cpp
+                ENVIRONMENT "MCP_CPP_DEMO=$<TARGET_FILE:mcp-cpp-demo>")
+  target_link_libraries(test_client_http PRIVATE mcp::mcp)
+  add_dependencies(test_client_http mcp-cpp-demo)
+endif()
+# ... and against fake servers the tests play (resumption, HTTP+SSE, the negotiation's fallbacks,
+# hostile servers).
+mcp_unit_test(test_client_http_fakes test_client_http_fakes.cpp fake_mcp_http.cpp http_test_server.cpp)
+target_link_libraries(test_client_http_fakes PRIVATE mcp::mcp OpenSSL::SSL OpenSSL::Crypto)

@@ -1,9 +1,13 @@
 // The client's pure pieces: the negotiation's verdicts (one test per verdict), multi-round-trip
-// retries, elicitation defaults, the result cache and lazy pages.
+// retries, elicitation defaults, the result cache, lazy pages, and the header fields of the HTTP
+// transports (the value encoding of Mcp-Name and Mcp-Param-*, what each request carries).
 #include "client/elicitation_defaults.hpp"
+#include "client/http/request_headers.hpp"
+#include "client/http/response_body.hpp"
 #include "client/mrtr.hpp"
 #include "client/negotiation.hpp"
 #include "client/result_cache.hpp"
+#include "protocol/param_headers.hpp"
 
 #include <mcp/client/pages.hpp>
 #include <mcp/protocol/errors.hpp>
@@ -268,4 +272,97 @@ TEST(Pages, CursorsThatGoRoundOrNeverEndAreRefused) {
     int next = 0;
     Pages<int> endless([&](const std::optional<std::string>&) { return Page<int>{{1}, std::to_string(++next)}; }, 5);
     EXPECT_THROW(for (auto it = endless.begin(); it != endless.end(); ++it){}, ProtocolViolation);
+}
+
+// ---- HTTP request headers.
+
+TEST(HeaderValueEncoding, PlainWhenSafeElseBase64AsTheSpecsTableSays) {
+    // basic/transports/streamable-http.mdx, "Value Encoding", its examples.
+    EXPECT_EQ(encode_header_value("us-west1"), "us-west1");
+    EXPECT_EQ(encode_header_value("Hello, 世界"), "=?base64?SGVsbG8sIOS4lueVjA==?=");
+    EXPECT_EQ(encode_header_value(" padded "), "=?base64?IHBhZGRlZCA=?=");
+    EXPECT_EQ(encode_header_value("line1\nline2"), "=?base64?bGluZTEKbGluZTI=?=");
+    EXPECT_EQ(encode_header_value("=?base64?literal?="), "=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?=");
+    // Internal spaces are safe; a tab, CR or any control character is not, nor a space at one end.
+    EXPECT_EQ(encode_header_value("us west 1"), "us west 1");
+    EXPECT_EQ(encode_header_value(""), "");
+    EXPECT_EQ(encode_header_value("42"), "42");
+    EXPECT_EQ(encode_header_value("file:///path/to/file%20name.txt"), "file:///path/to/file%20name.txt");
+    const std::vector<std::string> unsafe{"\tindented",
+                                          "a\tb",
+                                          "line1\r\nline2",
+                                          " lead",
+                                          "trail ",
+                                          std::string("nul\0", 4),
+                                          "del\x7f",
+                                          "=?base64?"
+                                          "?="};
+    for (const auto& value : unsafe) {
+        const auto encoded = encode_header_value(value);
+        EXPECT_TRUE(encoded.starts_with("=?base64?")) << value;
+        EXPECT_EQ(decode_header_value(encoded), value);
+    }
+}
+
+TEST(HttpRequestHeaders, A2026MessageMirrorsItsMetadataAndNoSession) {
+    OutboundMessage m;
+    m.method = "tools/call";
+    m.name = "Grüße";
+    m.params = {{"Region", "us-west1"}, {"Note", " x "}};
+    m.protocol_version = "2026-07-28";
+    const auto h = post_headers(m, "ignored-session", {{"Authorization", "Bearer t"}});
+    EXPECT_EQ(h.get("Accept"), "application/json, text/event-stream");
+    EXPECT_EQ(h.get("Content-Type"), "application/json");
+    EXPECT_EQ(h.get("MCP-Protocol-Version"), "2026-07-28");
+    EXPECT_EQ(h.get("Mcp-Method"), "tools/call");
+    EXPECT_EQ(h.get("Mcp-Name"), "=?base64?R3LDvMOfZQ==?=");
+    EXPECT_EQ(h.get("Mcp-Param-Region"), "us-west1");
+    EXPECT_EQ(h.get("Mcp-Param-Note"), "=?base64?IHgg?=");
+    EXPECT_FALSE(h.contains("Mcp-Session-Id"));
+    EXPECT_EQ(h.get("Authorization"), "Bearer t");
+}
+
+TEST(HttpRequestHeaders, A2025MessageCarriesItsSessionAndTheVersionFrom2025_06_18On) {
+    OutboundMessage m;
+    m.method = "tools/call";
+    m.name = "echo";
+    m.protocol_version = "2025-11-25";
+    auto h = post_headers(m, "s-1", {});
+    EXPECT_EQ(h.get("Mcp-Session-Id"), "s-1");
+    EXPECT_EQ(h.get("MCP-Protocol-Version"), "2025-11-25");
+    EXPECT_FALSE(h.contains("Mcp-Method"));  // 2026-07-28 request metadata only
+    EXPECT_FALSE(h.contains("Mcp-Name"));
+    m.protocol_version = "2025-03-26";  // before the header existed
+    h = post_headers(m, "s-1", {});
+    EXPECT_FALSE(h.contains("MCP-Protocol-Version"));
+    m.protocol_version.clear();  // initialize: no version chosen yet, no session
+    m.method = "initialize";
+    h = post_headers(m, {}, {});
+    EXPECT_FALSE(h.contains("MCP-Protocol-Version"));
+    EXPECT_FALSE(h.contains("Mcp-Session-Id"));
+
+    const auto get = stream_headers("s-1", "2025-06-18", "ev-7", {{"X-Tenant", "a"}});
+    EXPECT_EQ(get.get("Accept"), "text/event-stream");
+    EXPECT_EQ(get.get("Last-Event-ID"), "ev-7");
+    EXPECT_EQ(get.get("MCP-Protocol-Version"), "2025-06-18");
+    EXPECT_EQ(get.get("X-Tenant"), "a");
+    EXPECT_FALSE(stream_headers("s-1", "2025-06-18", "", {}).contains("Last-Event-ID"));
+    EXPECT_EQ(end_session_headers("s-1", "2025-11-25", {}).get("Mcp-Session-Id"), "s-1");
+}
+
+TEST(HttpRequestHeaders, CustomHeadersMayNotTakeTheTransportsOwnOrSplitARequest) {
+    EXPECT_NO_THROW(check_custom_headers({{"Authorization", "Bearer x"}, {"X-Tenant", "a b"}}));
+    for (const char* name : {"accept", "MCP-PROTOCOL-VERSION", "mcp-session-id", "Mcp-Method", "mcp-name",
+                             "Mcp-Param-Region", "last-event-id", "Host", "Content-Length", "Content-Type"}) {
+        EXPECT_THROW(check_custom_headers({{name, "x"}}), std::invalid_argument) << name;
+    }
+    EXPECT_THROW(check_custom_headers({{"Bad Name", "x"}}), std::invalid_argument);
+    EXPECT_THROW(check_custom_headers({{"X-Ok", "a\r\nInjected: 1"}}), std::invalid_argument);
+}
+
+TEST(HttpRequestHeaders, MediaTypesCompareWithoutParametersOrCase) {
+    EXPECT_TRUE(has_media_type({{"Content-Type", "text/event-stream"}}, "text/event-stream"));
+    EXPECT_TRUE(has_media_type({{"content-type", "Application/JSON; charset=utf-8"}}, "application/json"));
+    EXPECT_FALSE(has_media_type({{"Content-Type", "application/jsonx"}}, "application/json"));
+    EXPECT_FALSE(has_media_type({}, "application/json"));
 }

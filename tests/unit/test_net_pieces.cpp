@@ -64,6 +64,17 @@ TEST(NetUrl, RefusesWhatItCannotFetch) {
     }
 }
 
+TEST(NetUrl, ResolvesReferencesAgainstABase) {
+    const std::string base = "http://127.0.0.1:8080/sse?x=1";
+    EXPECT_EQ(resolve_url(base, "/messages?sessionId=abc"), "http://127.0.0.1:8080/messages?sessionId=abc");
+    EXPECT_EQ(resolve_url(base, "messages"), "http://127.0.0.1:8080/messages");
+    EXPECT_EQ(resolve_url("http://h/a/b/sse", "../post"), "http://h/a/post");
+    EXPECT_EQ(resolve_url(base, "//other.example/post"), "http://other.example/post");
+    EXPECT_EQ(resolve_url(base, "https://other.example/post"), "https://other.example/post");
+    EXPECT_FALSE(resolve_url("/relative-base", "/post"));
+    EXPECT_FALSE(resolve_url(base, "http://[bad"));
+}
+
 TEST(NoProxy, MatchesHostsTheirSubdomainsAndPorts) {
     const std::string list = "example.com, .internal.net,10.0.0.1,[::1]:8080, api.test:443";
     EXPECT_TRUE(no_proxy_matches(list, "example.com", 80));

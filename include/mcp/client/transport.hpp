@@ -1,8 +1,9 @@
 #pragma once
 // The contract between mcp::Client and a transport (docs/adr/0023-client.md). A transport moves
 // JSON-RPC messages and knows nothing of MCP beyond what each OutboundMessage tells it; the client
-// parses, correlates, times out and cancels. stdio (mcp/client/stdio.hpp) and the in-process bridge
-// (mcp/bridge/in_process.hpp) implement it, and an application may bring its own.
+// parses, correlates, times out and cancels. stdio (mcp/client/stdio.hpp), HTTP (mcp/client/http.hpp)
+// and the in-process bridge (mcp/bridge/in_process.hpp) implement it, and an application may bring
+// its own.
 #include <boost/json/value.hpp>
 
 #include <functional>
@@ -83,6 +84,17 @@ public:
         (void)id;
         return false;
     }
+
+    // The response to this request arrived (the client calls it from within `events.message`,
+    // before it acts on the response). A transport may let go of what it held for the request: a
+    // 2025 Streamable HTTP transport resumes a response stream cut before this, and no other.
+    virtual void answered(const boost::json::value& id) { (void)id; }
+
+    // The client's negotiation found a server of the deprecated 2024-11-05 HTTP+SSE transport at
+    // this transport's URL (it refused the initialize POST with 400, 404 or 405). A transport that
+    // speaks that one too switches to it and returns true: what is sent from then on goes there.
+    // False: connect fails with mcp::IncompatibleServer.
+    virtual bool switch_to_legacy_sse() { return false; }
 
     // Begins the end: nothing more is sent, the server is let go (stdio: the shutdown escalation),
     // and `closed` follows once that is done. Thread-safe, idempotent, returns at once.
