@@ -40,14 +40,26 @@ void Client::Impl::connect(const CallOptions& call_options) {
     }
     if (!detail::is_modern_version(versions.front())) return initialize({}, call_options);
     if (options.protocol_version != "auto") {
-        // Pinned: the probe's answer is the answer; an error stands.
+        // Pinned: the probe's answer is the answer and an error stands, but for an unsupported
+        // version error that names the pinned version as supported: a refusal of this request, not
+        // of the version, asked once more.
         set_negotiated(Era::stateless, versions.front());
-        auto spec = std::make_shared<CallSpec>();
-        spec->method = "server/discover";
-        spec->options = call_options;
-        spec->options.fresh = true;
-        adopt_discover(detail::object_of(call(std::move(spec)), "a discover result"), versions.front());
-        return;
+        const auto discover = [&] {
+            auto spec = std::make_shared<CallSpec>();
+            spec->method = "server/discover";
+            spec->options = call_options;
+            spec->options.fresh = true;
+            adopt_discover(detail::object_of(call(std::move(spec)), "a discover result"), versions.front());
+        };
+        try {
+            return discover();
+        } catch (const Error& e) {
+            if (e.code() != error_code::unsupported_protocol_version ||
+                detail::classify_probe_error(e.code(), e.data(), versions.front(), versions).version !=
+                    versions.front())
+                throw;
+        }
+        return discover();
     }
     negotiate(call_options);
 }

@@ -62,7 +62,11 @@ std::optional<std::string> newest_common(const std::vector<std::string>& theirs,
 
 ProbeVerdict classify_discover_result(const boost::json::object& result, std::string_view requested,
                                       std::span<const std::string> ours) {
-    auto theirs = strings_of(result.if_contains("supportedVersions"));
+    // A 2026 server's result always lists its versions; a result without the list is a 2025
+    // server's answer to any request it does not know (an empty result, as some test servers give).
+    const auto* listed = result.if_contains("supportedVersions");
+    if (listed == nullptr || !listed->is_array()) return ProbeVerdict{Verdict::legacy, {}, false, {}};
+    auto theirs = strings_of(listed);
     // A server that lists nothing, or lists the version asked for, speaks it.
     if (theirs.empty() || std::find(theirs.begin(), theirs.end(), requested) != theirs.end()) {
         return ProbeVerdict{Verdict::modern, std::string(requested), false, std::move(theirs)};
@@ -74,7 +78,10 @@ ProbeVerdict classify_probe_error(int code, const boost::json::value& data, std:
                                   std::span<const std::string> ours) {
     if (code == error_code::unsupported_protocol_version) {
         const auto* d = data.if_object();
-        return select(strings_of(d != nullptr ? d->if_contains("supported") : nullptr), requested, ours);
+        auto v = select(strings_of(d != nullptr ? d->if_contains("supported") : nullptr), requested, ours);
+        // The probe was refused: a modern verdict sends it again, even in the version it named.
+        if (v.verdict == Verdict::modern) v.retry = true;
+        return v;
     }
     // Modern, but refusing something else about the request: the era stands.
     if (is_modern_error(code)) return ProbeVerdict{Verdict::modern, std::string(requested), false, {}};

@@ -4,6 +4,8 @@
 //
 //   node tests/conformance/run.mjs <path/to/mcp-cpp-conformance> [--out DIR] [--runs 1,3] [--cluster]
 //   (or MCP_CPP_CONFORMANCE=<path> node tests/conformance/run.mjs)
+//   node tests/conformance/run.mjs --client <path/to/mcp-cpp-conformance-client> [--out DIR]
+//   (client mode: the suite drives the client, every non-auth client scenario; client_runs.mjs)
 //
 // It builds nothing. It starts the server on a free loopback port, runs the seven runs below with
 // the pinned suite versions (package.json: conformance-v01, conformance-v02) under the Node 22
@@ -32,6 +34,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runClientMode } from './client_runs.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const NGINX_TEMPLATE = path.join(here, '..', '..', 'examples', 'cluster', 'nginx.conf');
@@ -67,22 +70,27 @@ const RUNS = [
 // ---------------------------------------------------------------------------------------------
 // Arguments.
 function parseArgs(argv) {
-  const opts = { server: process.env.MCP_CPP_CONFORMANCE || '', out: '', runs: null, cluster: false };
+  const opts = { server: process.env.MCP_CPP_CONFORMANCE || '', out: '', runs: null, cluster: false, client: '' };
   for (let i = 0; i < argv.length; ++i) {
     const a = argv[i];
     if (a === '--out') opts.out = argv[++i];
     else if (a === '--runs') opts.runs = argv[++i].split(',').map((s) => Number(s.trim()));
     else if (a === '--cluster') opts.cluster = true;
+    else if (a === '--client') opts.client = argv[++i];
     else if (a === '-h' || a === '--help') {
       console.log('usage: run.mjs <server-binary> [--out DIR] [--runs 1,2,...] [--cluster]\n' +
-                  '       (or MCP_CPP_CONFORMANCE=<binary>)');
+                  '       (or MCP_CPP_CONFORMANCE=<binary>)\n' +
+                  '       run.mjs --client <client-binary> [--out DIR]');
       process.exit(0);
     } else if (a.startsWith('-')) throw new Error(`unknown option ${a}`);
     else opts.server = a;
   }
-  if (!opts.server) throw new Error('give the mcp-cpp-conformance binary as an argument or in MCP_CPP_CONFORMANCE');
-  if (!fs.existsSync(opts.server)) throw new Error(`server binary not found: ${opts.server}`);
-  opts.server = path.resolve(opts.server);
+  if (opts.client) {
+    if (!fs.existsSync(opts.client)) throw new Error(`client binary not found: ${opts.client}`);
+    opts.client = path.resolve(opts.client);
+  } else if (!opts.server) throw new Error('give the mcp-cpp-conformance binary as an argument or in MCP_CPP_CONFORMANCE');
+  if (!opts.client && !fs.existsSync(opts.server)) throw new Error(`server binary not found: ${opts.server}`);
+  if (opts.server) opts.server = path.resolve(opts.server);
   if (!opts.out) opts.out = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-cpp-conformance-'));
   opts.out = path.resolve(opts.out);
   if (opts.runs) {
@@ -401,6 +409,7 @@ async function main() {
   }
 
   fs.mkdirSync(opts.out, { recursive: true });
+  if (opts.client) return (await runClientMode(node, here, opts.client, opts.out)) === 0 ? 0 : 1;
   console.log(`server: ${opts.server}${opts.cluster ? ' (two nodes, --cluster)' : ''}\nresults: ${opts.out}`);
   let server;
   if (opts.cluster) server = await startCluster(opts.server, opts.out);

@@ -1,6 +1,7 @@
 // mcp::Client over Streamable HTTP against the real demo server (MCP_CPP_DEMO, started on a port
 // of its own for each test), in each revision the transport speaks: negotiated, pinned to
 // 2026-07-28, and pinned to two 2025 ones (with and without the MCP-Protocol-Version header).
+#include "client_test_util.hpp"
 #include "demo_server.hpp"
 #include "raw_http.hpp"
 
@@ -20,29 +21,11 @@
 #include <thread>
 
 using namespace std::chrono_literals;
+using client_test::env;
+using client_test::eventually;
+using client_test::first_text;
 
 namespace {
-
-std::string env(const char* name) {
-    const char* value = std::getenv(name);
-    return value != nullptr ? value : "";
-}
-
-std::string first_text(const mcp::CallToolResult& result) {
-    if (result.content.empty()) return "(no content)";
-    const auto* t = std::get_if<mcp::TextContent>(&result.content.front());
-    return t != nullptr ? t->text : "(not text)";
-}
-
-template <class F>
-bool eventually(F done, std::chrono::milliseconds limit = 5s) {
-    const auto until = std::chrono::steady_clock::now() + limit;
-    while (std::chrono::steady_clock::now() < until) {
-        if (done()) return true;
-        std::this_thread::sleep_for(10ms);
-    }
-    return done();
-}
 
 class ClientHttpDemo : public ::testing::TestWithParam<std::string> {
 protected:
@@ -207,12 +190,16 @@ TEST_P(ClientHttpDemo, ElicitationIsAnswered) {
 // 2026: a subscriptions/listen stream; 2025: resources/subscribe, the update arriving on the
 // session's GET stream.
 TEST_P(ClientHttpDemo, ListeningDeliversResourceUpdates) {
-    std::mutex m;
-    std::vector<std::string> updated;
+    // Shared with the callback: updates keep coming until TearDown closes the client.
+    struct Seen {
+        std::mutex m;
+        std::vector<std::string> uris;
+    };
+    auto seen = std::make_shared<Seen>();
     mcp::ClientHandlers handlers;
-    handlers.resource_updated = [&](const std::string& uri) {
-        std::lock_guard lock(m);
-        updated.push_back(uri);
+    handlers.resource_updated = [seen](const std::string& uri) {
+        std::lock_guard lock(seen->m);
+        seen->uris.push_back(uri);
     };
     auto& c = connect({.handlers = handlers});
     auto subscription = c.listen({.resource_subscriptions = {"demo://notes/todo"}});
@@ -220,11 +207,11 @@ TEST_P(ClientHttpDemo, ListeningDeliversResourceUpdates) {
     // In 2025 the update comes on the GET stream, which opens alongside: a few writes until one lands.
     EXPECT_TRUE(eventually([&] {
         c.call_tool("add_note", {{"slug", "todo"}, {"body", "write tests"}});
-        std::lock_guard lock(m);
-        return !updated.empty();
+        std::lock_guard lock(seen->m);
+        return !seen->uris.empty();
     }));
-    std::lock_guard lock(m);
-    EXPECT_EQ(updated.front(), "demo://notes/todo");
+    std::lock_guard lock(seen->m);
+    EXPECT_EQ(seen->uris.front(), "demo://notes/todo");
 }
 
 // 2025: the server's sampling/createMessage and elicitation/create arrive on the POST's stream;

@@ -4,6 +4,7 @@
 // a 2025-only Streamable HTTP server, custom headers on every request, and servers that misbehave:
 // malformed or misaddressed answers, endless streams, a gigabyte answer, silence, an endless
 // input_required loop. Each ends in a clear error, in bounded time and memory.
+#include "client_test_util.hpp"
 #include "fake_mcp_http.hpp"
 
 #include <mcp/client/client.hpp>
@@ -20,27 +21,13 @@
 #include <thread>
 
 using namespace std::chrono_literals;
+using client_test::eventually;
+using client_test::first_text;
 using fake::Clock;
 using mcp::test::Peer;
 using mcp::test::ReceivedRequest;
 
 namespace {
-
-std::string first_text(const mcp::CallToolResult& result) {
-    if (result.content.empty()) return "(no content)";
-    const auto* t = std::get_if<mcp::TextContent>(&result.content.front());
-    return t != nullptr ? t->text : "(not text)";
-}
-
-template <class F>
-bool eventually(F done, std::chrono::milliseconds limit = 5s) {
-    const auto until = std::chrono::steady_clock::now() + limit;
-    while (std::chrono::steady_clock::now() < until) {
-        if (done()) return true;
-        std::this_thread::sleep_for(10ms);
-    }
-    return done();
-}
 
 std::shared_ptr<mcp::HttpTransport> http(const std::string& url, mcp::HttpServerParams params = {}) {
     params.url = url;
@@ -358,28 +345,33 @@ TEST(ClientHttpNegotiation, A2025OnlyServerRefusingTheProbeIsInitialized) {
     EXPECT_EQ(server.seen("POST").front().request.header("Mcp-Method"), "server/discover");
 }
 
+// Negotiated or pinned alike: a refusal naming the version asked for asks once more.
 TEST(ClientHttpNegotiation, AModernServerRefusingTheVersionIsAskedAgainInOneItSupports) {
-    std::atomic<int> refused{0};
-    fake::Server server([&](Peer& peer, const ReceivedRequest& request) {
-        const auto rpc = fake::rpc_of(request);
-        const auto version = request.header("MCP-Protocol-Version");
-        const auto meta = rpc.params.at("_meta").at("io.modelcontextprotocol/protocolVersion").as_string();
-        if (version != meta) return peer.write(mcp::test::http_response(400, "mismatch"));
-        if (refused++ == 0)  // as the conformance suite's request-metadata scenario does, once
-            return peer.write(fake::json(
-                400, boost::json::object{{"jsonrpc", "2.0"},
-                                         {"id", rpc.id},
-                                         {"error",
-                                          {{"code", -32022},
-                                           {"message", "Unsupported protocol version"},
-                                           {"data", {{"supported", {"2026-07-28"}}, {"requested", version}}}}}}));
-        if (rpc.method == "server/discover") return peer.write(fake::result(rpc.id, fake::discover_result()));
-        return peer.write(fake::result(rpc.id, fake::text_result("modern")));
-    });
-    mcp::Client client(http(server.url()));
-    client.connect();
-    EXPECT_EQ(client.era(), mcp::Era::stateless);
-    EXPECT_EQ(first_text(client.call_tool("x")), "modern");
+    for (const auto* pinned : {"auto", "2026-07-28"}) {
+        std::atomic<int> refused{0};
+        fake::Server server([&](Peer& peer, const ReceivedRequest& request) {
+            const auto rpc = fake::rpc_of(request);
+            const auto version = request.header("MCP-Protocol-Version");
+            const auto meta = rpc.params.at("_meta").at("io.modelcontextprotocol/protocolVersion").as_string();
+            if (version != meta) return peer.write(mcp::test::http_response(400, "mismatch"));
+            if (refused++ == 0)  // as the conformance suite's request-metadata scenario does, once
+                return peer.write(fake::json(
+                    400, boost::json::object{{"jsonrpc", "2.0"},
+                                             {"id", rpc.id},
+                                             {"error",
+                                              {{"code", -32022},
+                                               {"message", "Unsupported protocol version"},
+                                               {"data", {{"supported", {"2026-07-28"}}, {"requested", version}}}}}}));
+            if (rpc.method == "server/discover") return peer.write(fake::result(rpc.id, fake::discover_result()));
+            return peer.write(fake::result(rpc.id, fake::text_result("modern")));
+        });
+        mcp::Client client(http(server.url()), {.protocol_version = pinned});
+        client.connect();
+        EXPECT_EQ(client.era(), mcp::Era::stateless) << pinned;
+        EXPECT_EQ(client.server_info().name, "fake") << pinned;
+        EXPECT_EQ(first_text(client.call_tool("x")), "modern") << pinned;
+        EXPECT_EQ(refused.load(), 3) << pinned;  // the refused probe, the probe again, the call
+    }
 }
 
 // ---- Servers that misbehave.

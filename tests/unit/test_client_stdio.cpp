@@ -1,6 +1,8 @@
 // mcp::Client over stdio: the real demo server (MCP_CPP_DEMO), hostile servers (the Node script
 // fake_mcp_server.mjs, when the build found node) and shell commands for the shutdown of process
 // groups.
+#include "client_test_util.hpp"
+
 #include <mcp/client/client.hpp>
 #include <mcp/client/stdio.hpp>
 
@@ -22,29 +24,11 @@
 #include <thread>
 
 using namespace std::chrono_literals;
+using client_test::env;
+using client_test::eventually;
+using client_test::first_text;
 
 namespace {
-
-std::string env(const char* name) {
-    const char* value = std::getenv(name);
-    return value != nullptr ? value : "";
-}
-
-std::string first_text(const mcp::CallToolResult& result) {
-    if (result.content.empty()) return "(no content)";
-    const auto* t = std::get_if<mcp::TextContent>(&result.content.front());
-    return t != nullptr ? t->text : "(not text)";
-}
-
-template <class F>
-bool eventually(F done, std::chrono::milliseconds limit = 5s) {
-    const auto until = std::chrono::steady_clock::now() + limit;
-    while (std::chrono::steady_clock::now() < until) {
-        if (done()) return true;
-        std::this_thread::sleep_for(10ms);
-    }
-    return done();
-}
 
 // Processes of the group that still run (a zombie nobody reaps has ended).
 int live_members(pid_t group) {

@@ -38,6 +38,12 @@ TEST(Negotiation, DiscoverResultNamingTheVersionIsModern) {
     EXPECT_FALSE(v.retry);
 }
 
+TEST(Negotiation, AResultWithoutSupportedVersionsIsA2025ServersAnswerToAnUnknownRequest) {
+    const auto v = classify_discover_result(object("{}"), "2026-07-28", kAll);
+    EXPECT_EQ(v.verdict, Verdict::legacy);
+    EXPECT_TRUE(v.version.empty());  // the newest 2025 version first
+}
+
 TEST(Negotiation, DiscoverResultWithoutTheVersionRetriesInTheNewestCommonModernOne) {
     const auto v = classify_discover_result(object(R"({"supportedVersions":["2027-01-01","2026-07-28"]})"),
                                             "2027-01-01x", std::vector<std::string>{"2026-07-28", "2025-11-25"});

@@ -2,6 +2,7 @@
 
 #include "client/http/request_headers.hpp"
 #include "client/negotiation.hpp"
+#include "net/http_error.hpp"
 #include "net/url.hpp"
 #include "util/log.hpp"
 
@@ -195,6 +196,28 @@ asio::awaitable<void> HttpCore::pause(std::chrono::milliseconds delay, std::stop
 std::chrono::milliseconds HttpCore::reconnect_delay(const SseCursor& cursor) const {
     return std::clamp(cursor.retry.value_or(params_.reconnect_delay), kMinReconnectDelay,
                       std::max(params_.max_reconnect_delay, kMinReconnectDelay));
+}
+
+net::HttpRequest HttpCore::short_post(std::string url, net::HttpHeaders headers, std::string body,
+                                      std::size_t max_body) const {
+    net::HttpRequest request;
+    request.method = "POST";
+    request.url = std::move(url);
+    request.headers = std::move(headers);
+    request.body = std::move(body);
+    request.max_body_bytes = max_body;
+    request.stop = closing_stop_.get_token();
+    return request;
+}
+
+asio::awaitable<HttpCore::Fetched> HttpCore::fetch(net::HttpRequest request) {
+    Fetched out;
+    try {
+        out.response = co_await http_->fetch(std::move(request));
+    } catch (const net::HttpError& e) {
+        out.error = e.what();
+    }
+    co_return out;
 }
 
 }  // namespace mcp::detail

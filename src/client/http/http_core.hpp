@@ -79,6 +79,15 @@ private:
     // Waits `delay`, or until `stop`.
     boost::asio::awaitable<void> pause(std::chrono::milliseconds delay, std::stop_token stop);
     std::chrono::milliseconds reconnect_delay(const SseCursor& cursor) const;
+    // A POST whose answer matters for its status only (notifications, responses, the handshake
+    // again): its body kept up to `max_body`, cancelled when the transport closes.
+    net::HttpRequest short_post(std::string url, net::HttpHeaders headers, std::string body,
+                                std::size_t max_body) const;
+    struct Fetched {
+        net::HttpResponse response;
+        std::string error;  // set when there was no complete response
+    };
+    boost::asio::awaitable<Fetched> fetch(net::HttpRequest request);
 
     // ---- post_exchange.cpp
     boost::asio::awaitable<void> post(Ptr f);

@@ -109,21 +109,11 @@ void HttpCore::take_endpoint(std::string_view data, net::HttpStream& stream) {
 }
 
 asio::awaitable<void> HttpCore::post_legacy(Ptr f) {
-    net::HttpRequest request;
-    request.method = "POST";
-    request.url = legacy_.endpoint;
-    request.headers = legacy_post_headers(params_.headers);
-    request.body = f->message.text;
-    request.max_body_bytes = params_.max_error_body_bytes;
-    request.stop = closing_stop_.get_token();
-    net::HttpResponse response;
-    std::string error;
-    try {
-        response = co_await http_->fetch(std::move(request));
-    } catch (const net::HttpError& e) {
-        error = e.what();
-    }
-    if (!error.empty()) co_return fail(f, {error, 0, {}});
+    auto request = short_post(legacy_.endpoint, legacy_post_headers(params_.headers), f->message.text,
+                              params_.max_error_body_bytes);
+    const auto fetched = co_await fetch(std::move(request));
+    const auto& response = fetched.response;
+    if (!fetched.error.empty()) co_return fail(f, {fetched.error, 0, {}});
     if (!successful(response.status))
         co_return fail(f, {"HTTP " + std::to_string(response.status) + " from " + legacy_.endpoint,
                            static_cast<int>(response.status), response.body});

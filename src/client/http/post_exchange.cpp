@@ -34,22 +34,12 @@ asio::awaitable<void> HttpCore::post(Ptr f) {
     if (f->is_request()) co_return co_await post_request(std::move(f));
     remember_handshake(f);
     f->session_id = f->modern ? std::string() : session_.id;
-    net::HttpRequest request;
-    request.method = "POST";
-    request.url = params_.url;
-    request.headers = post_headers(f->message, f->session_id, params_.headers);
-    request.body = f->message.text;
-    request.max_body_bytes = params_.max_error_body_bytes;
-    request.stop = closing_stop_.get_token();
-    net::HttpResponse response;
-    std::string error;
-    try {
-        response = co_await http_->fetch(std::move(request));
-    } catch (const net::HttpError& e) {
-        error = e.what();
-    }
+    auto request = short_post(params_.url, post_headers(f->message, f->session_id, params_.headers), f->message.text,
+                              params_.max_error_body_bytes);
+    const auto fetched = co_await fetch(std::move(request));
+    const auto& response = fetched.response;
     if (ending_) co_return;  // closing: nobody waits for it
-    if (!error.empty()) co_return fail(f, {error, 0, {}});
+    if (!fetched.error.empty()) co_return fail(f, {fetched.error, 0, {}});
     if (response.status == 404 && !f->session_id.empty()) co_return session_lost(f->session_id, f);
     if (!successful(response.status))
         co_return fail(f, {refused(response.status, params_.url), static_cast<int>(response.status), response.body});

@@ -135,19 +135,11 @@ asio::awaitable<void> HttpCore::renew_session() {
 // on the version the client speaks.
 asio::awaitable<std::optional<std::string>> HttpCore::handshake_again() {
     if (!session_.initialize || !session_.initialized) co_return "the handshake was not complete";
-    net::HttpRequest request;
-    request.method = "POST";
-    request.url = params_.url;
-    request.headers = post_headers(*session_.initialize, {}, params_.headers);
-    request.body = session_.initialize->text;
-    request.max_body_bytes = params_.max_message_bytes;
-    request.stop = closing_stop_.get_token();
-    net::HttpResponse answer;
-    try {
-        answer = co_await http_->fetch(std::move(request));
-    } catch (const net::HttpError& e) {
-        co_return std::string(e.what());
-    }
+    auto request = short_post(params_.url, post_headers(*session_.initialize, {}, params_.headers),
+                              session_.initialize->text, params_.max_message_bytes);
+    const auto fetched = co_await fetch(std::move(request));
+    const auto& answer = fetched.response;
+    if (!fetched.error.empty()) co_return fetched.error;
     if (!successful(answer.status)) co_return "initialize answered HTTP " + std::to_string(answer.status);
     if (auto unusable = take_session(answer.headers)) co_return unusable;
     std::string agreed;
@@ -167,20 +159,12 @@ asio::awaitable<std::optional<std::string>> HttpCore::handshake_again() {
         co_return "initialize agreed on " + (agreed.empty() ? std::string("nothing") : printable(agreed)) + ", not " +
             session_.version;
 
-    request = {};
-    request.method = "POST";
-    request.url = params_.url;
-    request.headers = post_headers(*session_.initialized, session_.id, params_.headers);
-    request.body = session_.initialized->text;
-    request.max_body_bytes = params_.max_error_body_bytes;
-    request.stop = closing_stop_.get_token();
-    try {
-        answer = co_await http_->fetch(std::move(request));
-    } catch (const net::HttpError& e) {
-        co_return std::string(e.what());
-    }
-    if (!successful(answer.status))
-        co_return "notifications/initialized answered HTTP " + std::to_string(answer.status);
+    request = short_post(params_.url, post_headers(*session_.initialized, session_.id, params_.headers),
+                         session_.initialized->text, params_.max_error_body_bytes);
+    const auto confirmed = co_await fetch(std::move(request));
+    if (!confirmed.error.empty()) co_return confirmed.error;
+    if (!successful(confirmed.response.status))
+        co_return "notifications/initialized answered HTTP " + std::to_string(confirmed.response.status);
     co_return std::nullopt;
 }
 
@@ -210,11 +194,12 @@ asio::awaitable<void> HttpCore::listen_to_server(std::string session, std::strin
                 co_return;
             }
             if (end.progress) fruitless = 0;
-        } else if (opened.status == 405) {
-            log().debug("client: the server offers no GET stream (405)");
-            co_return;
-        } else if (opened.status == 404) {
+        } else if (opened.status == 404 && !session.empty()) {
             co_return session_lost(session, nullptr);
+        } else if (opened.status == 405 || opened.status == 404) {
+            // 404 without a session: the endpoint takes POST only.
+            log().debug("client: the server offers no GET stream ({})", opened.status);
+            co_return;
         } else if (opened.status != 0) {
             log().warn("client: the server refused the GET stream with HTTP {}: {}", opened.status,
                        printable(opened.body));
