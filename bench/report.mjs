@@ -1,5 +1,5 @@
 // Turns the raw records of one bench/run.sh run into the tables, one section per suite (http,
-// stdio, memory and its tasks, parked, growth, https, interceptors): prints Markdown, writes <base>.md and <base>.json. Exit code 1 when any
+// stdio, memory and its tasks, parked, growth, https, interceptors, client): prints Markdown, writes <base>.md and <base>.json. Exit code 1 when any
 // reply was wrong, any socket error happened, a server died, a setup step failed or a suite that
 // ran has no records.
 //   node bench/report.mjs WORK_DIR OUT_BASE
@@ -37,6 +37,7 @@ const events = jsonl('events.jsonl');
 const stdio = jsonl('stdio.jsonl');
 const memory = jsonl('memory.jsonl');
 const parked = jsonl('parked.jsonl');
+const clientRecords = jsonl('client.jsonl');
 
 const TARGET_LABEL = {
     'mcp-cpp': 'mcp-cpp',
@@ -172,6 +173,39 @@ const stdioRows = Object.keys(STDIO_LABEL).filter((t) => stdio.some((r) => r.tar
     };
 });
 const stdioOf = (t) => stdioRows.find((r) => r.target === t);
+
+// client: one row per client and transport, over its measured phases. "per client core" is calls
+// per second of the client's own CPU time: calls/s as if the client had one core to itself.
+const CLIENT_LABEL = {
+    'mcp-client': 'mcp::Client, auto (2026-07-28)',
+    'mcp-client-2025': 'mcp::Client, 2025-11-25',
+    'ts-client': 'TS sdk 1.32.2 Client (2025-11-25)',
+};
+const clientRows = ['http', 'stdio'].flatMap((transport) =>
+    Object.keys(CLIENT_LABEL).filter((t) => clientRecords.some((r) => r.target === t && r.transport === transport)).map((target) => {
+        const recs = clientRecords.filter((r) => r.target === target && r.transport === transport);
+        const runs = recs.filter((r) => r.phase > 0 && r.ok > 0);
+        const secs = (r) => r.duration_us / 1e6;
+        return {
+            target, transport,
+            protocol: runs[0]?.protocol ?? '',
+            reps: runs.length,
+            calls_per_s: stat(runs.map((r) => r.ok / secs(r))),
+            calls_per_client_core_s: stat(runs.map((r) => r.ok / (r.client_cpu_us / 1e6))),
+            client_cpu_us_per_call: stat(runs.map((r) => r.client_cpu_us / r.ok)),
+            client_busy: stat(runs.map((r) => r.client_cpu_us / r.duration_us)),
+            server_cpu_us_per_call: stat(runs.map((r) => r.server_cpu_us / r.ok)),
+            server_busy: stat(runs.map((r) => r.server_cpu_us / r.duration_us)),
+            failures: recs.reduce((a, r) => a + (r.failures ?? 0), 0),
+            error: recs.find((r) => r.error)?.error ?? '',
+        };
+    })
+);
+const clientOf = (target, transport) => clientRows.find((r) => r.target === target && r.transport === transport);
+const clientVsTs = (r, key) => {
+    const ts = clientOf('ts-client', r.transport);
+    return med(r[key]) && med(ts?.[key]) ? med(r[key]) / med(ts[key]) : null;
+};
 
 // memory: each driver record, with its growth per held session, call or task.
 const memoryRows = memory.map((r) => ({
@@ -366,6 +400,34 @@ if (stdioRows.length) {
     }
     p();
 }
+if (clientRows.length) {
+    p('## client');
+    p();
+    p(`Each client calls mcp-cpp-demo's \`echo\` (${meta.text_bytes} bytes of text) with ${meta.client_inflight} calls in flight, ` +
+        'every reply checked: mcp::Client through `async_call_tool` (bench/client/client_driver.cpp), the TypeScript SDK\'s ' +
+        'Client through `callTool` (bench/peers/client-ts.mjs). HTTP: a fresh `mcp-cpp-demo --http --io-threads 1` per run; stdio: ' +
+        'the demo the client starts. The client on the load core, the server on the server core. ' +
+        `${meta.warmup_s} s warm-up, then ${meta.reps} × ${meta.duration_s} s, medians (min–max). Client CPU: the driver's own ` +
+        'getrusage / process.cpuUsage (all its threads); server CPU: /proc/<pid>/stat. Per client core: calls ÷ client CPU seconds. ' +
+        `Load average ${meta.loadavg_start} at the start, ${meta.loadavg_end ?? '–'} at the end: the machine is shared.`);
+    p();
+    p('| transport | client | calls/s | ÷ TS | per client core | ÷ TS | client CPU µs/call | client core busy | server CPU µs/call | server core busy | failed |');
+    p('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    for (const r of clientRows) {
+        const own = r.target === 'ts-client';
+        p(`| ${r.transport} | ${CLIENT_LABEL[r.target]} | ${range(r.calls_per_s, int)} | ${own ? '' : times(clientVsTs(r, 'calls_per_s'))} | ` +
+            `${int(med(r.calls_per_client_core_s))} | ${own ? '' : times(clientVsTs(r, 'calls_per_client_core_s'))} | ` +
+            `${fix(med(r.client_cpu_us_per_call), 1)} | ${pct(med(r.client_busy))} | ${fix(med(r.server_cpu_us_per_call), 1)} | ` +
+            `${pct(med(r.server_busy))} | ${r.error ? 'error' : r.failures} |`);
+    }
+    p();
+    const goal = clientRows.filter((r) => r.target !== 'ts-client').map((r) => [r, clientVsTs(r, 'calls_per_client_core_s')]);
+    if (goal.some(([, v]) => v != null)) {
+        p("Issue 22's target, ≥ 10× the TypeScript client's calls/s per client core (information, not asserted): " +
+            goal.map(([r, v]) => `${r.transport}, ${CLIENT_LABEL[r.target]}: ${v == null ? '–' : `${times(v)} (${v >= 10 ? 'met' : 'missed'})`}`).join('; ') + '.');
+        p();
+    }
+}
 if (heldRows.length) {
     p(`## Memory per ${meta.memory_n} idle sessions and parked calls`);
     p();
@@ -536,13 +598,14 @@ if (interceptorKinds.length) {
 
 const bad = [...rows, ...growthRows, ...httpsRows, ...interceptorRows].filter((r) => r.failures || r.socket_errors);
 const badStdio = stdioRows.filter((r) => r.failures || r.error);
+const badClient = clientRows.filter((r) => r.failures || r.error);
 const badMemory = [...memoryRows, ...parked.map((r) => ({ ...r, kind: `parked ${r.n}/${r.sessions}, detached` }))].filter((r) => r.failures);
 // A suite that ran must have left records.
 const empty = [
     ['http', samples], ['stdio', stdio], ['memory', memory], ['parked', parked], ['growth', growthSamples], ['https', httpsSamples],
-    ['interceptors', interceptorSamples],
+    ['interceptors', interceptorSamples], ['client', clientRecords],
 ].filter(([suite, records]) => suitesRun.includes(suite) && records.length === 0).map(([suite]) => suite);
-if (bad.length || badStdio.length || badMemory.length || events.length || empty.length) {
+if (bad.length || badStdio.length || badClient.length || badMemory.length || events.length || empty.length) {
     p('## Failures');
     p();
     for (const r of bad) {
@@ -556,6 +619,7 @@ if (bad.length || badStdio.length || badMemory.length || events.length || empty.
         p(`- stdio, ${STDIO_LABEL[r.target]}: ${r.failures} wrong replies${r.error ? `; ${r.error}` : ''}` +
             `${r.first_failure ? `; first: \`${r.first_failure.slice(0, 400)}\`` : ''}`);
     }
+    for (const r of badClient) p(`- client, ${CLIENT_LABEL[r.target]} over ${r.transport}: ${r.failures} failed${r.error ? `; ${r.error}` : ''}`);
     for (const r of badMemory) {
         p(`- memory, ${TARGET_LABEL[r.target] ?? r.target}, ${r.kind}: ${r.failures} failed` +
             `${r.first_failure ? `; first: \`${r.first_failure.slice(0, 400)}\`` : ''}`);
@@ -582,10 +646,11 @@ writeFileSync(
             https: suitesRun.includes('https') ? { tls: tlsSession, rows: httpsRows, instructions: httpsInstructions } : null,
             interceptors: suitesRun.includes('interceptors')
                 ? { rows: interceptorRows, instructions: instructions.filter((r) => r.interceptors) } : null,
+            client: suitesRun.includes('client') ? clientRows : null,
         },
-        samples: allSamples, points: allPoints, stdio_records: stdio,
+        samples: allSamples, points: allPoints, stdio_records: stdio, client_records: clientRecords,
     }, null, 1) + '\n'
 );
-const failed = bad.length + badStdio.length + badMemory.length + events.length + empty.length > 0;
+const failed = bad.length + badStdio.length + badClient.length + badMemory.length + events.length + empty.length > 0;
 if (failed) console.error('bench: FAILED: wrong replies, errors or incidents (see above)');
 process.exit(failed ? 1 : 0);

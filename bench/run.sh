@@ -40,14 +40,18 @@
 #            costs a call
 #   interceptors  the growth server's echo with no interceptor, one that only passes the call on,
 #            and --rate-limit (never reached): calls/s (wrk) and instructions per call (callgrind)
+#   client   the clients: mcp::Client (bench/client/client_driver.cpp) and the TypeScript SDK 1.32.2
+#            client (bench/peers/client-ts.mjs) calling mcp-cpp-demo's echo with 32 calls in flight,
+#            over HTTP and over stdio: calls/s, client and server CPU per call
 #
 # Options:
 #   --quick                 as above
 #   --suites LIST           comma-separated subset of: http,stdio,memory,parked,growth,https,
-#                           interceptors
+#                           interceptors,client
 #                           (default: all)
 #   --targets LIST          comma-separated subset of: mcp-cpp,mcp-cpp-metrics,floor,v2-stateless,
-#                           v2-session,v1-stateless,v1-session,v2-stdio,v1-stdio,cat (default: all); each
+#                           v2-session,v1-stateless,v1-session,v2-stdio,v1-stdio,cat,mcp-client,
+#                           mcp-client-2025,ts-client (default: all); each
 #                           suite runs those of its targets that are listed
 #   --conns "1 32 256"      connection counts (http) --duration S   seconds per measured run
 #   --reps N                repetitions per point    --warmup S     seconds of warm-up per point
@@ -77,6 +81,9 @@
 #   v2-stdio      stdio: @modelcontextprotocol/server 2.4.0, serveStdio (bench/peers/server-stdio.mjs)
 #   v1-stdio      stdio: @modelcontextprotocol/sdk 1.32.2, StdioServerTransport (the same file)
 #   cat           stdio: cat, which sends each request back: what the driver can check per second
+#   mcp-client    client: mcp::Client, protocol_version auto (2026-07-28 against the demo)
+#   mcp-client-2025  client: mcp::Client pinned to 2025-11-25, the TypeScript client's wire
+#   ts-client     client: @modelcontextprotocol/sdk 1.32.2's Client (2025-11-25)
 set -euo pipefail
 shopt -u patsub_replacement 2>/dev/null || true
 
@@ -114,6 +121,7 @@ else
 fi
 DISTURBED_ABOVE=0.10 # share of a core taken by other processes that makes a run "disturbed"
 STDIO_WINDOW=256                         # stdio: requests outstanding at most
+CLIENT_INFLIGHT=32                       # client: calls in flight
 MEMORY_N=1000 MEMORY_SETTLE_MS=1000      # memory: sessions, parked calls or tasks; wait before each reading
 # memory, tasks: export_notes sleeps this per note (2 notes): long enough that every task outlives the
 # creation of all of them when creating is quick, so the reading holds them all running
@@ -150,7 +158,7 @@ pick_from() {
     for item in "${into[@]}"; do [[ " ${all[*]} " == *" $item "* ]] || die "unknown $3 $item"; done
 }
 
-ALL_SUITES=(http stdio memory parked growth https interceptors)
+ALL_SUITES=(http stdio memory parked growth https interceptors client)
 pick_from SUITES ALL_SUITES suite "$suites_opt"
 suite_on() { [[ " ${SUITES[*]} " == *" $1 "* ]]; }
 
@@ -162,7 +170,8 @@ PARKED_TARGETS=(mcp-cpp v1-session)
 GROWTH_TARGETS=(mcp-cpp)
 HTTPS_TARGETS=(mcp-cpp)
 INTERCEPTORS_TARGETS=(mcp-cpp)
-ALL_TARGETS=("${HTTP_TARGETS[@]}" v2-stdio v1-stdio cat)
+CLIENT_TARGETS=(mcp-client mcp-client-2025 ts-client)
+ALL_TARGETS=("${HTTP_TARGETS[@]}" v2-stdio v1-stdio cat "${CLIENT_TARGETS[@]}")
 pick_from TARGETS ALL_TARGETS target "$targets_opt"
 selected() { [[ " ${TARGETS[*]} " == *" $1 "* ]]; }
 has_targets() { # SUITE: whether any of its targets is selected
@@ -250,6 +259,7 @@ build_demo() {
     GROWTH=$dir/bench/mcp-cpp-bench-growth
     local -a build_targets=(mcp-cpp-demo)
     if suite_on growth || suite_on interceptors; then build_targets+=(mcp-cpp-bench-growth); fi
+    if suite_on client; then build_targets+=(mcp-cpp-bench-client); fi
     if ((do_build)); then
         local jobs=${BENCH_JOBS:-2}
         if [[ -f $dir/CMakeCache.txt ]]; then
@@ -273,6 +283,11 @@ build_demo() {
         [[ -x $GROWTH ]] || die "no $GROWTH (run without --no-build, or configure with -DMCP_BUILD_BENCH=ON)"
         cp "$GROWTH" "$WORK/mcp-cpp-bench-growth"
         GROWTH_RUN=$WORK/mcp-cpp-bench-growth
+    fi
+    if suite_on client; then
+        [[ -x $dir/bench/mcp-cpp-bench-client ]] || die "no $dir/bench/mcp-cpp-bench-client (run without --no-build)"
+        cp "$dir/bench/mcp-cpp-bench-client" "$WORK/mcp-cpp-bench-client"
+        CLIENT_RUN=$WORK/mcp-cpp-bench-client
     fi
 }
 
@@ -906,6 +921,45 @@ suite_interceptors() {
     done
 }
 
+# client: each client calls the demo's echo with CLIENT_INFLIGHT calls in flight, over HTTP (a fresh
+# demo per run, as the http suite's mcp-cpp target) and over stdio (the demo the driver starts);
+# the client pinned to the load core, the server to the server core. The drivers measure their own
+# CPU (getrusage, process.cpuUsage) and the server's (/proc), and check every reply.
+suite_client() {
+    local transport target log
+    local -a driver where
+    for transport in http stdio; do
+        for target in "${CLIENT_TARGETS[@]}"; do
+            selected "$target" || continue
+            echo "bench: == client $target over $transport"
+            case $target in
+                mcp-client) driver=("$CLIENT_RUN" --protocol auto) ;;
+                mcp-client-2025) driver=("$CLIENT_RUN" --protocol 2025-11-25) ;;
+                ts-client) driver=(node "$BENCH/peers/client-ts.mjs") ;;
+            esac
+            if [[ $transport == http ]]; then
+                start_target mcp-cpp
+                where=(--url "http://127.0.0.1:$PORT$URL_PATH" --server-pid "$SPID")
+            else
+                where=(-- taskset -c "$SERVER_CPU" "$DEMO_RUN" --log-level off)
+            fi
+            log=$WORK/logs/client.$target.$transport.txt
+            timeout -k 5 $((WARMUP + REPS * DURATION + 90)) taskset -c "$LOAD_CPU" "${driver[@]}" \
+                --inflight "$CLIENT_INFLIGHT" --warmup "$WARMUP" --seconds "$DURATION" --reps "$REPS" "${where[@]}" \
+                >"$log" 2>&1 || event "$target" "client $transport" "the driver failed (see $log)"
+            [[ $transport == http ]] && stop_pid "$SPID"
+            grep '^BENCH_RESULT ' "$log" | cut -d' ' -f2- |
+                jq -c --arg target "$target" --arg transport "$transport" '{target:$target, transport:$transport} + .' \
+                    >>"$WORK/client.jsonl" || true
+            jq -r --arg target "$target" --arg transport "$transport" \
+                'select(.target==$target and .transport==$transport) | "  client \(.target) \(.transport) " +
+                if .error then "failed: \(.error)" else (if .phase==0 then "warm-up" else "run \(.phase)" end) +
+                ": \(.ok) ok, \(.failures) failed, \(.ok / .duration_us * 1e6 | floor) calls/s, " +
+                "\(.client_cpu_us / ([.calls, 1] | max) | floor) client CPU µs/call" end' "$WORK/client.jsonl"
+        done
+    done
+}
+
 write_meta() {
     local wrk_v nginx_v commit dirty
     wrk_v=$(wrk -v 2>&1 | head -1 || true)
@@ -924,6 +978,7 @@ write_meta() {
         --arg binary_time "$(date -u -r "$DEMO" +%Y-%m-%dT%H:%M:%SZ)" \
         --arg reply "$(cat "$WORK/reply.2026.json" 2>/dev/null || true)" \
         --argjson suites "$(printf '%s\n' "${SUITES[@]}" | jq -R . | jq -sc .)" --argjson stdio_window "$STDIO_WINDOW" \
+        --argjson client_inflight "$CLIENT_INFLIGHT" \
         --argjson memory_n "$MEMORY_N" --argjson memory_settle_ms "$MEMORY_SETTLE_MS" --argjson tasks_step_ms "$TASKS_STEP_MS" --argjson parked_runs "$(printf '%s\n' "${PARKED_RUNS[@]}" | jq -R . | jq -sc .)" --argjson growth_conns "$GROWTH_CONNS" \
         --argjson callgrind_calls "$CALLGRIND_CALLS" --argjson callgrind_http_calls "$CALLGRIND_HTTP_CALLS" --arg valgrind "$(valgrind --version 2>/dev/null || true)" \
         --argjson growth_duration "$GROWTH_DURATION" --argjson growth_tools "$(printf '%s\n' "${GROWTH_TOOLS[@]}" | jq -sc .)" --argjson growth_bytes "$(printf '%s\n' "${GROWTH_BYTES[@]}" | jq -sc .)" \
@@ -931,7 +986,7 @@ write_meta() {
           server_cpu:$server_cpu, load_cpu:$load_cpu, quick:($quick==1), duration_s:$duration, reps:$reps,
           warmup_s:$warmup, max_again:$again, disturbed_above:$disturbed_above, conns:$conns, text_bytes:($text|length), echo_reply_bytes:($reply|length),
           loadavg_start:$loadavg, demo_built_by_run:($built==1), demo_binary_time:$binary_time,
-          suites:$suites, stdio_window:$stdio_window, memory_n:$memory_n, memory_settle_ms:$memory_settle_ms, tasks_step_ms:$tasks_step_ms, parked_runs:$parked_runs,
+          suites:$suites, stdio_window:$stdio_window, client_inflight:$client_inflight, memory_n:$memory_n, memory_settle_ms:$memory_settle_ms, tasks_step_ms:$tasks_step_ms, parked_runs:$parked_runs,
           growth:{tools:$growth_tools, text_bytes:$growth_bytes, conns:$growth_conns, duration_s:$growth_duration},
           callgrind_calls:$callgrind_calls, callgrind_http_calls:$callgrind_http_calls,
           versions:{wrk:$wrk, nginx:$nginx, node:$node, valgrind:$valgrind, mcp_cpp:$commit, mcp_cpp_uncommitted_files:$dirty,
@@ -958,7 +1013,7 @@ install_npm
 build_demo
 echo "bench: work directory $WORK; server on CPU $SERVER_CPU, wrk on CPU $LOAD_CPU;" \
     "connections ${CONNS[*]}, ${REPS} x ${DURATION} s after ${WARMUP} s of warm-up"
-for f in samples points targets events stdio memory parked instructions; do : >"$WORK/$f.jsonl"; done
+for f in samples points targets events stdio memory parked instructions client; do : >"$WORK/$f.jsonl"; done
 if suite_on http && selected floor; then capture_replies || true; fi
 write_meta
 for suite in "${SUITES[@]}"; do "suite_$suite"; done

@@ -28,6 +28,15 @@ if(TARGET mcp-cpp-demo)
     target_compile_definitions(test_client_interop PRIVATE MCP_NODE_PATH="${MCP_NODE}"
       MCP_E2E_NODE_MODULES="${PROJECT_SOURCE_DIR}/tests/e2e/node_modules")
     add_dependencies(test_client_interop mcp-cpp-demo)
+    # The same over HTTP: server-everything on Streamable HTTP and SSE, the SDK's example servers, a
+    # 2026 server of @modelcontextprotocol/server (tests/e2e/interop_v2_server.mjs), and the demo,
+    # one node and two on a redis-server.
+    mcp_unit_test(test_client_interop_http test_client_interop_http.cpp node_server.cpp tcp_relay.cpp
+                  demo_server.cpp redis_server.cpp ENVIRONMENT "MCP_CPP_DEMO=$<TARGET_FILE:mcp-cpp-demo>")
+    target_link_libraries(test_client_interop_http PRIVATE mcp::mcp)
+    target_compile_definitions(test_client_interop_http PRIVATE MCP_NODE_PATH="${MCP_NODE}"
+      MCP_E2E_DIR="${PROJECT_SOURCE_DIR}/tests/e2e")
+    add_dependencies(test_client_interop_http mcp-cpp-demo)
   endif()
 endif()
 # The HTTP transports against the demo (started on a port of its own for each test).

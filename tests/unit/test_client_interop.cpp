@@ -5,6 +5,7 @@
 // as `node <its bin>`; and the group over all three and the demo from a Claude Desktop file and
 // from a VS Code one (envFile, ${env:...}, ${workspaceFolder}).
 #include "client_test_support.hpp"
+#include "interop_support.hpp"
 
 #include <mcp/client/client.hpp>
 #include <mcp/client/group.hpp>
@@ -28,30 +29,13 @@ namespace {
 
 using client_testing::eventually;
 using client_testing::TempDir;
+using interop::contains;
+using interop::has_tool;
+using interop::text_of;
 
 const fs::path kModules = fs::path(MCP_E2E_NODE_MODULES) / "@modelcontextprotocol";
 
-fs::path bin_of(const std::string& package) {
-    const auto bin = kModules / package / "dist" / "index.js";
-    if (!fs::exists(bin))
-        throw std::runtime_error(bin.string() +
-                                 " is missing: run `npm ci --prefix tests/e2e` (scripts/install-deps.sh --test)");
-    return bin;
-}
-
-std::string text_of(const mcp::CallToolResult& result) {
-    std::string out;
-    for (const auto& c : result.content) {
-        if (const auto* t = std::get_if<mcp::TextContent>(&c)) out += t->text;
-    }
-    return out;
-}
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-bool has_tool(const std::vector<mcp::Tool>& tools, const std::string& name) {
-    return std::any_of(tools.begin(), tools.end(), [&](const mcp::Tool& t) { return t.name == name; });
-}
+fs::path bin_of(const std::string& package) { return interop::installed(kModules / package / "dist" / "index.js"); }
 
 mcp::StdioServerParams everything() {
     return {.command = MCP_NODE_PATH, .args = {bin_of("server-everything"), "stdio"}};
