@@ -302,7 +302,17 @@ TEST(InteropDemoHttp, TwoNodesOnRedisKeepTheSessionWhenItsNodeDies) {
     EXPECT_EQ(relay.current(), first->port());
 
     first.reset();  // SIGKILL
-    EXPECT_EQ(text_of(client.call_tool("echo", {{"text", "after"}})), "after");
+    // A call that goes out on a kept connection at the moment its node dies can fail (the relay
+    // closes that connection before any answer; a POST is not sent twice on a guess). The session
+    // is what must survive: the application's one retry reaches the other node in it.
+    mcp::CallToolResult after;
+    try {
+        after = client.call_tool("echo", {{"text", "after"}});
+    } catch (const mcp::TransportError& e) {
+        EXPECT_EQ(e.http_status(), 0) << e.what();  // the connection, never an HTTP refusal
+        after = client.call_tool("echo", {{"text", "after"}});
+    }
+    EXPECT_EQ(text_of(after), "after");
     EXPECT_EQ(relay.current(), second.port());
     EXPECT_EQ(transport->session_id(), session);
     EXPECT_EQ(expired.load(), 0);

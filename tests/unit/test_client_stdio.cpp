@@ -222,11 +222,13 @@ std::chrono::milliseconds open_and_close(mcp::StdioTransport& transport, pid_t& 
     EXPECT_GE(live_members(group), 2);
     const auto start = std::chrono::steady_clock::now();
     transport.close();
-    EXPECT_TRUE(eventually([&] { return closed_calls.load() > 0; }, 10s)) << "no closed event";
+    const bool closed = eventually([&] { return closed_calls.load() > 0; }, 10s);
+    EXPECT_TRUE(closed) << "no closed event in 10 s; the group has " << live_members(group) << " live members";
     const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start);
     work.reset();
-    runner.join();  // the I/O context ran dry: no event comes after this
-    EXPECT_EQ(closed_calls.load(), 1);
+    if (!closed) io.stop();  // what the transport still waits for would keep the context running
+    runner.join();           // the context ran dry: no event comes after this
+    EXPECT_EQ(closed_calls.load(), closed ? 1 : 0);
     return took;
 }
 
