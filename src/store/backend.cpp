@@ -21,7 +21,7 @@ public:
     }
     Mailbox& mailbox() override { return *mailbox_; }
     TaskStore& tasks() override { return *tasks_; }
-    Cluster* cluster() override { return nullptr; }
+    NodeBus* bus() override { return nullptr; }
 
 private:
     std::unique_ptr<Mailbox> mailbox_ = make_memory_mailbox();
