@@ -84,7 +84,7 @@ TEST(StoreUrl, RefusesWhatIsNotAStoreUrl) {
                             "redis://h/1x",
                             "redis://h/99999999999",
                             "http://h:6379",
-                            "rediss://h:6379",
+                            "rediss:/h:6379",
                             "REDIS://h",
                             "redis:/h",
                             "redis:h",
@@ -102,7 +102,7 @@ TEST(StoreUrl, RefusesWhatIsNotAStoreUrl) {
 TEST(StoreUrl, ErrorsNeverEchoThePassword) {
     for (const char* url :
          {"redis://:hunter2@h:bad", "redis://:hunter2@h:0", "redis://:hunter2@h:70000", "redis://:hunter2@h/db",
-          "redis://user:hunter2@h:1x/0", "rediss://:hunter2@h:6379", "http://user:hunter2@h",
+          "redis://user:hunter2@h:1x/0", "rediss://:hunter2@h:bad", "http://user:hunter2@h",
           "unix://:hunter2@/tmp/redis.sock", "hunter2@garbage", "REDIS://:hunter2@h"}) {
         for (int via = 0; via < 2; ++via) {
             try {

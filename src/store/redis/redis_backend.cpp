@@ -4,6 +4,8 @@
 
 #include "util/log.hpp"
 
+#include <stdexcept>
+
 namespace mcp::detail {
 
 namespace {
@@ -23,6 +25,10 @@ public:
     explicit RedisBackend(const RedisUrl& url)
         : client_(url, options_for(url)), bus_(client_), mailbox_(client_, bus_), tasks_(client_, bus_.node_id()) {
         if (!client_.wait_connected(std::chrono::seconds(2))) {
+            // Unlike a Redis that is not up yet, a certificate refused or a port without TLS is
+            // a mistake in the configuration: waiting would not mend it.
+            if (auto why = client_.tls_failure(); !why.empty())
+                throw std::runtime_error(why + " (see the tls-* parameters of --store)");
             log().warn("Redis is not reachable yet: 2025-era HTTP requests get 503 until it is");
         }
     }
