@@ -267,7 +267,8 @@ void add_store_and_keys(CLI::App& app, RunOptions& options) {
                      "Where 2025-era HTTP sessions, SSE journals, pending client answers and tasks live: memory, or "
                      "redis://[[user]:password@]host[:port][/db] shared by several nodes, or "
                      "redis-sentinel://[[user]:password@]host[:port][,host[:port]...]/master-name[/db]"
-                     "[?sentinel-password=...] to follow a master through Sentinel");
+                     "[?sentinel-password=...] to follow a master through Sentinel; rediss:// and rediss-sentinel:// "
+                     "over TLS, with ?tls-ca-file=...&tls-cert-file=...&tls-key-file=...&tls-server-name=...");
     group
         .add_option("--secret-file", options.secret_file,
                     "Sealing keys: one base64 32-byte key, or lines kid:base64 (first active); env MCP_SECRET holds "

@@ -13,9 +13,9 @@ ServerCore::ServerCore(Implementation i, ServerOptions o)
     : info(std::move(i)),
       server_info(boost::json::object{{"name", info.name}, {"version", info.version}}),
       options(std::move(o)),
-      cluster(options.store, {.resource_updated = [this](std::string_view uri) { listens.resource_updated(uri); },
-                              .task_cancelled = [this](std::string_view task) { task_runs.stop(task); },
-                              .task_changed = [this](std::string_view task) { tell_task_listeners(*this, task); }}) {
+      nodes(options.store, {.resource_updated = [this](std::string_view uri) { listens.resource_updated(uri); },
+                            .task_cancelled = [this](std::string_view task) { task_runs.stop(task); },
+                            .task_changed = [this](std::string_view task) { tell_task_listeners(*this, task); }}) {
     gauges.push_back(
         metrics::registry()
             .family("mcp_listen_streams", "Open 2026-07-28 subscriptions/listen streams", metrics::Type::gauge)
@@ -30,7 +30,7 @@ SessionService& ServerCore::sessions() {
     std::call_once(sessions_once_, [this] {
         const auto& o = options.sessions;
         sessions_ = std::make_unique<SessionService>(
-            cluster.backend_ptr(),
+            nodes.backend_ptr(),
             SessionService::Settings{
                 .max_sessions = o.max_sessions,
                 .max_sessions_per_client = options.clients.sessions,
@@ -94,7 +94,7 @@ void ServerCore::list_changed(std::string_view list) {
 void ServerCore::resource_updated(std::string_view uri) {
     const auto message = jsonrpc::make_notification("notifications/resources/updated", {{"uri", uri}});
     listens.resource_updated(uri);
-    cluster.resource_updated(uri);
+    nodes.resource_updated(uri);
     for (const auto& session : sessions().subscribers(uri)) session->notify(message);
 }
 

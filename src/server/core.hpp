@@ -11,8 +11,8 @@
 #include "server/audit_log.hpp"
 #include "server/call_tracker.hpp"
 #include "server/catalog.hpp"
-#include "server/cluster_link.hpp"
 #include "server/listen_registry.hpp"
+#include "server/node_link.hpp"
 #include "server/tasks/task_runs.hpp"
 #include "sessions/session_service.hpp"
 #include "util/client_quota.hpp"
@@ -84,7 +84,7 @@ private:
 public:
     // Declared last so that it goes first: no signal from another node runs into a half-destroyed
     // core.
-    ClusterLink cluster;
+    NodeLink nodes;
     // Read when scraped (listen streams, the handler pool): declared after what they read, so
     // they go before it.
     std::vector<metrics::CallbackHandle> gauges;

@@ -58,10 +58,10 @@ std::shared_ptr<Session> Server::open_session(std::shared_ptr<MessageSink> chann
 detail::SessionService& detail::session_service(Server& server) { return server.core_->sessions(); }
 
 void Server::on_broadcast(std::string topic, std::function<void(std::string_view)> handler) {
-    core_->cluster.on_broadcast(std::move(topic), std::move(handler));
+    core_->nodes.on_broadcast(std::move(topic), std::move(handler));
 }
 
-void Server::broadcast(std::string_view topic, std::string_view payload) { core_->cluster.broadcast(topic, payload); }
+void Server::broadcast(std::string_view topic, std::string_view payload) { core_->nodes.broadcast(topic, payload); }
 
 void Server::begin_shutdown() {
     core_->shutting_down.store(true);

@@ -38,46 +38,46 @@ void end(ResumableSession& session, bool discard) {
 // Tells the other nodes that a stream has new events in the shared journal.
 class SessionService::Waker final : public StreamWaker {
 public:
-    explicit Waker(Cluster& cluster) : cluster_(cluster) {}
+    explicit Waker(NodeBus& bus) : bus_(bus) {}
     void wake(const std::string& session_id, const std::string& stream_id) override {
         try {
-            cluster_.publish("wake", session_id + '/' + stream_id);
+            bus_.publish("wake", session_id + '/' + stream_id);
         } catch (const StoreUnavailable&) {
             // The events are journaled; the node holding the connection catches up when Redis is back.
         }
     }
 
 private:
-    Cluster& cluster_;
+    NodeBus& bus_;
 };
 
 SessionService::SessionService(std::shared_ptr<Backend> backend, Settings settings)
     : backend_(std::move(backend)),
       settings_(std::move(settings)),
-      cluster_(backend_->cluster()),
+      bus_(backend_->bus()),
       // A session is never kept longer half-open than it would be idle.
       records_(backend_->make_session_records(settings_.idle_timeout,
                                               std::min(settings_.half_open_timeout, settings_.idle_timeout))),
       journal_(backend_->make_journal(journal_limits(settings_))),
       share_(Bound::sessions) {
-    if (cluster_ != nullptr) join_cluster();
+    if (bus_ != nullptr) join_bus();
     open_gauge_ = metrics::registry()
                       .family("mcp_sessions_open", "2025-era HTTP sessions this node holds", metrics::Type::gauge)
                       .callback({}, [this] { return static_cast<double>(size()); });
 }
 
 SessionService::~SessionService() {
-    for (const auto id : subscriptions_) cluster_->unsubscribe(id);
+    for (const auto id : subscriptions_) bus_->unsubscribe(id);
 }
 
-void SessionService::join_cluster() {
-    waker_ = std::make_unique<Waker>(*cluster_);
+void SessionService::join_bus() {
+    waker_ = std::make_unique<Waker>(*bus_);
     // Another node changed a session this node holds (its log level...): reload it.
-    subscriptions_.push_back(cluster_->subscribe("changed", [this](std::string_view id) {
+    subscriptions_.push_back(bus_->subscribe("changed", [this](std::string_view id) {
         if (stored(id)) lookup_shared(id, false);
     }));
     // Another node journaled events on a stream whose connection is here.
-    subscriptions_.push_back(cluster_->subscribe("wake", [this](std::string_view key) {
+    subscriptions_.push_back(bus_->subscribe("wake", [this](std::string_view key) {
         const auto cut = key.find('/');
         if (cut == std::string_view::npos) return;
         auto session = stored(key.substr(0, cut));
@@ -85,11 +85,11 @@ void SessionService::join_cluster() {
         if (auto stream = session->local_stream(key.substr(cut + 1))) stream->catch_up();
     }));
     // DELETE on another node: this node's connections of the session end, its calls stop.
-    subscriptions_.push_back(cluster_->subscribe("deleted", [this](std::string_view id) { end_local(id, false); }));
+    subscriptions_.push_back(bus_->subscribe("deleted", [this](std::string_view id) { end_local(id, false); }));
     // A client cancelled, on another node, a call running here: "<node>\n<session>\n<request id>".
-    subscriptions_.push_back(cluster_->subscribe("cancel", [this](std::string_view signal) {
+    subscriptions_.push_back(bus_->subscribe("cancel", [this](std::string_view signal) {
         const auto first = signal.find('\n');
-        if (first == std::string_view::npos || signal.substr(0, first) == cluster_->node_id()) return;
+        if (first == std::string_view::npos || signal.substr(0, first) == bus_->node_id()) return;
         const auto rest = signal.substr(first + 1);
         const auto cut = rest.find('\n');
         if (cut == std::string_view::npos) return;
@@ -99,7 +99,7 @@ void SessionService::join_cluster() {
         if (auto session = local(rest.substr(0, cut))) SessionState::of(*session).cancel(request_id);
     }));
     // Wake-ups sent while Redis was away were lost: every connection here catches up.
-    subscriptions_.push_back(cluster_->on_reconnect([this] {
+    subscriptions_.push_back(bus_->on_reconnect([this] {
         std::vector<std::shared_ptr<ResumableSession>> all;
         {
             std::lock_guard lock(mutex_);
@@ -198,7 +198,7 @@ SessionService::Admission SessionService::admit(const std::shared_ptr<ResumableS
 void SessionService::evict(const std::string& id) {
     if (records_) {
         try {
-            if (records_->remove(id)) cluster_->publish("deleted", id);
+            if (records_->remove(id)) bus_->publish("deleted", id);
         } catch (const StoreUnavailable& e) {
             log().warn("a session ended to make room for another client's is left to expire in the store: {}",
                        e.what());
@@ -282,7 +282,7 @@ bool SessionService::remove(std::string_view id, std::string_view subject) {
     if (!records_) return end_local(id, true);
     if (!records_->remove(id)) return false;
     try {
-        cluster_->publish("deleted", id);
+        bus_->publish("deleted", id);
     } catch (const StoreUnavailable&) {
         // The other nodes find the record gone on their next request for it.
     }
@@ -430,7 +430,7 @@ void SessionService::record(Session& session, const SessionChange& change) {
             // Stored all the same; the next request's reload catches up.
         }
     }
-    cluster_->publish("changed", session.id());
+    bus_->publish("changed", session.id());
 }
 
 std::vector<std::shared_ptr<Session>> SessionService::subscribers(std::string_view uri) {
@@ -461,7 +461,7 @@ std::vector<std::shared_ptr<Session>> SessionService::listeners() {
     std::vector<std::shared_ptr<Session>> out;
     for (auto& session : local_sessions()) {
         if (!serves(*session)) continue;
-        if (cluster_ != nullptr && SessionState::of(*session).shared()) {
+        if (bus_ != nullptr && SessionState::of(*session).shared()) {
             auto resumable = stored(session->id());
             if (!resumable || !resumable->standalone().attached()) continue;
         }
@@ -471,10 +471,9 @@ std::vector<std::shared_ptr<Session>> SessionService::listeners() {
 }
 
 void SessionService::cancel(Session& session, const boost::json::value& request_id) {
-    if (SessionState::of(session).cancel(request_id) || cluster_ == nullptr) return;
+    if (SessionState::of(session).cancel(request_id) || bus_ == nullptr) return;
     try {
-        cluster_->publish("cancel",
-                          cluster_->node_id() + '\n' + session.id() + '\n' + boost::json::serialize(request_id));
+        bus_->publish("cancel", bus_->node_id() + '\n' + session.id() + '\n' + boost::json::serialize(request_id));
     } catch (const StoreUnavailable& e) {
         log().warn("cancellation not forwarded to the other nodes: {}", e.what());
     }

@@ -144,11 +144,11 @@ private:
     std::shared_ptr<ResumableSession> take_locked(std::string_view id);
     // Ends sessions taken out of the table, in the background.
     void end_later(std::vector<std::shared_ptr<ResumableSession>> sessions, bool discard);
-    void join_cluster();
+    void join_bus();
 
     const std::shared_ptr<Backend> backend_;
     const Settings settings_;
-    Cluster* const cluster_;
+    NodeBus* const bus_;
     const std::unique_ptr<SessionRecords> records_;  // null on one node
     const std::unique_ptr<EventJournal> journal_;
     std::unique_ptr<Waker> waker_;

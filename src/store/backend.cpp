@@ -21,32 +21,39 @@ public:
     }
     Mailbox& mailbox() override { return *mailbox_; }
     TaskStore& tasks() override { return *tasks_; }
-    Cluster* cluster() override { return nullptr; }
+    NodeBus* bus() override { return nullptr; }
 
 private:
     std::unique_ptr<Mailbox> mailbox_ = make_memory_mailbox();
     std::unique_ptr<TaskStore> tasks_ = make_memory_task_store();
 };
 
+bool names_redis(std::string_view url) {
+    for (const std::string_view scheme : {"redis://", "rediss://", "redis-sentinel://", "rediss-sentinel://"}) {
+        if (url.starts_with(scheme)) return true;
+    }
+    return false;
+}
+
 }  // namespace
 
 void check_store_url(std::string_view url) {
     if (url.empty() || url == "memory") return;
-    if (url.starts_with("redis://") || url.starts_with("redis-sentinel://")) {
+    if (names_redis(url)) {
         RedisUrl::parse(url);
         return;
     }
     // Never echo what may hold a password.
     const bool has_credentials = url.find('@') != std::string_view::npos || url.find('?') != std::string_view::npos;
     throw std::invalid_argument(
-        "store: expected memory, redis://[[user]:password@]host[:port][/db] or "
-        "redis-sentinel://[[user]:password@]host[:port][,host[:port]...]/master-name[/db], got \"" +
+        "store: expected memory, redis[s]://[[user]:password@]host[:port][/db][?tls-...] or "
+        "redis[s]-sentinel://[[user]:password@]host[:port][,host[:port]...]/master-name[/db][?...], got \"" +
         std::string(has_credentials ? "..." : url) + "\"");
 }
 
 std::shared_ptr<Backend> make_backend(std::string_view url) {
     check_store_url(url);
-    if (url.starts_with("redis://") || url.starts_with("redis-sentinel://")) return make_redis_backend(url);
+    if (names_redis(url)) return make_redis_backend(url);
     return std::make_shared<MemoryBackend>();
 }
 

@@ -1,9 +1,9 @@
 #pragma once
 // Where a server keeps what outlives one request: memory for one node, Redis for several
 // (docs/adr/0011-several-nodes.md). Chosen by --store.
-#include "store/cluster.hpp"
 #include "store/event_journal.hpp"
 #include "store/mailbox.hpp"
+#include "store/node_bus.hpp"
 #include "store/session_records.hpp"
 #include "store/task_store.hpp"
 
@@ -31,7 +31,7 @@ public:
     virtual Mailbox& mailbox() = 0;
     virtual TaskStore& tasks() = 0;
     // Null when the server is alone (memory).
-    virtual Cluster* cluster() = 0;
+    virtual NodeBus* bus() = 0;
     // Whether the store answers now (readiness): always for memory; Redis while connected.
     virtual bool reachable() const { return true; }
 };

@@ -6,7 +6,7 @@
 //   MCP_CPP_DEMO=build/examples/demo/mcp-cpp-demo node --test tests/e2e/https.test.mjs
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +18,7 @@ import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextproto
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 
 import { AuthorizationServer } from './authorization_server.mjs';
+import { certificateMaker } from './certificates.mjs';
 import { HttpDemo, modernHeaders, modernRequest } from './helpers.mjs';
 import { sdkV1Flow, sdkV2Flow } from './oauth_flows.mjs';
 
@@ -25,24 +26,7 @@ const TEST = { timeout: 60_000 };
 const dir = mkdtempSync(join(tmpdir(), 'mcp-https-'));
 const file = (name) => join(dir, name);
 
-function openssl(...args) {
-    execFileSync('openssl', args, { stdio: ['ignore', 'ignore', 'pipe'] });
-}
-
-// A CA, and certificates it signs for 127.0.0.1 (server) or for a client.
-function makeCa(name) {
-    openssl('req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '2',
-        '-subj', `/CN=${name}`, '-keyout', file(`${name}.key`), '-out', file(`${name}.pem`));
-    return name;
-}
-function makeCert(ca, name, usage) {
-    writeFileSync(file(`${name}.ext`), `subjectAltName=IP:127.0.0.1\nextendedKeyUsage=${usage}\n`);
-    openssl('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-subj', `/CN=${name}`,
-        '-keyout', file(`${name}.key`), '-out', file(`${name}.csr`));
-    openssl('x509', '-req', '-in', file(`${name}.csr`), '-CA', file(`${ca}.pem`), '-CAkey', file(`${ca}.key`),
-        '-CAcreateserial', '-days', '2', '-extfile', file(`${name}.ext`), '-out', file(`${name}.pem`));
-    return { cert: file(`${name}.pem`), key: file(`${name}.key`) };
-}
+const { makeCa, makeCert } = certificateMaker(dir);
 
 const ca = makeCa('test-ca');
 const caPem = readFileSync(file(`${ca}.pem`));

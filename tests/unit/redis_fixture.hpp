@@ -52,7 +52,7 @@ bool throws_store_unavailable(F call) {
     return false;
 }
 
-// Collects the payloads a cluster handler received.
+// Collects the payloads a node bus handler received.
 class Inbox {
 public:
     std::function<void(std::string_view)> handler() {
@@ -85,9 +85,9 @@ protected:
     // connection, and a test must not begin with its node still retrying.
     std::shared_ptr<mcp::detail::Backend> node() {
         auto backend = mcp::detail::make_backend(redis_.url());
-        EXPECT_NE(backend->cluster(), nullptr);
-        EXPECT_TRUE(eventually(
-            [&] { return !throws_store_unavailable([&] { backend->cluster()->publish("connected?", ""); }); }));
+        EXPECT_NE(backend->bus(), nullptr);
+        EXPECT_TRUE(
+            eventually([&] { return !throws_store_unavailable([&] { backend->bus()->publish("connected?", ""); }); }));
         return backend;
     }
 

@@ -14,6 +14,7 @@
 #include <random>
 #include <stdexcept>
 #include <thread>
+#include <vector>
 
 namespace testing_support {
 
@@ -66,7 +67,7 @@ bool answers(std::uint16_t port) { return on_loopback(port, ::connect); }
 
 }  // namespace
 
-RedisServer::RedisServer() : port_(free_port()) {
+RedisServer::RedisServer(std::optional<RedisTlsFiles> tls) : port_(free_port()), tls_(std::move(tls)) {
     char pattern[] = "/tmp/mcp-redis-XXXXXX";
     if (::mkdtemp(pattern) == nullptr) throw std::runtime_error("mkdtemp failed");
     dir_ = pattern;
@@ -90,8 +91,20 @@ void RedisServer::start() {
             // Dies with the test (which forked from its main thread), even when the test crashes.
             ::prctl(PR_SET_PDEATHSIG, SIGKILL);
             const std::string port = std::to_string(port_);
-            ::execlp("redis-server", "redis-server", "--port", port.c_str(), "--bind", "127.0.0.1", "--save", "",
-                     "--appendonly", "no", "--dir", dir_.c_str(), "--loglevel", "warning", static_cast<char*>(nullptr));
+            std::vector<std::string> args{"redis-server", "--bind", "127.0.0.1", "--save",     "",
+                                          "--appendonly", "no",     "--dir",     dir_.c_str(), "--loglevel",
+                                          "warning"};
+            if (tls_) {
+                args.insert(args.end(), {"--port", "0", "--tls-port", port, "--tls-cert-file", tls_->cert,
+                                         "--tls-key-file", tls_->key, "--tls-ca-cert-file", tls_->ca,
+                                         "--tls-auth-clients", tls_->require_client_cert ? "yes" : "no"});
+            } else {
+                args.insert(args.end(), {"--port", port});
+            }
+            std::vector<char*> argv;
+            for (auto& a : args) argv.push_back(a.data());
+            argv.push_back(nullptr);
+            ::execvp("redis-server", argv.data());
             std::perror("redis-server");
             ::_exit(127);
         }
@@ -132,7 +145,12 @@ void RedisServer::restart() {
 }
 
 std::string RedisServer::cli(const std::string& args) const {
-    const std::string command = "redis-cli -p " + std::to_string(port_) + " " + args;
+    std::string command = "redis-cli -p " + std::to_string(port_) + " ";
+    if (tls_) {
+        command += "--tls --insecure ";  // its certificate may be a bad one on purpose
+        if (tls_->require_client_cert) command += "--cert " + tls_->client_cert + " --key " + tls_->client_key + " ";
+    }
+    command += args;
     std::string out;
     if (FILE* p = ::popen(command.c_str(), "r")) {
         std::array<char, 4096> buffer;

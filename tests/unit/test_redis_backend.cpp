@@ -61,7 +61,7 @@ TEST(StoreUrl, MemoryAndEmptyMeanOneNode) {
         EXPECT_NO_THROW(check_store_url(url)) << url;
         auto backend = make_backend(url);
         ASSERT_NE(backend, nullptr) << url;
-        EXPECT_EQ(backend->cluster(), nullptr) << url;
+        EXPECT_EQ(backend->bus(), nullptr) << url;
     }
 }
 
@@ -84,7 +84,7 @@ TEST(StoreUrl, RefusesWhatIsNotAStoreUrl) {
                             "redis://h/1x",
                             "redis://h/99999999999",
                             "http://h:6379",
-                            "rediss://h:6379",
+                            "rediss:/h:6379",
                             "REDIS://h",
                             "redis:/h",
                             "redis:h",
@@ -102,7 +102,7 @@ TEST(StoreUrl, RefusesWhatIsNotAStoreUrl) {
 TEST(StoreUrl, ErrorsNeverEchoThePassword) {
     for (const char* url :
          {"redis://:hunter2@h:bad", "redis://:hunter2@h:0", "redis://:hunter2@h:70000", "redis://:hunter2@h/db",
-          "redis://user:hunter2@h:1x/0", "rediss://:hunter2@h:6379", "http://user:hunter2@h",
+          "redis://user:hunter2@h:1x/0", "rediss://:hunter2@h:bad", "http://user:hunter2@h",
           "unix://:hunter2@/tmp/redis.sock", "hunter2@garbage", "REDIS://:hunter2@h"}) {
         for (int via = 0; via < 2; ++via) {
             try {
@@ -650,15 +650,15 @@ TEST_F(RedisBackendTest, PublishedSignalsReachHandlersOnEveryNode) {
     Inbox other_topic;
     auto a = node();
     auto b = node();
-    a->cluster()->subscribe("t1", on_a.handler());
-    b->cluster()->subscribe("t1", on_b.handler());
-    b->cluster()->subscribe("t2", other_topic.handler());
+    a->bus()->subscribe("t1", on_a.handler());
+    b->bus()->subscribe("t1", on_b.handler());
+    b->bus()->subscribe("t2", other_topic.handler());
     wait_listening(2);
 
-    a->cluster()->publish("t1", "one");
-    a->cluster()->publish("t1", "two");
-    b->cluster()->publish("t1", "three");
-    a->cluster()->publish("t2", "elsewhere");
+    a->bus()->publish("t1", "one");
+    a->bus()->publish("t1", "two");
+    b->bus()->publish("t1", "three");
+    a->bus()->publish("t2", "elsewhere");
     const std::vector<std::string> expected{"one", "two", "three"};
     EXPECT_TRUE(eventually([&] { return on_b.size() >= 3 && on_a.size() >= 3 && other_topic.size() >= 1; }, 3s));
     EXPECT_EQ(on_b.got(), expected);
@@ -667,7 +667,7 @@ TEST_F(RedisBackendTest, PublishedSignalsReachHandlersOnEveryNode) {
 
     // Payloads are binary-safe.
     const std::string odd("a\nb\0c", 5);
-    b->cluster()->publish("t2", odd);
+    b->bus()->publish("t2", odd);
     EXPECT_TRUE(eventually([&] { return other_topic.size() >= 2; }, 3s));
     EXPECT_EQ(other_topic.got().back(), odd);
 }
@@ -678,28 +678,28 @@ TEST_F(RedisBackendTest, UnsubscribeWaitsForTheRunningHandler) {
     Inbox probe;
     auto a = node();
     auto b = node();
-    const auto slow = b->cluster()->subscribe("slow", [&](std::string_view) {
+    const auto slow = b->bus()->subscribe("slow", [&](std::string_view) {
         running = true;
         ++calls;
         std::this_thread::sleep_for(300ms);
         running = false;
     });
-    b->cluster()->subscribe("probe", probe.handler());
+    b->bus()->subscribe("probe", probe.handler());
     wait_listening(2);
 
-    a->cluster()->publish("slow", "1");
+    a->bus()->publish("slow", "1");
     ASSERT_TRUE(eventually([&] { return running.load(); }, 3s));
-    b->cluster()->unsubscribe(slow);
+    b->bus()->unsubscribe(slow);
     EXPECT_FALSE(running.load()) << "unsubscribe returned while the handler ran";
     EXPECT_EQ(calls.load(), 1);
 
     // Signals after it: the handler is not called. Handlers run in order on one thread, so once the
     // probe arrived the "slow" signal published before it was handled (or not).
-    a->cluster()->publish("slow", "2");
-    a->cluster()->publish("probe", "p");
+    a->bus()->publish("slow", "2");
+    a->bus()->publish("probe", "p");
     ASSERT_TRUE(eventually([&] { return probe.size() == 1; }, 3s));
     EXPECT_EQ(calls.load(), 1);
-    b->cluster()->unsubscribe(slow);  // twice: harmless
+    b->bus()->unsubscribe(slow);  // twice: harmless
 }
 
 TEST_F(RedisBackendTest, AFailingHandlerDoesNotStopTheOthers) {
@@ -708,14 +708,14 @@ TEST_F(RedisBackendTest, AFailingHandlerDoesNotStopTheOthers) {
     std::atomic<int> throwing{0};  // the handlers' state outlives the node
     Inbox after;
     auto a = node();
-    a->cluster()->subscribe("t", [&](std::string_view) {
+    a->bus()->subscribe("t", [&](std::string_view) {
         ++throwing;
         throw StoreUnavailable("Redis went away mid-handler");
     });
-    a->cluster()->subscribe("t", after.handler());
+    a->bus()->subscribe("t", after.handler());
     wait_listening(1);
-    a->cluster()->publish("t", "1");
-    a->cluster()->publish("t", "2");
+    a->bus()->publish("t", "1");
+    a->bus()->publish("t", "2");
     EXPECT_TRUE(eventually([&] { return throwing.load() == 2; }, 3s));
     EXPECT_TRUE(eventually([&] { return after.size() == 2; }, 1s));
     EXPECT_EQ(after.got(), (std::vector<std::string>{"1", "2"}));
@@ -727,9 +727,9 @@ TEST_F(RedisBackendTest, ReconnectHandlersRunAfterRedisRestarts) {
     Inbox inbox;
     auto a = node();
     auto b = node();
-    const auto id_a = a->cluster()->on_reconnect([&] { ++reconnected_a; });
-    b->cluster()->on_reconnect([&] { ++reconnected_b; });
-    b->cluster()->subscribe("after", inbox.handler());
+    const auto id_a = a->bus()->on_reconnect([&] { ++reconnected_a; });
+    b->bus()->on_reconnect([&] { ++reconnected_b; });
+    b->bus()->subscribe("after", inbox.handler());
     wait_listening(2);
     std::this_thread::sleep_for(50ms);  // the first subscription's own signal, if any, is handled
     const int before_a = reconnected_a.load();
@@ -740,11 +740,11 @@ TEST_F(RedisBackendTest, ReconnectHandlersRunAfterRedisRestarts) {
 
     // Signals flow again, without recreating anything.
     wait_listening(2);
-    a->cluster()->publish("after", "x");
+    a->bus()->publish("after", "x");
     EXPECT_TRUE(eventually([&] { return inbox.size() == 1; }, 3s));
 
     // An unsubscribed reconnect handler stays quiet.
-    a->cluster()->unsubscribe(id_a);
+    a->bus()->unsubscribe(id_a);
     const int now_a = reconnected_a.load();
     const int now_b = reconnected_b.load();
     redis_.restart();
@@ -795,7 +795,7 @@ TEST_F(RedisBackendTest, WhileRedisIsDownCallsFailFastThenWorkAgain) {
     fails_fast("drop", [&] { journal->drop("s-down/get"); });
     fails_fast("open", [&] { MailboxWait wait_mb_down(a->mailbox(), "mb-down", 30s); });
     fails_fast("deliver", [&] { a->mailbox().deliver("mb-down", boost::json::value(1)); });
-    fails_fast("publish", [&] { a->cluster()->publish("t", "x"); });
+    fails_fast("publish", [&] { a->bus()->publish("t", "x"); });
 
     // Back (empty: no persistence): the same backend works again.
     redis_.start();
@@ -812,7 +812,7 @@ TEST_F(RedisBackendTest, WhileRedisIsDownCallsFailFastThenWorkAgain) {
     auto got = wait_mb_after.get(Clock::now() + 2s, {});
     ASSERT_TRUE(got.has_value());
     EXPECT_EQ(*got, boost::json::value(7));
-    EXPECT_NO_THROW(a->cluster()->publish("t", "x"));
+    EXPECT_NO_THROW(a->bus()->publish("t", "x"));
     EXPECT_EQ(records->subscribers("file:///a.txt"), std::vector<std::string>{"s-after"});
 }
 
@@ -822,7 +822,7 @@ TEST_F(RedisBackendTest, ARedisDownAtStartupIsNotAnError) {
     std::shared_ptr<Backend> a;
     ASSERT_NO_THROW(a = make_backend(redis_.url()));
     EXPECT_LT(Clock::now() - started, 5s);
-    ASSERT_NE(a->cluster(), nullptr);
+    ASSERT_NE(a->bus(), nullptr);
     auto journal = a->make_journal(JournalLimits{});
     fails_fast("exists", [&] { journal->exists("x"); });
     fails_fast("open", [&] { MailboxWait wait_mb(a->mailbox(), "mb", 30s); });
@@ -852,7 +852,7 @@ TEST_F(RedisBackendTest, ANodeGoesAwayWhileSignalsKeepComing) {
     for (int i = 0; i < 20; ++i) {
         Inbox inbox;
         auto c = node();
-        c->cluster()->subscribe("flood", inbox.handler());
+        c->bus()->subscribe("flood", inbox.handler());
         ASSERT_TRUE(eventually([&] { return inbox.size() > 0; }, 3s));
         c.reset();
     }

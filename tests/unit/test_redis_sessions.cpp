@@ -168,8 +168,8 @@ TEST_F(RedisSessionsTest, ChangesMadeAtTheSameTimeOnTwoNodesAllReachBoth) {
     Inbox probe;
     auto a = make_node();
     auto b = make_node();
-    a->backend->cluster()->subscribe("probe", probe.handler());
-    a->backend->cluster()->subscribe("block", [&](std::string_view) {
+    a->backend->bus()->subscribe("probe", probe.handler());
+    a->backend->bus()->subscribe("block", [&](std::string_view) {
         std::unique_lock lock(m);
         blocked = true;
         cv.notify_all();
@@ -182,7 +182,7 @@ TEST_F(RedisSessionsTest, ChangesMadeAtTheSameTimeOnTwoNodesAllReachBoth) {
     auto on_b = b->find(id);
     ASSERT_NE(on_b, nullptr);
 
-    a->backend->cluster()->publish("block", "");
+    a->backend->bus()->publish("block", "");
     {
         std::unique_lock lock(m);
         ASSERT_TRUE(cv.wait_for(lock, 3s, [&] { return blocked; }));
@@ -202,7 +202,7 @@ TEST_F(RedisSessionsTest, ChangesMadeAtTheSameTimeOnTwoNodesAllReachBoth) {
     EXPECT_EQ(on_b->log_level(), LogLevel::error);
 
     // A handles the "changed" signals (published before the probe), then serves the session again.
-    a->backend->cluster()->publish("probe", "");
+    a->backend->bus()->publish("probe", "");
     ASSERT_TRUE(eventually([&] { return probe.size() == 1; }, 3s));
     auto found = a->find(id);
     ASSERT_EQ(found, on_a);

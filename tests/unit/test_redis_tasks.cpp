@@ -32,7 +32,7 @@ class RedisTasks : public RedisTest {};
 TEST_F(RedisTasks, OneNodeCreatesAnotherReadsAnswersAndCancels) {
     auto a = node();
     auto b = node();
-    const auto& node_a = a->cluster()->node_id();
+    const auto& node_a = a->bus()->node_id();
     const auto now = mcp::detail::epoch_ms();
     ASSERT_TRUE(a->tasks().create(record("t1", "alice", node_a, now), 10));
     EXPECT_TRUE(key_exists("mcp:node:" + node_a));  // it beats
@@ -70,7 +70,7 @@ TEST_F(RedisTasks, OneNodeCreatesAnotherReadsAnswersAndCancels) {
 
 TEST_F(RedisTasks, EndsOnceBoundsPerOwnerAndListsInPages) {
     auto a = node();
-    const auto& n = a->cluster()->node_id();
+    const auto& n = a->bus()->node_id();
     const auto now = mcp::detail::epoch_ms();
     for (int i = 0; i < 3; ++i) ASSERT_TRUE(a->tasks().create(record(numbered("p", i), "bob", n, now + i), 3));
     EXPECT_FALSE(a->tasks().create(record("p3", "bob", n, now + 3), 3));
@@ -98,12 +98,12 @@ TEST_F(RedisTasks, ATaskOfANodeThatStoppedBeatingFailsWhenRead) {
     std::string dead;
     {
         auto a = node();
-        dead = a->cluster()->node_id();
+        dead = a->bus()->node_id();
         ASSERT_TRUE(a->tasks().create(record("orphan", "", dead, mcp::detail::epoch_ms()), 10));
         ASSERT_TRUE(a->tasks().create(record("ended", "", dead, mcp::detail::epoch_ms()), 10));
         ASSERT_TRUE(a->tasks().finish("ended", {.status = TaskStatus::completed, .result = R"({"content":[]})"}));
     }
-    ASSERT_TRUE(b->tasks().create(record("alive", "", b->cluster()->node_id(), mcp::detail::epoch_ms()), 10));
+    ASSERT_TRUE(b->tasks().create(record("alive", "", b->bus()->node_id(), mcp::detail::epoch_ms()), 10));
     EXPECT_EQ(b->tasks().get("orphan")->status, TaskStatus::working);  // its lease still runs
     raw({"DEL", "mcp:node:" + dead});                                  // as if 5 s had passed
     auto orphan = b->tasks().get("orphan");
@@ -118,7 +118,7 @@ TEST_F(RedisTasks, StoreAwayIsStoreUnavailable) {
     redis_.stop();
     EXPECT_TRUE(throws_store_unavailable([&] { a->tasks().get("x"); }));
     EXPECT_TRUE(throws_store_unavailable(
-        [&] { a->tasks().create(record("x", "", a->cluster()->node_id(), mcp::detail::epoch_ms()), 10); }));
+        [&] { a->tasks().create(record("x", "", a->bus()->node_id(), mcp::detail::epoch_ms()), 10); }));
 }
 
 TEST_F(RedisTasks, AnonymousClientsAreCountedByAddressAcrossNodesWhatEverTheirOwner) {
@@ -126,7 +126,7 @@ TEST_F(RedisTasks, AnonymousClientsAreCountedByAddressAcrossNodesWhatEverTheirOw
     auto b = node();
     const auto now = mcp::detail::epoch_ms();
     auto anonymous = [&](const std::string& id, const std::string& address) {
-        auto r = record(id, "", a->cluster()->node_id(), now);
+        auto r = record(id, "", a->bus()->node_id(), now);
         r.charged_to = "a:" + address;
         return r;
     };

@@ -100,7 +100,8 @@ struct ServerOptions {
     ClientQuotas clients;
     // Where 2025-era HTTP sessions, their SSE journals and the answers handlers wait for live:
     // "memory" (one node) or "redis://[[user]:password@]host[:port][/db]", shared by the nodes behind
-    // one load balancer (docs/adr/0011-several-nodes.md).
+    // one load balancer (docs/adr/0011-several-nodes.md); also redis-sentinel://, and rediss:// and
+    // rediss-sentinel:// over TLS (docs/adr/0020-redis-sentinel.md, docs/adr/0025-redis-tls.md).
     std::string store = "memory";
     // Seals every opaque token (SSE event ids, request state). Nodes behind one load balancer
     // need the same ring; without one the server generates a key and says so in its log.

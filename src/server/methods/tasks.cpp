@@ -55,7 +55,7 @@ boost::json::value update_task(ServerCore& core, CallState& call) {
     find_task(core, call, id);
     // The last awaited answer wakes the node that runs the task (this one or another).
     if (task_store(core).answer(id, boost::json::serialize(*responses)))
-        core.cluster.backend().mailbox().deliver("task:" + id, boost::json::object());
+        core.nodes.backend().mailbox().deliver("task:" + id, boost::json::object());
     task_changed(core, id);
     return boost::json::object();
 }

@@ -60,7 +60,7 @@ void TaskRuns::wait(std::chrono::milliseconds timeout, std::stop_token stop) {
     changed_.wait_for(lock, std::move(stop), timeout, [&] { return generation_ != seen; });
 }
 
-TaskStore& task_store(ServerCore& core) { return core.cluster.backend().tasks(); }
+TaskStore& task_store(ServerCore& core) { return core.nodes.backend().tasks(); }
 
 std::string task_owner(const CallState& call) {
     if (const auto& principal = call.exchange->principal()) return principal->subject;
@@ -97,8 +97,8 @@ void start_task(CallState& call) {
     record.id = random_token(18);
     record.owner = task_owner(call);
     record.charged_to = call.client();
-    auto* cluster = core.cluster.backend().cluster();
-    record.node = cluster != nullptr ? cluster->node_id() : "local";
+    auto* bus = core.nodes.backend().bus();
+    record.node = bus != nullptr ? bus->node_id() : "local";
     record.created_ms = record.updated_ms = epoch_ms();
     record.ttl_ms = core.options.tasks.ttl.count();
     if (!task_store(core).create(record, core.options.tasks.max_per_client)) {
@@ -125,7 +125,7 @@ void start_task(CallState& call) {
 void task_changed(ServerCore& core, std::string_view id) {
     core.task_runs.changed();
     tell_task_listeners(core, id);
-    core.cluster.task_changed(id);
+    core.nodes.task_changed(id);
 }
 
 void tell_task_listeners(ServerCore& core, std::string_view id) {
@@ -144,7 +144,7 @@ void tell_task_listeners(ServerCore& core, std::string_view id) {
 
 void stop_task(ServerCore& core, std::string_view id) {
     if (core.task_runs.stop(id)) return;
-    core.cluster.task_cancelled(id);
+    core.nodes.task_cancelled(id);
 }
 
 void resume_task(const std::shared_ptr<CallState>& call) {

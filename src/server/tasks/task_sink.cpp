@@ -149,7 +149,7 @@ void TaskSink::end(const TaskEnd& how) {
 void TaskSink::wait_for_input(const boost::json::value& requests) {
     auto call = call_.lock();
     if (!call) return;
-    auto& mailbox = core_.cluster.backend().mailbox();
+    auto& mailbox = core_.nodes.backend().mailbox();
     const auto key = input_key(id_);
     auto& core = core_;
     try {
@@ -170,7 +170,7 @@ void TaskSink::wait_for_input(const boost::json::value& requests) {
     // The wait ends with tasks/cancel, or with the task's time to live when nobody answers: the
     // mailbox lets go of the call, and this node of the task (off the cancelling thread).
     auto let_go = [&core, key, id = id_] {
-        core.cluster.backend().mailbox().forget(key);
+        core.nodes.backend().mailbox().forget(key);
         core.task_runs.remove(id);
     };
     expiry_ = core.deadlines().schedule(std::chrono::steady_clock::now() + core.options.tasks.ttl, let_go);

@@ -4,6 +4,8 @@
 
 #include "util/log.hpp"
 
+#include <stdexcept>
+
 namespace mcp::detail {
 
 namespace {
@@ -21,11 +23,12 @@ RedisClient::Options options_for(const RedisUrl& url) {
 class RedisBackend final : public Backend {
 public:
     explicit RedisBackend(const RedisUrl& url)
-        : client_(url, options_for(url)),
-          cluster_(client_),
-          mailbox_(client_, cluster_),
-          tasks_(client_, cluster_.node_id()) {
+        : client_(url, options_for(url)), bus_(client_), mailbox_(client_, bus_), tasks_(client_, bus_.node_id()) {
         if (!client_.wait_connected(std::chrono::seconds(2))) {
+            // Unlike a Redis that is not up yet, a certificate refused or a port without TLS is
+            // a mistake in the configuration: waiting would not mend it.
+            if (auto why = client_.tls_failure(); !why.empty())
+                throw std::runtime_error(why + " (see the tls-* parameters of --store)");
             log().warn("Redis is not reachable yet: 2025-era HTTP requests get 503 until it is");
         }
     }
@@ -39,12 +42,12 @@ public:
     }
     Mailbox& mailbox() override { return mailbox_; }
     TaskStore& tasks() override { return tasks_; }
-    Cluster* cluster() override { return &cluster_; }
+    NodeBus* bus() override { return &bus_; }
     bool reachable() const override { return client_.connected(); }
 
 private:
     RedisClient client_;
-    RedisCluster cluster_;
+    RedisNodeBus bus_;
     RedisMailbox mailbox_;
     RedisTaskStore tasks_;
 };

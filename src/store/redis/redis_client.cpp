@@ -9,7 +9,6 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -25,7 +24,6 @@
 namespace mcp::detail {
 
 namespace asio = boost::asio;
-using tcp = asio::ip::tcp;
 constexpr auto use_tuple = asio::as_tuple(asio::use_awaitable);
 
 namespace {
@@ -55,7 +53,7 @@ struct Request {
 struct Link {
     explicit Link(asio::io_context& ioc) : retry(ioc) {}
 
-    std::unique_ptr<tcp::socket> socket;
+    std::unique_ptr<RedisStream> socket;
     std::uint64_t generation = 0;  // connections made so far: tells a write's own one
     std::optional<RedisAddress> peer;
     std::atomic<bool> up{false};
@@ -85,13 +83,15 @@ struct Link {
 }  // namespace
 
 struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
-    Impl(RedisUrl u, Options o) : url(std::move(u)), options(o), work(asio::make_work_guard(ioc)) {
-        if (url.sentinels) sentinels.emplace(ioc, *url.sentinels, options.connect_timeout);
+    Impl(RedisUrl u, Options o)
+        : url(std::move(u)), options(o), tls(RedisTls::from(url.tls)), work(asio::make_work_guard(ioc)) {
+        if (url.sentinels) sentinels.emplace(ioc, *url.sentinels, options.connect_timeout, tls);
         if (options.replica_wait.count() > 0) replicated.emplace(ioc);
     }
 
     RedisUrl url;
     Options options;
+    RedisTls tls;
     asio::io_context ioc;
     asio::executor_work_guard<asio::io_context::executor_type> work;
     std::thread thread;
@@ -109,7 +109,7 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
     std::mutex subs_mutex;
     std::vector<std::pair<std::string, Callback>> patterns;
     std::vector<std::function<void()>> reconnected;
-    std::unique_ptr<tcp::socket> sub_socket;
+    std::unique_ptr<RedisStream> sub_socket;
     std::optional<RedisAddress> sub_peer;
     asio::steady_timer sub_retry{ioc};
     bool sub_retry_now = false;
@@ -122,6 +122,10 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
     // Through Sentinel: where the master is.
     std::optional<SentinelSet> sentinels;
     std::string last_warning;  // of the connection loops, so a failure that repeats is logged once
+    // Why the last connection failed over TLS (a refused certificate, no TLS on the port); empty
+    // once one succeeds.
+    mutable std::mutex tls_failure_mutex;
+    std::string tls_failure;
 
     // pipeline_replicated(): until when (steady clock ticks) it does not wait for replicas.
     std::atomic<std::int64_t> replica_wait_paused_until{0};
@@ -182,12 +186,24 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
         return false;
     }
 
+    void note_tls_failure(std::string why) {
+        if (!why.empty()) warn_once(why);
+        std::lock_guard lock(tls_failure_mutex);
+        tls_failure = std::move(why);
+    }
+
     // Connects `s` to Redis (through Sentinel: to the master it names), logs in and picks the
     // database; `peer` is where it went.
-    asio::awaitable<bool> connect(tcp::socket& s, std::optional<RedisAddress>& peer) {
+    asio::awaitable<bool> connect(RedisStream& s, std::optional<RedisAddress>& peer) {
         std::optional<RedisAddress> target = RedisAddress{url.host, url.port};
         if (sentinels) target = co_await sentinels->master();
-        if (!target || !co_await connect_to(s, *target, options.connect_timeout)) co_return false;
+        if (!target) {
+            if (sentinels) note_tls_failure(sentinels->tls_failure());
+            co_return false;
+        }
+        const auto connected = co_await connect_to(s, *target, options.connect_timeout);
+        note_tls_failure(connected.tls_failure);
+        if (!connected) co_return false;
         RedisCommands hello;
         add_auth(hello, url.username, url.password);
         if (url.db != 0) hello.push_back({"SELECT", std::to_string(url.db)});
@@ -212,11 +228,10 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
     // Sentinel named a new master: connections to any other server are to an old master (hung,
     // cut off, or demoted), so they are closed, and every loop reconnects without waiting.
     void follow(const RedisAddress& master) {
-        const auto leave = [&](std::optional<RedisAddress>& peer, std::unique_ptr<tcp::socket>& s, bool& now,
+        const auto leave = [&](std::optional<RedisAddress>& peer, std::unique_ptr<RedisStream>& s, bool& now,
                                asio::steady_timer& retry) {
             if (peer == master) return;
-            boost::system::error_code ignored;
-            if (peer && s) s->close(ignored);
+            if (peer && s) s->close();
             now = true;
             retry.cancel();
         };
@@ -248,7 +263,7 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
                               if (generation != link.generation) return;
                               link.writing = false;
                               if (ec) {
-                                  if (link.socket) link.socket->close(ec);
+                                  if (link.socket) link.socket->close();
                                   return;
                               }
                               self->write_more(link);
@@ -340,7 +355,7 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
         bool connected_before = false;
         bool reported = false;
         while (!stopping.load()) {
-            link.socket = std::make_unique<tcp::socket>(ioc);
+            link.socket = std::make_unique<RedisStream>(ioc, tls);
             ++link.generation;
             if (co_await connect(*link.socket, link.peer)) {
                 backoff = std::chrono::milliseconds(50);
@@ -358,8 +373,7 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
                 set_up(link, false);
             }
             link.peer.reset();
-            boost::system::error_code ignored;
-            link.socket->close(ignored);
+            link.socket->close();
             link.socket.reset();
             link.fail_all("Redis connection lost");
             if (stopping.load()) break;
@@ -416,7 +430,7 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
                 co_await sub_idle.async_wait(use_tuple);
                 continue;
             }
-            sub_socket = std::make_unique<tcp::socket>(ioc);
+            sub_socket = std::make_unique<RedisStream>(ioc, tls);
             if (co_await connect(*sub_socket, sub_peer)) {
                 backoff = std::chrono::milliseconds(50);
                 std::vector<std::string> command{"PSUBSCRIBE"};
@@ -441,8 +455,7 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
             }
             subscribed = false;
             sub_peer.reset();
-            boost::system::error_code ignored;
-            sub_socket->close(ignored);
+            sub_socket->close();
             sub_socket.reset();
             if (stopping.load()) break;
             co_await back_off(sub_retry, sub_retry_now, backoff);
@@ -495,13 +508,12 @@ RedisClient::RedisClient(RedisUrl url, Options options) : impl_(std::make_shared
 RedisClient::~RedisClient() {
     impl_->stopping.store(true);
     asio::post(impl_->ioc, [impl = impl_] {
-        boost::system::error_code ignored;
         for (Link* link : {&impl->commands, impl->replicated ? &*impl->replicated : nullptr}) {
             if (link == nullptr) continue;
-            if (link->socket) link->socket->close(ignored);
+            if (link->socket) link->socket->close();
             link->retry.cancel();
         }
-        if (impl->sub_socket) impl->sub_socket->close(ignored);
+        if (impl->sub_socket) impl->sub_socket->close();
         if (impl->sentinels) impl->sentinels->close();
         impl->sub_idle.cancel();
         impl->sub_retry.cancel();
@@ -542,6 +554,11 @@ RespValue RedisClient::command(std::vector<std::string> args) {
 
 bool RedisClient::connected() const { return impl_->commands.up.load(); }
 
+std::string RedisClient::tls_failure() const {
+    std::lock_guard lock(impl_->tls_failure_mutex);
+    return impl_->tls_failure;
+}
+
 bool RedisClient::wait_connected(std::chrono::milliseconds timeout) const {
     std::unique_lock lock(impl_->up_mutex);
     return impl_->up_changed.wait_for(lock, timeout, [&] { return impl_->all_up(); });
@@ -556,7 +573,7 @@ void RedisClient::psubscribe(std::string pattern, Callback callback) {
     // parked because there were no patterns yet).
     asio::post(impl_->ioc, [impl = impl_] {
         boost::system::error_code ignored;
-        if (impl->sub_socket) impl->sub_socket->cancel(ignored);
+        if (impl->sub_socket) impl->sub_socket->socket().cancel(ignored);
         impl->sub_idle.cancel();
     });
 }

@@ -51,6 +51,9 @@ public:
     // other commands never queue behind a WAIT.
     std::vector<RespValue> pipeline_replicated(const std::vector<std::vector<std::string>>& commands);
     bool connected() const;
+    // Why connections fail over TLS (a refused certificate, a port without TLS), for a clear
+    // error at startup; empty while they do not, or since one succeeded.
+    std::string tls_failure() const;
     // Waits up to `timeout` for the command connections (startup).
     bool wait_connected(std::chrono::milliseconds timeout) const;
 

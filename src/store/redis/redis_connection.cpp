@@ -39,7 +39,7 @@ void detect_a_vanished_peer(tcp::socket& s) {
 }
 
 // Writes, then reads until `want` replies are parsed; false on any failure.
-asio::awaitable<bool> talk(tcp::socket& s, RespParser& parser, const std::string& bytes, std::size_t want,
+asio::awaitable<bool> talk(RedisStream& s, RespParser& parser, const std::string& bytes, std::size_t want,
                            std::vector<RespValue>& replies) {
     auto [wec, n] = co_await asio::async_write(s, asio::buffer(bytes), use_tuple);
     if (wec) co_return false;
@@ -63,25 +63,37 @@ asio::awaitable<bool> talk(tcp::socket& s, RespParser& parser, const std::string
 
 }  // namespace
 
-asio::awaitable<bool> connect_to(tcp::socket& s, const RedisAddress& address, std::chrono::milliseconds timeout) {
+asio::awaitable<Connected> connect_to(RedisStream& stream, const RedisAddress& address,
+                                      std::chrono::milliseconds timeout) {
     auto executor = co_await asio::this_coro::executor;
     tcp::resolver resolver(executor);
     asio::steady_timer timer(executor);
     timer.expires_after(timeout);
     auto resolved = co_await (resolver.async_resolve(address.host, std::to_string(address.port), use_tuple) ||
                               timer.async_wait(use_tuple));
-    if (resolved.index() != 0 || std::get<0>(std::get<0>(resolved))) co_return false;
+    if (resolved.index() != 0 || std::get<0>(std::get<0>(resolved))) co_return Connected{};
     const auto endpoints = std::get<1>(std::get<0>(resolved));
+    auto& s = stream.socket();
     auto connected = co_await (asio::async_connect(s, endpoints, use_tuple) || timer.async_wait(use_tuple));
-    if (connected.index() != 0 || std::get<0>(std::get<0>(connected))) co_return false;
+    if (connected.index() != 0 || std::get<0>(std::get<0>(connected))) co_return Connected{};
     boost::system::error_code ec;
     s.set_option(tcp::no_delay(true), ec);
-    if (ec) co_return false;
+    if (ec) co_return Connected{};
     detect_a_vanished_peer(s);
-    co_return true;
+    if (!stream.uses_tls()) co_return Connected{.ok = true};
+    const auto where = "TLS with Redis at " + address.to_string() + ": ";
+    if (auto bad = stream.set_server_name(address.host)) co_return Connected{.tls_failure = where + *bad};
+    // A server that does not speak TLS on this port may answer nothing: the same timer bounds it.
+    auto shaken = co_await (stream.async_handshake(use_tuple) || timer.async_wait(use_tuple));
+    if (shaken.index() != 0)
+        co_return Connected{.tls_failure = where + "no handshake within " + std::to_string(timeout.count()) +
+                                           " ms (does the server speak TLS on this port?)"};
+    if (const auto [failed] = std::get<0>(shaken); failed)
+        co_return Connected{.tls_failure = where + stream.describe_failure(failed)};
+    co_return Connected{.ok = true};
 }
 
-asio::awaitable<std::optional<std::vector<RespValue>>> exchange(tcp::socket& s, RespParser& parser,
+asio::awaitable<std::optional<std::vector<RespValue>>> exchange(RedisStream& s, RespParser& parser,
                                                                 const RedisCommands& commands,
                                                                 std::chrono::milliseconds timeout) {
     std::string bytes;

@@ -11,14 +11,14 @@ namespace {
 constexpr std::size_t kCatchUpBatch = 512;  // GETDELs per round trip when catching up
 }
 
-RedisMailbox::RedisMailbox(RedisClient& client, Cluster& cluster) : client_(client), cluster_(cluster) {
-    delivered_ = cluster_.subscribe("mailbox", [this](std::string_view key) { wake(key); });
-    reconnected_ = cluster_.on_reconnect([this] { wake_all(); });  // a delivery may have been missed
+RedisMailbox::RedisMailbox(RedisClient& client, NodeBus& bus) : client_(client), bus_(bus) {
+    delivered_ = bus_.subscribe("mailbox", [this](std::string_view key) { wake(key); });
+    reconnected_ = bus_.on_reconnect([this] { wake_all(); });  // a delivery may have been missed
 }
 
 RedisMailbox::~RedisMailbox() {
-    cluster_.unsubscribe(delivered_);
-    cluster_.unsubscribe(reconnected_);
+    bus_.unsubscribe(delivered_);
+    bus_.unsubscribe(reconnected_);
 }
 
 void RedisMailbox::expect(std::string_view key, std::chrono::milliseconds ttl, Receiver receiver) {

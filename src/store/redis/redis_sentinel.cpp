@@ -14,7 +14,6 @@
 namespace mcp::detail {
 
 namespace asio = boost::asio;
-using tcp = asio::ip::tcp;
 using namespace asio::experimental::awaitable_operators;
 
 namespace {
@@ -66,8 +65,9 @@ bool says_master(const RespValue& role) {
            role.elements[0].text == "master";
 }
 
-SentinelSet::SentinelSet(asio::io_context& ioc, RedisUrl::Sentinels sentinels, std::chrono::milliseconds timeout)
-    : ioc_(ioc), config_(std::move(sentinels)), timeout_(timeout) {}
+SentinelSet::SentinelSet(asio::io_context& ioc, RedisUrl::Sentinels sentinels, std::chrono::milliseconds timeout,
+                         RedisTls tls)
+    : ioc_(ioc), config_(std::move(sentinels)), timeout_(timeout), tls_(std::move(tls)) {}
 
 RedisCommands SentinelSet::hello() const {
     RedisCommands commands;
@@ -76,8 +76,10 @@ RedisCommands SentinelSet::hello() const {
 }
 
 asio::awaitable<std::optional<RedisAddress>> SentinelSet::ask(const RedisAddress& sentinel) {
-    tcp::socket s(ioc_);
-    if (!co_await connect_to(s, sentinel, timeout_)) {
+    RedisStream s(ioc_, tls_);
+    auto connected = co_await connect_to(s, sentinel, timeout_);
+    if (!connected.tls_failure.empty()) tls_failure_ = connected.tls_failure;  // the client tells it
+    if (!connected) {
         log().debug("sentinel {} is unreachable", sentinel.to_string());
         co_return std::nullopt;
     }
@@ -85,8 +87,7 @@ asio::awaitable<std::optional<RedisAddress>> SentinelSet::ask(const RedisAddress
     commands.push_back({"SENTINEL", "GET-MASTER-ADDR-BY-NAME", config_.master_name});
     RespParser parser(kSentinelReplies);
     const auto replies = co_await exchange(s, parser, commands, timeout_);
-    boost::system::error_code ignored;
-    s.close(ignored);
+    s.close();
     if (!replies) {
         log().debug("sentinel {} did not answer", sentinel.to_string());
         co_return std::nullopt;
@@ -107,6 +108,7 @@ asio::awaitable<std::optional<RedisAddress>> SentinelSet::master() {
     for (const auto& node : nodes) {
         if (closed_) break;
         if (auto found = co_await ask(node)) {
+            tls_failure_.clear();
             auto& list = config_.nodes;
             if (auto it = std::find(list.begin(), list.end(), node); it != list.end())
                 std::rotate(list.begin(), it, it + 1);
@@ -118,7 +120,7 @@ asio::awaitable<std::optional<RedisAddress>> SentinelSet::master() {
 
 asio::awaitable<void> SentinelSet::listen(const RedisAddress& sentinel,
                                           const std::function<void(const RedisAddress&)>& switched) {
-    watching_ = std::make_unique<tcp::socket>(ioc_);
+    watching_ = std::make_unique<RedisStream>(ioc_, tls_);
     auto& s = *watching_;
     if (!co_await connect_to(s, sentinel, timeout_)) co_return;
     auto commands = hello();
@@ -176,8 +178,7 @@ asio::awaitable<void> SentinelSet::watch(std::function<void(const RedisAddress&)
         for (const auto& node : nodes) {
             if (closed_) co_return;
             co_await listen(node, switched);
-            boost::system::error_code ignored;
-            if (watching_) watching_->close(ignored);
+            if (watching_) watching_->close();
         }
         // None of them would listen: try again in a while.
         pause.expires_after(std::chrono::seconds(1));
@@ -187,8 +188,7 @@ asio::awaitable<void> SentinelSet::watch(std::function<void(const RedisAddress&)
 
 void SentinelSet::close() {
     closed_ = true;
-    boost::system::error_code ignored;
-    if (watching_) watching_->close(ignored);
+    if (watching_) watching_->close();
 }
 
 }  // namespace mcp::detail

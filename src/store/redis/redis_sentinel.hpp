@@ -27,7 +27,9 @@ bool says_master(const RespValue& role);
 
 class SentinelSet {
 public:
-    SentinelSet(boost::asio::io_context& ioc, RedisUrl::Sentinels sentinels, std::chrono::milliseconds timeout);
+    // `tls`: for the sentinels as for the master (rediss-sentinel://).
+    SentinelSet(boost::asio::io_context& ioc, RedisUrl::Sentinels sentinels, std::chrono::milliseconds timeout,
+                RedisTls tls);
 
     const std::string& master_name() const { return config_.master_name; }
     std::size_t size() const { return config_.nodes.size(); }
@@ -42,6 +44,8 @@ public:
     // failover may have happened while nobody listened.
     boost::asio::awaitable<void> watch(std::function<void(const RedisAddress&)> switched);
     void close();
+    // Why the last sentinel asked could not be reached over TLS; empty when it could.
+    const std::string& tls_failure() const { return tls_failure_; }
 
 private:
     boost::asio::awaitable<std::optional<RedisAddress>> ask(const RedisAddress& sentinel);
@@ -52,8 +56,10 @@ private:
     boost::asio::io_context& ioc_;
     RedisUrl::Sentinels config_;
     std::chrono::milliseconds timeout_;
-    std::unique_ptr<boost::asio::ip::tcp::socket> watching_;
+    RedisTls tls_;
+    std::unique_ptr<RedisStream> watching_;
     bool closed_ = false;
+    std::string tls_failure_;
 };
 
 }  // namespace mcp::detail

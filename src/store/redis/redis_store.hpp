@@ -35,10 +35,10 @@ const RespValue& checked(const RespValue& reply);
 // A duration as Redis takes it (PX, PEXPIRE): whole milliseconds, at least 1.
 std::string redis_ms(std::chrono::milliseconds d);
 
-class RedisCluster final : public Cluster {
+class RedisNodeBus final : public NodeBus {
 public:
-    explicit RedisCluster(RedisClient& client);
-    ~RedisCluster() override;
+    explicit RedisNodeBus(RedisClient& client);
+    ~RedisNodeBus() override;
 
     const std::string& node_id() const override { return node_id_; }
     void publish(std::string_view topic, std::string_view payload) override;
@@ -117,7 +117,7 @@ private:
 // reconnection every expected key is checked once, since a signal may have been missed.
 class RedisMailbox final : public Mailbox {
 public:
-    RedisMailbox(RedisClient& client, Cluster& cluster);
+    RedisMailbox(RedisClient& client, NodeBus& bus);
     ~RedisMailbox() override;
 
     void expect(std::string_view key, std::chrono::milliseconds ttl, Receiver receiver) override;
@@ -132,7 +132,7 @@ private:
     Receiver take(const std::string& key);
 
     RedisClient& client_;
-    Cluster& cluster_;
+    NodeBus& bus_;
     std::uint64_t delivered_ = 0;
     std::uint64_t reconnected_ = 0;
     std::mutex mutex_;

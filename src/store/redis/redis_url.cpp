@@ -11,6 +11,8 @@ namespace {
 
 constexpr std::string_view kRedis = "redis://";
 constexpr std::string_view kSentinel = "redis-sentinel://";
+constexpr std::string_view kRedisTls = "rediss://";
+constexpr std::string_view kSentinelTls = "rediss-sentinel://";
 constexpr std::uint16_t kSentinelPort = 26379;
 constexpr std::size_t kMaxMasterName = 128;
 
@@ -61,16 +63,21 @@ int read_db(std::string_view text) {
     return db;
 }
 
-// Splits "authority/path" after the scheme, and the userinfo off the authority.
+// Splits "authority/path?query" after the scheme, and the userinfo off the authority.
 struct Parts {
     std::string_view userinfo;
     std::string_view hosts;
     std::string_view path;  // without its leading '/'
+    std::string_view query;
     bool has_userinfo = false;
 };
 
 Parts split(std::string_view rest) {
     Parts out;
+    if (const auto q = rest.find('?'); q != std::string_view::npos) {
+        out.query = rest.substr(q + 1);
+        rest = rest.substr(0, q);
+    }
     const auto slash = rest.find('/');
     auto authority = rest.substr(0, slash);
     if (slash != std::string_view::npos) out.path = rest.substr(slash + 1);
@@ -83,14 +90,9 @@ Parts split(std::string_view rest) {
     return out;
 }
 
-// master-name[/db][?sentinel-user=...&sentinel-password=...]
+// master-name[/db]
 void read_sentinel_path(std::string_view path, RedisUrl& url) {
     auto& sentinels = *url.sentinels;
-    std::string_view query;
-    if (const auto q = path.find('?'); q != std::string_view::npos) {
-        query = path.substr(q + 1);
-        path = path.substr(0, q);
-    }
     const auto slash = path.find('/');
     auto name = credential(path.substr(0, slash), "master name");
     if (name.empty() || name.size() > kMaxMasterName) {
@@ -102,6 +104,14 @@ void read_sentinel_path(std::string_view path, RedisUrl& url) {
     }
     sentinels.master_name = std::move(name);
     if (slash != std::string_view::npos) url.db = read_db(path.substr(slash + 1));
+}
+
+// The parameters a URL of its scheme may have: sentinel-* through Sentinel, tls-* over TLS.
+void read_query(std::string_view query, RedisUrl& url) {
+    std::string known = url.sentinels ? "sentinel-user, sentinel-password" : "";
+    if (url.tls)
+        known += std::string(known.empty() ? "" : ", ") + "tls-ca-file, tls-cert-file, tls-key-file, tls-server-name";
+    if (known.empty()) known = "none without rediss:// or redis-sentinel://";
     while (!query.empty()) {
         const auto amp = query.find('&');
         const auto pair = query.substr(0, amp);
@@ -109,19 +119,24 @@ void read_sentinel_path(std::string_view path, RedisUrl& url) {
         const auto eq = pair.find('=');
         const auto key = pair.substr(0, eq);
         const auto value = eq == std::string_view::npos ? std::string_view() : pair.substr(eq + 1);
-        if (key == "sentinel-user") {
-            sentinels.username = credential(value, "sentinel-user");
-        } else if (key == "sentinel-password") {
-            sentinels.password = credential(value, "sentinel-password");
-        } else {
-            throw std::invalid_argument("unknown parameter in the Redis URL (known: sentinel-user, sentinel-password)");
-        }
+        std::string* target = nullptr;
+        if (url.sentinels && key == "sentinel-user") target = &url.sentinels->username;
+        if (url.sentinels && key == "sentinel-password") target = &url.sentinels->password;
+        if (url.tls && key == "tls-ca-file") target = &url.tls->ca_file;
+        if (url.tls && key == "tls-cert-file") target = &url.tls->cert_file;
+        if (url.tls && key == "tls-key-file") target = &url.tls->key_file;
+        if (url.tls && key == "tls-server-name") target = &url.tls->server_name;
+        if (target == nullptr) throw std::invalid_argument("unknown parameter in the Redis URL (known: " + known + ")");
+        *target = credential(value, key);
+        if (key.starts_with("tls-") && target->empty())
+            throw std::invalid_argument("empty " + std::string(key) + " in the Redis URL");
     }
 }
 
-RedisUrl parse_sentinel(std::string_view rest) {
+RedisUrl parse_sentinel(std::string_view rest, bool tls) {
     RedisUrl out;
     out.sentinels.emplace();
+    if (tls) out.tls.emplace();
     const auto parts = split(rest);
     if (parts.has_userinfo) read_userinfo(parts.userinfo, out.username, out.password);
     auto hosts = parts.hosts;
@@ -138,17 +153,20 @@ RedisUrl parse_sentinel(std::string_view rest) {
         hosts.remove_prefix(comma + 1);
     }
     read_sentinel_path(parts.path, out);
+    read_query(parts.query, out);
     return out;
 }
 
-RedisUrl parse_redis(std::string_view rest) {
+RedisUrl parse_redis(std::string_view rest, bool tls) {
     RedisUrl out;
+    if (tls) out.tls.emplace();
     const auto parts = split(rest);
     if (parts.has_userinfo) read_userinfo(parts.userinfo, out.username, out.password);
     const auto address = read_address(parts.hosts, out.port);
     out.host = address.host;
     out.port = address.port;
     if (!parts.path.empty()) out.db = read_db(parts.path);
+    read_query(parts.query, out);
     return out;
 }
 
@@ -160,9 +178,11 @@ std::string RedisAddress::to_string() const {
 }
 
 RedisUrl RedisUrl::parse(std::string_view url) {
-    if (url.starts_with(kRedis)) return parse_redis(url.substr(kRedis.size()));
-    if (url.starts_with(kSentinel)) return parse_sentinel(url.substr(kSentinel.size()));
-    throw std::invalid_argument("a Redis URL starts with redis:// or redis-sentinel://");
+    if (url.starts_with(kRedis)) return parse_redis(url.substr(kRedis.size()), false);
+    if (url.starts_with(kRedisTls)) return parse_redis(url.substr(kRedisTls.size()), true);
+    if (url.starts_with(kSentinel)) return parse_sentinel(url.substr(kSentinel.size()), false);
+    if (url.starts_with(kSentinelTls)) return parse_sentinel(url.substr(kSentinelTls.size()), true);
+    throw std::invalid_argument("a Redis URL starts with redis://, rediss://, redis-sentinel:// or rediss-sentinel://");
 }
 
 }  // namespace mcp::detail

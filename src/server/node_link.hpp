@@ -16,7 +16,7 @@
 
 namespace mcp::detail {
 
-class ClusterLink {
+class NodeLink {
 public:
     // What another node said, run on a store thread.
     struct Handlers {
@@ -25,10 +25,10 @@ public:
         std::function<void(std::string_view task)> task_changed;     // a task's status changed there
     };
     // `store` is read when the backend is made, so it may change until then (Server::configure).
-    ClusterLink(const std::string& store, Handlers elsewhere);
-    ~ClusterLink();
-    ClusterLink(const ClusterLink&) = delete;
-    ClusterLink& operator=(const ClusterLink&) = delete;
+    NodeLink(const std::string& store, Handlers elsewhere);
+    ~NodeLink();
+    NodeLink(const NodeLink&) = delete;
+    NodeLink& operator=(const NodeLink&) = delete;
 
     Backend& backend() { return *backend_ptr(); }
     const std::shared_ptr<Backend>& backend_ptr();
@@ -45,7 +45,7 @@ public:
     void task_changed(std::string_view task);
 
 private:
-    void join(Cluster& cluster);
+    void join(NodeBus& bus);
     void run_broadcast_handlers(std::string_view topic, std::string_view payload);
 
     const std::string& store_;

@@ -8,14 +8,14 @@
 
 namespace mcp::detail {
 
-class Cluster {
+class NodeBus {
 public:
-    virtual ~Cluster() = default;
+    virtual ~NodeBus() = default;
     // This node's random name, for signals that its own handlers must tell apart.
     virtual const std::string& node_id() const = 0;
     // Throws StoreUnavailable when the store cannot be reached.
     virtual void publish(std::string_view topic, std::string_view payload) = 0;
-    // Handlers run one at a time on a thread of the cluster's own and may use the store, but not
+    // Handlers run one at a time on a thread of the bus's own and may use the store, but not
     // subscribe or unsubscribe. The id is for unsubscribe(), which returns once the handler is
     // not running and never will again.
     virtual std::uint64_t subscribe(std::string topic, std::function<void(std::string_view payload)> handler) = 0;

@@ -18,7 +18,7 @@ const RespValue& checked(const RespValue& reply) {
 
 std::string redis_ms(std::chrono::milliseconds d) { return std::to_string(std::max<std::int64_t>(d.count(), 1)); }
 
-void RedisCluster::Queue::post(std::string topic, std::string payload) {
+void RedisNodeBus::Queue::post(std::string topic, std::string payload) {
     {
         std::lock_guard lock(mutex);
         if (stopping) return;
@@ -27,7 +27,7 @@ void RedisCluster::Queue::post(std::string topic, std::string payload) {
     changed.notify_one();
 }
 
-RedisCluster::RedisCluster(RedisClient& client)
+RedisNodeBus::RedisNodeBus(RedisClient& client)
     : client_(client), node_id_(random_token(9)), worker_([this] { run(); }) {
     client_.psubscribe(std::string(kBus) + "*", [queue = queue_](std::string_view channel, std::string_view payload) {
         queue->post(std::string(channel.substr(kBus.size())), std::string(payload));
@@ -35,7 +35,7 @@ RedisCluster::RedisCluster(RedisClient& client)
     client_.on_reconnect([queue = queue_] { queue->post(std::string(kReconnected), {}); });
 }
 
-RedisCluster::~RedisCluster() {
+RedisNodeBus::~RedisNodeBus() {
     {
         std::lock_guard lock(queue_->mutex);
         queue_->stopping = true;
@@ -44,27 +44,27 @@ RedisCluster::~RedisCluster() {
     worker_.join();
 }
 
-void RedisCluster::publish(std::string_view topic, std::string_view payload) {
+void RedisNodeBus::publish(std::string_view topic, std::string_view payload) {
     checked(client_.command({"PUBLISH", std::string(kBus) + std::string(topic), std::string(payload)}));
 }
 
-std::uint64_t RedisCluster::subscribe(std::string topic, std::function<void(std::string_view)> handler) {
+std::uint64_t RedisNodeBus::subscribe(std::string topic, std::function<void(std::string_view)> handler) {
     std::lock_guard lock(handlers_mutex_);
     const auto id = next_id_++;
     handlers_.emplace(id, Handler{std::move(topic), std::move(handler)});
     return id;
 }
 
-void RedisCluster::unsubscribe(std::uint64_t id) {
+void RedisNodeBus::unsubscribe(std::uint64_t id) {
     std::lock_guard lock(handlers_mutex_);
     handlers_.erase(id);
 }
 
-std::uint64_t RedisCluster::on_reconnect(std::function<void()> handler) {
+std::uint64_t RedisNodeBus::on_reconnect(std::function<void()> handler) {
     return subscribe(std::string(kReconnected), [handler = std::move(handler)](std::string_view) { handler(); });
 }
 
-void RedisCluster::run() {
+void RedisNodeBus::run() {
     std::unique_lock lock(queue_->mutex);
     while (true) {
         queue_->changed.wait(lock, [&] { return queue_->stopping || !queue_->signals.empty(); });
@@ -81,7 +81,7 @@ void RedisCluster::run() {
                 } catch (const std::exception& e) {
                     // Usually Redis going away mid-handler; pub/sub is only a wake-up, the state
                     // converges. The other handlers of the signal still run.
-                    log().debug("cluster signal {} not handled: {}", signal.topic, e.what());
+                    log().debug("node signal {} not handled: {}", signal.topic, e.what());
                 }
             }
         }
