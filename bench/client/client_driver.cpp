@@ -143,7 +143,10 @@ private:
             std::lock_guard lock(mutex_);
             ++outstanding_;
         }
-        client_.async_call_tool("echo", {{"text", text_}}, {.timeout = std::chrono::seconds(30)},
+        // The completion only counts and starts the next call: it runs where the call settles
+        // (inline_completion), as a throughput-minded host would have it.
+        client_.async_call_tool("echo", {{"text", text_}},
+                                {.timeout = std::chrono::seconds(30), .inline_completion = true},
                                 [this](std::exception_ptr error, mcp::CallToolResult result) { done(error, result); });
     }
 

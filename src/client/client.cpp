@@ -104,11 +104,13 @@ void Client::async_request(std::string method, boost::json::object params, CallO
     spec->params = std::move(params);
     spec->options = std::move(options);
     auto impl = impl_;
-    impl->start(spec, 0, spec->params, [impl, done = std::move(done)](const detail::Outcome& outcome) {
-        auto deliver = [done, outcome] { done(outcome.error, outcome.result); };
-        // A pool that is shut down runs nothing more: the answer comes on this thread instead.
-        if (!impl->pool.try_submit(deliver, detail::Admission::always)) deliver();
-    });
+    const bool inline_completion = spec->options.inline_completion;
+    impl->start(spec, 0, spec->params,
+                [impl, inline_completion, done = std::move(done)](const detail::Outcome& outcome) {
+                    auto deliver = [done, outcome] { done(outcome.error, outcome.result); };
+                    // A pool that is shut down runs nothing more: the answer comes on this thread.
+                    if (inline_completion || !impl->pool.try_submit(deliver, detail::Admission::always)) deliver();
+                });
 }
 
 void Client::notify(std::string_view method, boost::json::object params) {
@@ -157,24 +159,26 @@ CallToolResult Client::call_tool(std::string_view name, boost::json::object argu
 void Client::async_call_tool(std::string name, boost::json::object arguments, CallOptions options,
                              std::function<void(std::exception_ptr, CallToolResult)> done) {
     auto impl = impl_;
+    const bool inline_completion = options.inline_completion;
     auto spec = tool_call(impl->tools, name, std::move(arguments), std::move(options));
-    impl->start(spec, 0, spec->params,
-                [impl, name = std::move(name), done = std::move(done)](const detail::Outcome& outcome) {
-                    auto deliver = [impl, name, done, outcome] {
-                        CallToolResult typed;
-                        std::exception_ptr error = outcome.error;
-                        if (!error) {
-                            try {
-                                typed = read_wire<CallToolResult>(outcome.result, "tool result");
-                                impl->tools.check_output(name, typed);
-                            } catch (...) {
-                                error = std::current_exception();
-                            }
-                        }
-                        done(error, std::move(typed));
-                    };
-                    if (!impl->pool.try_submit(deliver, detail::Admission::always)) deliver();
-                });
+    impl->start(
+        spec, 0, spec->params,
+        [impl, inline_completion, name = std::move(name), done = std::move(done)](const detail::Outcome& outcome) {
+            auto deliver = [impl, name, done, outcome] {
+                CallToolResult typed;
+                std::exception_ptr error = outcome.error;
+                if (!error) {
+                    try {
+                        typed = read_wire<CallToolResult>(outcome.result, "tool result");
+                        impl->tools.check_output(name, typed);
+                    } catch (...) {
+                        error = std::current_exception();
+                    }
+                }
+                done(error, std::move(typed));
+            };
+            if (inline_completion || !impl->pool.try_submit(deliver, detail::Admission::always)) deliver();
+        });
 }
 
 // ---- Prompts.

@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <pthread.h>
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
@@ -87,6 +88,29 @@ TEST_F(ClientStdio, SpawnsTheDemoNegotiatesTheNewestRevisionAndCalls) {
     const auto stats = client.call_tool("word_stats", {{"text", "a b a"}});
     ASSERT_TRUE(stats.structured_content);  // checked against the listed outputSchema
     EXPECT_EQ(stats.structured_content->at("words"), 3);
+}
+
+// Where an async call's completion runs: the callback pool by default, the client's I/O thread with
+// inline_completion (the threads are named by the library).
+TEST_F(ClientStdio, AnInlineCompletionRunsOnTheIoThreadAndAPooledOneDoesNot) {
+    mcp::Client client(std::make_shared<mcp::StdioTransport>(demo_params()));
+    client.connect();
+    const auto thread_of_completion = [&](bool inline_completion) {
+        std::promise<std::string> name;
+        client.async_call_tool("echo", {{"text", "x"}}, {.inline_completion = inline_completion},
+                               [&](std::exception_ptr error, const mcp::CallToolResult&) {
+                                   char buffer[16] = {};
+                                   pthread_getname_np(pthread_self(), buffer, sizeof buffer);
+                                   name.set_value(error ? std::string("error") : std::string(buffer));
+                               });
+        auto future = name.get_future();
+        EXPECT_EQ(future.wait_for(10s), std::future_status::ready);
+        return future.get();
+    };
+    EXPECT_EQ(thread_of_completion(true), "mcp-client-io");
+    const auto pooled = thread_of_completion(false);
+    EXPECT_NE(pooled, "mcp-client-io");
+    EXPECT_NE(pooled, "error");
 }
 
 TEST_F(ClientStdio, SpeaksAPinnedLegacyRevision) {

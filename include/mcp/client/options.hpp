@@ -98,6 +98,11 @@ struct CallOptions {
     std::function<void(const Progress&)> on_progress;
     // Skips the result cache.
     bool fresh = false;
+    // async_request and async_call_tool: `done` runs where the call settles (the client's I/O
+    // thread; the calling thread for a cached result or a call refused before it left) instead of
+    // on the callback pool, saving two thread hand-offs per call. It must return at once and never
+    // block (no blocking call on this client from it); starting the next async call from it is fine.
+    bool inline_completion = false;
 };
 
 }  // namespace mcp
