@@ -133,9 +133,9 @@ void Peer::request(std::string_view method, boost::json::object params, RequestS
     {
         std::unique_lock lock(mutex_);
         if (closed_) {
-            auto reason = closed_reason_;
+            const auto reason = closed_reason_;
             lock.unlock();
-            pending->done({nullptr, std::make_exception_ptr(ConnectionClosed(std::move(reason)))});
+            pending->done({nullptr, std::make_exception_ptr(ConnectionClosed(reason))});
             return;
         }
         pending_.emplace(id, pending);
