@@ -69,7 +69,7 @@ void ResumableStream::publish(const boost::json::value& message) {
     bool wake_others = false;
     {
         std::lock_guard lock(mutex_);
-        if (finished_) return;
+        if (finished_ || discarded_) return;
         std::string id;
         try {
             id = journal_.append(journal_key_, data);
@@ -105,7 +105,8 @@ void ResumableStream::finish() {
         if (finished_) return;
         finished_ = true;
         try {
-            journal_.append(journal_key_, {});  // the end marker, for connections resumed elsewhere
+            // The end marker, for connections resumed elsewhere.
+            if (!discarded_) journal_.append(journal_key_, {});
         } catch (const StoreUnavailable&) {
             // A connection resumed elsewhere ends when the journal expires.
         }
@@ -163,6 +164,10 @@ void ResumableStream::catch_up() {
     deliver_new();
 }
 
-void ResumableStream::discard() { journal_.drop(journal_key_); }
+void ResumableStream::discard() {
+    std::lock_guard lock(mutex_);  // a publish or finish under way journals before the drop, or not at all
+    discarded_ = true;
+    journal_.drop(journal_key_);
+}
 
 }  // namespace mcp::detail

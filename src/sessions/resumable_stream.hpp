@@ -76,7 +76,9 @@ public:
     bool attached();
     // Delivers what other nodes published since the last delivery.
     void catch_up();
-    // Drops the stream's events from the journal.
+    // Drops the stream's events from the journal, for good: a call that outlives its session
+    // (a step of a cancelled call, a handler its DELETE released) then publishes and finishes
+    // into nothing, instead of writing back a stream that nothing would drop again.
     void discard();
 
 private:
@@ -93,6 +95,7 @@ private:
 
     std::mutex mutex_;  // keeps the order of the journal and of the connection the same
     bool finished_ = false;
+    bool discarded_ = false;
     std::shared_ptr<StreamConnection> live_;
     std::string last_delivered_;  // journal id of the last event written to `live_`
 };

@@ -11,7 +11,9 @@
 #include <atomic>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <thread>
+#include <vector>
 
 using namespace mcp;
 using namespace mcp::detail;
@@ -249,6 +251,41 @@ TEST(ResumableStream, AReconnectedClientGetsWhatItMissedThenTheRestLive) {
     stream.attach(late, position->event_id);  // a finished stream replays, then ends
     EXPECT_EQ(late->events().size(), 3u);
     EXPECT_TRUE(late->finished());
+}
+
+// A call still running when its session ends (a cancelled count between two steps, an
+// elicitation released by DELETE) publishes or finishes after its stream was dropped from the
+// journal: that must not write the stream back, where nothing would ever drop it again.
+TEST(ResumableStream, WritesNothingToTheJournalOnceDiscarded) {
+    auto journal = make_memory_event_journal(100, 1 << 20, 1000);
+    ResumableStream stream("s", "post-1", *journal, test_keys(), nullptr);
+    const auto key = ResumableStream::journal_key("s", "post-1");
+    stream.publish(boost::json::value("one"));
+    ASSERT_TRUE(journal->exists(key));
+    stream.discard();
+    EXPECT_FALSE(journal->exists(key));
+    stream.publish(boost::json::value("late progress"));
+    EXPECT_FALSE(journal->exists(key));
+    stream.finish();
+    EXPECT_FALSE(journal->exists(key));
+    EXPECT_TRUE(stream.finished());
+}
+
+TEST(ResumableSession, StreamsOfAClosedSessionLeaveNothingInTheJournal) {
+    auto journal = make_memory_event_journal(100, 1 << 20, 1000);
+    std::vector<std::string> keys;
+    for (int i = 0; i < 50; ++i) {
+        auto session = std::make_shared<ResumableSession>(
+            SessionState::make("session-" + std::to_string(i), nullptr, LogLevel::info), *journal, test_keys(),
+            nullptr);
+        auto stream = session->open_stream();
+        keys.push_back(ResumableStream::journal_key("session-" + std::to_string(i), stream->id()));
+        stream->publish(boost::json::value("progress"));
+        session->close(true);                             // DELETE, or the session expired
+        stream->publish(boost::json::value("progress"));  // the call's next step, before it stops
+        session->finish(*stream);                         // and its end
+    }
+    for (const auto& key : keys) EXPECT_FALSE(journal->exists(key)) << key;
 }
 
 TEST(SessionService, AClientAtItsQuotaIsRefusedAndOthersAreNot) {
