@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 
-import { freePort, waitUntil } from './helpers.mjs';
+import { freePort, SCALE, waitUntil } from './helpers.mjs';
 
 const ACCEPT = 'application/json, text/event-stream';
 let server;
@@ -24,7 +24,7 @@ before(async () => {
         stdio: ['ignore', 'ignore', 'pipe'],
     });
     server = { child, url: `http://127.0.0.1:${port}/mcp` };
-    await waitUntil(async () => (await fetch(server.url).catch(() => null)) !== null, 5000, 'the probe to listen');
+    await waitUntil(async () => (await fetch(server.url).catch(() => null)) !== null, 5000 * SCALE, 'the probe to listen');
 });
 
 after(() => server?.child.kill('SIGKILL'));
