@@ -19,6 +19,7 @@
 #include <deque>
 #include <mutex>
 #include <optional>
+#include <vector>
 
 namespace mcp {
 
@@ -30,6 +31,9 @@ using Descriptor = boost::asio::posix::stream_descriptor;
 // How often the shutdown looks at the process group, and, without a pidfd, at the child.
 constexpr std::chrono::milliseconds kClosingTick{20};
 constexpr std::chrono::milliseconds kRunningTick{100};
+// What is queued goes in one gathered write, up to this many messages: with many calls in flight,
+// one system call carries the requests of a whole turn of the I/O loop.
+constexpr std::size_t kMaxWriteBatch = 64;
 
 struct Queued {
     std::string text;  // with its '\n'
@@ -63,9 +67,10 @@ struct StdioTransport::Impl : std::enable_shared_from_this<StdioTransport::Impl>
     std::array<char, 64 * 1024> out_buffer{};
     std::array<char, 8 * 1024> err_buffer{};
 
-    std::deque<Queued> queue;
+    std::deque<Queued> queue;  // references stay valid as it grows: the write in progress uses them
     std::size_t queued_bytes = 0;
     bool writing = false;
+    std::vector<boost::asio::const_buffer> batch;  // the write in progress: the first batch.size() queued
 
     std::optional<int> exit_status;
     bool closing = false;
@@ -181,8 +186,11 @@ struct StdioTransport::Impl : std::enable_shared_from_this<StdioTransport::Impl>
             return;
         }
         writing = true;
+        batch.clear();
+        for (std::size_t i = 0; i < queue.size() && i < kMaxWriteBatch; ++i)
+            batch.push_back(boost::asio::buffer(queue[i].text));
         boost::asio::async_write(
-            *in, boost::asio::buffer(queue.front().text),
+            *in, batch,
             boost::asio::bind_executor(*strand, [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
                 self->on_written(ec);
             }));
@@ -195,8 +203,10 @@ struct StdioTransport::Impl : std::enable_shared_from_this<StdioTransport::Impl>
             writing = false;
             return;
         }
-        queued_bytes -= queue.front().text.size();
-        queue.pop_front();
+        for (std::size_t i = 0; i < batch.size(); ++i) {
+            queued_bytes -= queue.front().text.size();
+            queue.pop_front();
+        }
         write_next();
     }
 
