@@ -8,6 +8,7 @@
 #include "util/log.hpp"
 
 #include <boost/asio/use_awaitable.hpp>
+#include <boost/json/parse.hpp>
 
 #include <functional>
 
@@ -23,6 +24,15 @@ constexpr std::chrono::hours kNoDeadline{24 * 365};
 constexpr std::chrono::milliseconds kLinger{1'000};
 
 bool successful(unsigned status) { return status >= 200 && status < 300; }
+
+// A JSON-RPC response whose id is null.
+bool answers_no_request(std::string_view body) {
+    boost::system::error_code ec;
+    const auto parsed = boost::json::parse(body, ec);
+    const auto* object = ec ? nullptr : parsed.if_object();
+    const auto* id = object != nullptr ? object->if_contains("id") : nullptr;
+    return id != nullptr && id->is_null() && !object->contains("method");
+}
 
 std::string refused(unsigned status, const std::string& url) {
     return "HTTP " + std::to_string(status) + " from " + url;
@@ -75,7 +85,10 @@ asio::awaitable<void> HttpCore::post_request(Ptr f) {
         // A JSON-RPC error answering the request comes with a 4xx in 2026 (-32601 with 404, the
         // protocol errors with 400): the server's error is the answer. Anything else is the status's.
         auto body = co_await read_bounded(*stream, params_.max_error_body_bytes);
-        if (has_media_type(stream->headers(), "application/json")) deliver(body);
+        // An error with a null id (the server could not tell the request's) answers this POST all
+        // the same: the refusal below carries it, and the client is not handed a response for
+        // no request.
+        if (has_media_type(stream->headers(), "application/json") && !answers_no_request(body)) deliver(body);
         if (f->answered) co_return finish(f);
         co_return fail(f, {refused(status, params_.url), static_cast<int>(status), std::move(body)});
     }
