@@ -225,4 +225,14 @@ asio::awaitable<HttpCore::Fetched> HttpCore::fetch(net::HttpRequest request) {
     co_return out;
 }
 
+asio::awaitable<HttpCore::Opened> HttpCore::open_stream(net::HttpRequest request) {
+    Opened out;
+    try {
+        out.stream = std::make_shared<net::HttpStream>(co_await http_->open(std::move(request)));
+    } catch (const net::HttpError& e) {
+        out.error = e.what();
+    }
+    co_return out;
+}
+
 }  // namespace mcp::detail

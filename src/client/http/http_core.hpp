@@ -88,6 +88,12 @@ private:
         std::string error;  // set when there was no complete response
     };
     boost::asio::awaitable<Fetched> fetch(net::HttpRequest request);
+    struct Opened {
+        std::shared_ptr<net::HttpStream> stream;
+        std::string error;  // set when there is no stream
+    };
+    // A request whose answer is read as it comes (an SSE stream, or a body read when needed).
+    boost::asio::awaitable<Opened> open_stream(net::HttpRequest request);
 
     // ---- post_exchange.cpp
     boost::asio::awaitable<void> post(Ptr f);

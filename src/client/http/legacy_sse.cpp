@@ -5,7 +5,6 @@
 #include "client/http/http_core.hpp"
 
 #include "client/http/request_headers.hpp"
-#include "net/http_error.hpp"
 #include "net/url.hpp"
 #include "util/log.hpp"
 
@@ -41,13 +40,9 @@ asio::awaitable<void> HttpCore::run_legacy_stream() {
     request.url = params_.url;
     request.headers = legacy_stream_headers(params_.headers);
     request.stop = closing_stop_.get_token();
-    std::shared_ptr<net::HttpStream> stream;
-    std::string error;
-    try {
-        stream = std::make_shared<net::HttpStream>(co_await http_->open(std::move(request)));
-    } catch (const net::HttpError& e) {
-        error = e.what();
-    }
+    auto opened = co_await open_stream(std::move(request));
+    auto stream = std::move(opened.stream);
+    auto error = std::move(opened.error);
     if (ending_) co_return;
     if (!stream) co_return legacy_failed({"no HTTP+SSE stream at " + params_.url + ": " + error, 0, {}});
     const auto status = stream->status();

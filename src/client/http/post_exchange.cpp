@@ -69,13 +69,9 @@ asio::awaitable<void> HttpCore::post_request(Ptr f) {
     request.body = f->message.text;
     request.timeout = kNoDeadline;
     request.stop = f->stop.get_token();
-    std::shared_ptr<net::HttpStream> stream;
-    std::string error;
-    try {
-        stream = std::make_shared<net::HttpStream>(co_await http_->open(std::move(request)));
-    } catch (const net::HttpError& e) {
-        error = e.what();
-    }
+    auto opened = co_await open_stream(std::move(request));
+    auto stream = std::move(opened.stream);
+    auto error = std::move(opened.error);
     if (f->stop.stop_requested()) co_return finish(f);
     if (!stream) co_return fail(f, {error, 0, {}});
 
@@ -194,12 +190,10 @@ asio::awaitable<HttpCore::EventStream> HttpCore::open_event_stream(std::string s
     request.headers = stream_headers(session, version, last_event_id, params_.headers);
     request.stop = std::move(stop);
     EventStream out;
-    try {
-        out.stream = std::make_shared<net::HttpStream>(co_await http_->open(std::move(request)));
-    } catch (const net::HttpError& e) {
-        out.error = e.what();
-        co_return out;
-    }
+    auto opened = co_await open_stream(std::move(request));
+    out.stream = std::move(opened.stream);
+    out.error = std::move(opened.error);
+    if (!out.stream) co_return out;
     out.status = out.stream->status();
     if (successful(out.status) && has_media_type(out.stream->headers(), "text/event-stream")) co_return out;
     auto refusal = std::move(out.stream);
