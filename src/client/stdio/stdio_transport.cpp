@@ -188,7 +188,7 @@ struct StdioTransport::Impl : std::enable_shared_from_this<StdioTransport::Impl>
         writing = true;
         batch.clear();
         for (std::size_t i = 0; i < queue.size() && i < kMaxWriteBatch; ++i)
-            batch.push_back(boost::asio::buffer(queue[i].text));
+            batch.emplace_back(queue[i].text.data(), queue[i].text.size());
         boost::asio::async_write(
             *in, batch,
             boost::asio::bind_executor(*strand, [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
