@@ -100,9 +100,14 @@ std::string Client::Impl::version() const {
     return version_;
 }
 
-detail::Envelope Client::Impl::envelope() const {
+std::shared_ptr<const std::string> Client::Impl::envelope() const {
     std::lock_guard lock(mutex);
-    return detail::Envelope{version_, capabilities, client_info, log_level};
+    if (!envelope_.members || envelope_.version != version_ || envelope_.log_level != log_level) {
+        envelope_ = {version_, log_level,
+                     std::make_shared<const std::string>(
+                         detail::envelope_members(version_, capabilities, client_info, log_level))};
+    }
+    return envelope_.members;
 }
 
 void Client::Impl::check_may_block() const {
@@ -122,16 +127,18 @@ void Client::Impl::check_era(Era wanted, std::string_view what) const {
 void Client::Impl::start(std::shared_ptr<const CallSpec> call, int round, boost::json::object params,
                          detail::Completion done) {
     const bool modern = era() == Era::stateless;
-    if (modern && round == 0 && !call->options.fresh && cacheable(call->method)) {
+    const bool cached = modern && cacheable(call->method);
+    if (cached && round == 0 && !call->options.fresh) {
         if (auto hit = cache.get(call->method, params)) {
             done({std::move(*hit), nullptr});
             return;
         }
     }
-    boost::json::object wire = params;
-    if (modern) detail::add_envelope(wire, envelope());
+    boost::json::object key;  // what a cached result is filed under
+    if (cached) key = params;
 
     detail::RequestSpec spec;
+    if (modern) spec.envelope = envelope();
     if (round == 0) spec.id = call->id;
     spec.protocol_version = call->method == "initialize" ? std::string() : version();
     spec.param_headers = call->param_headers;
@@ -153,14 +160,14 @@ void Client::Impl::start(std::shared_ptr<const CallSpec> call, int round, boost:
             }
         };
     }
-    peer->request(call->method, std::move(wire), std::move(spec),
-                  [self = shared_from_this(), call, round, params = std::move(params),
+    peer->request(call->method, std::move(params), std::move(spec),
+                  [self = shared_from_this(), call, round, key = std::move(key),
                    done = std::move(done)](detail::Outcome outcome) mutable {
-                      self->finish(std::move(call), round, params, std::move(outcome), std::move(done));
+                      self->finish(std::move(call), round, key, std::move(outcome), std::move(done));
                   });
 }
 
-void Client::Impl::finish(std::shared_ptr<const CallSpec> call, int round, const boost::json::object& params,
+void Client::Impl::finish(std::shared_ptr<const CallSpec> call, int round, const boost::json::object& key,
                           detail::Outcome outcome, detail::Completion done) {
     if (!outcome.error && era() == Era::stateless) {
         if (detail::is_input_required(outcome.result)) {
@@ -168,7 +175,7 @@ void Client::Impl::finish(std::shared_ptr<const CallSpec> call, int round, const
             return;
         }
         if (cacheable(call->method) && outcome.result.is_object())
-            cache.put(call->method, params, outcome.result.as_object());
+            cache.put(call->method, key, outcome.result.as_object());
     }
     done(std::move(outcome));
 }
@@ -219,7 +226,12 @@ detail::InputAnswerer Client::Impl::input_answerer() {
     };
 }
 
-boost::json::value Client::Impl::call(const std::shared_ptr<const CallSpec>& spec) {
+void Client::Impl::begin(std::shared_ptr<CallSpec> call, detail::Completion done) {
+    auto params = era() == Era::stateless ? call->params : std::move(call->params);
+    start(std::move(call), 0, std::move(params), std::move(done));
+}
+
+boost::json::value Client::Impl::call(std::shared_ptr<CallSpec> spec) {
     check_may_block();
     struct Wait {
         std::mutex mutex;
@@ -228,7 +240,7 @@ boost::json::value Client::Impl::call(const std::shared_ptr<const CallSpec>& spe
         detail::Outcome outcome;
     };
     auto wait = std::make_shared<Wait>();
-    start(spec, 0, spec->params, [wait](detail::Outcome outcome) {
+    begin(std::move(spec), [wait](detail::Outcome outcome) {
         {
             std::lock_guard lock(wait->mutex);
             wait->outcome = std::move(outcome);

@@ -1,5 +1,8 @@
 #include "client/envelope.hpp"
 
+#include <fmt/format.h>
+#include <boost/json/serialize.hpp>
+
 namespace mcp::detail {
 
 namespace {
@@ -13,6 +16,16 @@ void merge(boost::json::object& into, const boost::json::object& from) {
             into[kv.key()] = kv.value();
         }
     }
+}
+
+constexpr std::string_view kVersionKey = "io.modelcontextprotocol/protocolVersion";
+constexpr std::string_view kCapabilitiesKey = "io.modelcontextprotocol/clientCapabilities";
+constexpr std::string_view kClientInfoKey = "io.modelcontextprotocol/clientInfo";
+constexpr std::string_view kLogLevelKey = "io.modelcontextprotocol/logLevel";
+
+// An object's members as text, without its braces.
+std::string_view members_of(const std::string& object_text) {
+    return std::string_view(object_text).substr(1, object_text.size() - 2);
 }
 
 }  // namespace
@@ -36,14 +49,38 @@ boost::json::object client_capabilities(const ClientOptions& options) {
     return caps;
 }
 
-void add_envelope(boost::json::object& params, const Envelope& envelope) {
-    auto& slot = params["_meta"];
-    if (!slot.is_object()) slot = boost::json::object();
-    auto& meta = slot.as_object();
-    meta["io.modelcontextprotocol/protocolVersion"] = envelope.protocol_version;
-    meta["io.modelcontextprotocol/clientCapabilities"] = envelope.capabilities;
-    meta["io.modelcontextprotocol/clientInfo"] = envelope.client_info;
-    if (envelope.log_level) meta["io.modelcontextprotocol/logLevel"] = to_string(*envelope.log_level);
+std::string envelope_members(std::string_view protocol_version, const boost::json::object& capabilities,
+                             const boost::json::object& client_info, std::optional<LogLevel> log_level) {
+    boost::json::object meta;
+    meta[kVersionKey] = protocol_version;
+    meta[kCapabilitiesKey] = capabilities;
+    meta[kClientInfoKey] = client_info;
+    if (log_level) meta[kLogLevelKey] = to_string(*log_level);
+    return std::string(members_of(boost::json::serialize(meta)));
+}
+
+std::string request_text(std::int64_t id, std::string_view method, boost::json::object params,
+                         std::string_view members) {
+    // Written out rather than built as a JSON-RPC object and serialized: a request is the hot path.
+    std::string text = fmt::format(R"({{"jsonrpc":"2.0","id":{},"method":{},"params":)", id,
+                                   boost::json::serialize(boost::json::string_view(method)));
+    if (members.empty()) {
+        text += boost::json::serialize(params);
+        text += '}';
+        return text;
+    }
+    boost::json::object meta;
+    if (auto it = params.find("_meta"); it != params.end()) {
+        if (it->value().is_object()) meta = std::move(it->value().as_object());
+        params.erase(it);
+    }
+    for (auto key : {kVersionKey, kCapabilitiesKey, kClientInfoKey, kLogLevelKey}) meta.erase(key);
+    text.append(R"({"_meta":{)").append(members);
+    if (!meta.empty()) text.append(",").append(members_of(boost::json::serialize(meta)));
+    text += '}';
+    if (!params.empty()) text.append(",").append(members_of(boost::json::serialize(params)));
+    text += "}}";
+    return text;
 }
 
 }  // namespace mcp::detail

@@ -1,5 +1,6 @@
 #include "client/peer.hpp"
 
+#include "client/envelope.hpp"
 #include "protocol/methods.hpp"
 #include "util/log.hpp"
 
@@ -120,7 +121,7 @@ void Peer::request(std::string_view method, boost::json::object params, RequestS
     }
     out.params = std::move(spec.param_headers);
     out.protocol_version = std::move(spec.protocol_version);
-    out.text = boost::json::serialize(jsonrpc::make_request(id, method, std::move(params)));
+    out.text = request_text(id, method, std::move(params), spec.envelope ? *spec.envelope : std::string_view());
     std::weak_ptr<Peer> weak = weak_from_this();
     out.failed = [weak, id](const TransportFailure& failure) {
         if (auto self = weak.lock()) {
@@ -243,7 +244,7 @@ void Peer::send(OutboundMessage message) {
 
 void Peer::on_message(std::string_view text) {
     auto parsed = jsonrpc::parse(text, options_.limits);
-    const auto* document = std::get_if<boost::json::value>(&parsed);
+    auto* document = std::get_if<boost::json::value>(&parsed);
     const auto classified = document != nullptr
                                 ? jsonrpc::classify(*document)
                                 : std::variant<jsonrpc::Message, jsonrpc::Failure>(std::get<jsonrpc::Failure>(parsed));
@@ -255,7 +256,7 @@ void Peer::on_message(std::string_view text) {
     }
     const auto& message = std::get<jsonrpc::Message>(classified);
     switch (message.kind) {
-        case jsonrpc::Kind::response: on_response(message); break;
+        case jsonrpc::Kind::response: on_response(message, *document); break;
         case jsonrpc::Kind::request: on_server_request(message); break;
         case jsonrpc::Kind::notification: {
             static const boost::json::object none;
@@ -271,7 +272,8 @@ void Peer::on_message(std::string_view text) {
     }
 }
 
-void Peer::on_response(const jsonrpc::Message& message) {
+// The result moves out of the parsed document: it keeps the document's arena, and nothing is copied.
+void Peer::on_response(const jsonrpc::Message& message, boost::json::value& document) {
     PendingPtr pending = message.id.is_int64() ? take(message.id.get_int64()) : nullptr;
     if (!pending) {
         if (worth_logging(++unknown_responses_))
@@ -283,7 +285,7 @@ void Peer::on_response(const jsonrpc::Message& message) {
     if (message.error != nullptr) {
         settle(pending, {nullptr, error_of(*message.error)});
     } else {
-        settle(pending, {*message.result, nullptr});
+        settle(pending, {std::move(document.as_object()["result"]), nullptr});
     }
 }
 
