@@ -115,11 +115,13 @@ void Client::async_request(std::string method, boost::json::object params, CallO
     spec->options = std::move(options);
     auto impl = impl_;
     const bool inline_completion = spec->options.inline_completion;
-    impl->begin(std::move(spec), [impl, inline_completion, done = std::move(done)](detail::Outcome outcome) mutable {
-        run_completion(impl->pool, inline_completion, [done = std::move(done), outcome = std::move(outcome)]() mutable {
-            done(outcome.error, std::move(outcome.result));
-        });
-    });
+    impl->start(spec, 0, spec->params,
+                [impl, inline_completion, done = std::move(done)](detail::Outcome outcome) mutable {
+                    run_completion(impl->pool, inline_completion,
+                                   [done = std::move(done), outcome = std::move(outcome)]() mutable {
+                                       done(outcome.error, std::move(outcome.result));
+                                   });
+                });
 }
 
 void Client::notify(std::string_view method, boost::json::object params) {
@@ -172,23 +174,24 @@ void Client::async_call_tool(std::string name, boost::json::object arguments, Ca
     auto impl = impl_;
     const bool inline_completion = options.inline_completion;
     auto spec = tool_call(impl->tools, name, std::move(arguments), std::move(options));
-    impl->begin(std::move(spec), [impl, inline_completion, name = std::move(name),
-                                  done = std::move(done)](detail::Outcome outcome) mutable {
-        auto deliver = [impl, name = std::move(name), done = std::move(done), outcome = std::move(outcome)] {
-            CallToolResult typed;
-            std::exception_ptr error = outcome.error;
-            if (!error) {
-                try {
-                    typed = read_wire<CallToolResult>(outcome.result, "tool result");
-                    impl->tools.check_output(name, typed);
-                } catch (...) {
-                    error = std::current_exception();
+    impl->start(
+        spec, 0, spec->params,
+        [impl, inline_completion, name = std::move(name), done = std::move(done)](detail::Outcome outcome) mutable {
+            auto deliver = [impl, name = std::move(name), done = std::move(done), outcome = std::move(outcome)] {
+                CallToolResult typed;
+                std::exception_ptr error = outcome.error;
+                if (!error) {
+                    try {
+                        typed = read_wire<CallToolResult>(outcome.result, "tool result");
+                        impl->tools.check_output(name, typed);
+                    } catch (...) {
+                        error = std::current_exception();
+                    }
                 }
-            }
-            done(error, std::move(typed));
-        };
-        run_completion(impl->pool, inline_completion, std::move(deliver));
-    });
+                done(error, std::move(typed));
+            };
+            run_completion(impl->pool, inline_completion, std::move(deliver));
+        });
 }
 
 // ---- Prompts.

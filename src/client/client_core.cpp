@@ -124,7 +124,7 @@ void Client::Impl::check_era(Era wanted, std::string_view what) const {
 
 // ---- The path of a call.
 
-void Client::Impl::start(std::shared_ptr<const CallSpec> call, int round, boost::json::object params,
+void Client::Impl::start(std::shared_ptr<const CallSpec> call, int round, const boost::json::object& params,
                          detail::Completion done) {
     const bool modern = era() == Era::stateless;
     const bool cached = modern && cacheable(call->method);
@@ -160,7 +160,7 @@ void Client::Impl::start(std::shared_ptr<const CallSpec> call, int round, boost:
             }
         };
     }
-    peer->request(call->method, std::move(params), std::move(spec),
+    peer->request(call->method, params, std::move(spec),
                   [self = shared_from_this(), call, round, key = std::move(key),
                    done = std::move(done)](detail::Outcome outcome) mutable {
                       self->finish(std::move(call), round, key, std::move(outcome), std::move(done));
@@ -226,12 +226,7 @@ detail::InputAnswerer Client::Impl::input_answerer() {
     };
 }
 
-void Client::Impl::begin(std::shared_ptr<CallSpec> call, detail::Completion done) {
-    auto params = era() == Era::stateless ? call->params : std::move(call->params);
-    start(std::move(call), 0, std::move(params), std::move(done));
-}
-
-boost::json::value Client::Impl::call(std::shared_ptr<CallSpec> spec) {
+boost::json::value Client::Impl::call(const std::shared_ptr<const CallSpec>& spec) {
     check_may_block();
     struct Wait {
         std::mutex mutex;
@@ -240,7 +235,7 @@ boost::json::value Client::Impl::call(std::shared_ptr<CallSpec> spec) {
         detail::Outcome outcome;
     };
     auto wait = std::make_shared<Wait>();
-    begin(std::move(spec), [wait](detail::Outcome outcome) {
+    start(spec, 0, spec->params, [wait](detail::Outcome outcome) {
         {
             std::lock_guard lock(wait->mutex);
             wait->outcome = std::move(outcome);

@@ -63,12 +63,11 @@ struct Client::Impl : std::enable_shared_from_this<Client::Impl> {
 
     // Starts a call; `done` runs once, on the thread that settles it (never before start returns
     // when the answer comes from the network; at once from the cache or a closed peer).
-    void start(std::shared_ptr<const CallSpec> call, int round, boost::json::object params, detail::Completion done);
-    // Starts a call's first round. Its params are copied only when later rounds may need them
-    // (2026-07-28's multi round-trip); otherwise they move out of the spec.
-    void begin(std::shared_ptr<CallSpec> call, detail::Completion done);
+    // `params` are read while start runs only: a round's request text is written before it returns.
+    void start(std::shared_ptr<const CallSpec> call, int round, const boost::json::object& params,
+               detail::Completion done);
     // Blocks until the call ends; throws its error.
-    boost::json::value call(std::shared_ptr<CallSpec> call);
+    boost::json::value call(const std::shared_ptr<const CallSpec>& call);
     boost::json::value call(std::string method, boost::json::object params, const CallOptions& options);
     // Throws std::logic_error on the client's I/O thread, where waiting would deadlock.
     void check_may_block() const;

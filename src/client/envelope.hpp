@@ -29,7 +29,7 @@ std::string envelope_members(std::string_view protocol_version, const boost::jso
 
 // The text of a request whose params._meta starts with `members` (envelope_members); what _meta
 // held already follows, less the keys the envelope sets. Empty members: the plain request.
-std::string request_text(std::int64_t id, std::string_view method, boost::json::object params,
+std::string request_text(std::int64_t id, std::string_view method, const boost::json::object& params,
                          std::string_view members);
 
 }  // namespace mcp::detail

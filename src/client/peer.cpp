@@ -92,7 +92,7 @@ void Peer::open() {
                           });
 }
 
-void Peer::request(std::string_view method, boost::json::object params, RequestSpec spec, Completion done) {
+void Peer::request(std::string_view method, const boost::json::object& params, RequestSpec spec, Completion done) {
     if (spec.stop.stop_requested()) {  // cancelled before it was sent: the server never hears of it
         done({nullptr, std::make_exception_ptr(Cancelled())});
         return;
@@ -105,10 +105,14 @@ void Peer::request(std::string_view method, boost::json::object params, RequestS
     pending->timeout = spec.timeout;
     pending->last_activity = Clock::now();
     pending->latest = pending->last_activity + std::max(spec.timeout, spec.max_total);
+    const boost::json::object* sent = &params;
+    boost::json::object with_token;  // only a request that asks for progress is copied
     if (pending->on_progress) {
-        auto& meta = params["_meta"];
+        with_token = params;
+        auto& meta = with_token["_meta"];
         if (!meta.is_object()) meta = boost::json::object();
         meta.as_object()["progressToken"] = id;
+        sent = &with_token;
     }
 
     OutboundMessage out;
@@ -121,7 +125,7 @@ void Peer::request(std::string_view method, boost::json::object params, RequestS
     }
     out.params = std::move(spec.param_headers);
     out.protocol_version = std::move(spec.protocol_version);
-    out.text = request_text(id, method, std::move(params), spec.envelope ? *spec.envelope : std::string_view());
+    out.text = request_text(id, method, *sent, spec.envelope ? *spec.envelope : std::string_view());
     std::weak_ptr<Peer> weak = weak_from_this();
     out.failed = [weak, id](const TransportFailure& failure) {
         if (auto self = weak.lock()) {

@@ -87,7 +87,8 @@ public:
     std::int64_t reserve_id() { return ++next_id_; }
     // Sends a request. `done` is called exactly once, on the thread that settles it: the one that
     // received the response, the canceller's, the timer's, or this one when the peer is closed.
-    void request(std::string_view method, boost::json::object params, RequestSpec spec, Completion done);
+    // `params` are read before it returns: the request's text is written here.
+    void request(std::string_view method, const boost::json::object& params, RequestSpec spec, Completion done);
     void notify(std::string_view method, boost::json::object params);
     // Answers a server's request: a result, or an error. Dropped when the server cancelled it.
     void respond(const boost::json::value& id, boost::json::value result);
