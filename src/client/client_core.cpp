@@ -205,7 +205,7 @@ void Client::Impl::next_round(std::shared_ptr<const CallSpec> call, int round, c
             return done({nullptr, std::current_exception()});
         }
         if (stopped()) return done({nullptr, std::make_exception_ptr(Cancelled())});
-        self->start(std::move(call), round + 1, std::move(params), std::move(done));
+        self->start(std::move(call), round + 1, params, std::move(done));
     };
     if (!pool.try_submit(std::move(answer), detail::Admission::always))
         done({nullptr, std::make_exception_ptr(ConnectionClosed("the client is closing"))});
