@@ -1,12 +1,17 @@
-#include "auth/jws.hpp"
+#include "jose/jws.hpp"
 
-#include "auth/openssl_handles.hpp"
+#include "jose/openssl_handles.hpp"
 #include "util/base64.hpp"
 
+#include <openssl/ec.h>
 #include <openssl/ecdsa.h>
+#include <openssl/pem.h>
 #include <openssl/rsa.h>
 
 #include <boost/json/parse.hpp>
+#include <boost/json/serialize.hpp>
+
+#include <stdexcept>
 
 #include <array>
 
@@ -69,6 +74,22 @@ std::optional<std::string> ecdsa_der(std::string_view raw, std::size_t part_byte
     return der;
 }
 
+// OpenSSL signs ECDSA as DER; JWS wants r||s, each left-padded to the curve's size.
+std::optional<std::string> ecdsa_raw(std::string_view der, std::size_t part_bytes) {
+    const auto* in = reinterpret_cast<const unsigned char*>(der.data());
+    OpensslHandle<ECDSA_SIG, ECDSA_SIG_free> sig(d2i_ECDSA_SIG(nullptr, &in, static_cast<long>(der.size())));
+    if (!sig) return std::nullopt;
+    const BIGNUM* r = nullptr;
+    const BIGNUM* s = nullptr;
+    ECDSA_SIG_get0(sig.get(), &r, &s);
+    std::string out(2 * part_bytes, '\0');
+    auto* bytes = reinterpret_cast<unsigned char*>(out.data());
+    if (BN_bn2binpad(r, bytes, static_cast<int>(part_bytes)) < 0 ||
+        BN_bn2binpad(s, bytes + part_bytes, static_cast<int>(part_bytes)) < 0)
+        return std::nullopt;
+    return out;
+}
+
 }  // namespace
 
 std::optional<CompactJws> parse_compact_jws(std::string_view token) {
@@ -109,6 +130,62 @@ bool verify_signature(std::string_view alg, EVP_PKEY* key, std::string_view sign
     }
     return EVP_DigestVerify(ctx.get(), reinterpret_cast<const unsigned char*>(signature.data()), signature.size(),
                             reinterpret_cast<const unsigned char*>(signing_input.data()), signing_input.size()) == 1;
+}
+
+Pkey load_private_key_pem(std::string_view pem) {
+    OpensslHandle<BIO, BIO_free_all> bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));
+    if (!bio) return nullptr;
+    return Pkey(PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr));
+}
+
+std::optional<KeyType> key_type_of(EVP_PKEY* key) {
+    if (key == nullptr) return std::nullopt;
+    if (EVP_PKEY_is_a(key, "RSA")) return KeyType::rsa;
+    if (EVP_PKEY_is_a(key, "ED25519")) return KeyType::ed25519;
+    if (EVP_PKEY_is_a(key, "EC")) {
+        char group[64] = {};
+        std::size_t length = 0;
+        if (EVP_PKEY_get_utf8_string_param(key, "group", group, sizeof(group), &length) != 1) return std::nullopt;
+        const std::string_view name(group, length);
+        if (name == "prime256v1" || name == "P-256") return KeyType::ec_p256;
+        if (name == "secp384r1" || name == "P-384") return KeyType::ec_p384;
+    }
+    return std::nullopt;
+}
+
+std::string sign_compact_jws(std::string_view alg, EVP_PKEY* key, boost::json::object header,
+                             const boost::json::object& payload) {
+    const auto* a = find_algorithm(alg);
+    if (a == nullptr) throw std::invalid_argument("not a signing algorithm accepted: " + std::string(alg));
+    if (key_type_of(key) != a->key)
+        throw std::invalid_argument("the key is not of the type " + std::string(alg) + " needs");
+    header["alg"] = std::string(alg);
+    const auto header_text = boost::json::serialize(header);
+    const auto payload_text = boost::json::serialize(payload);
+    const auto signing_input = base64url_encode(as_bytes(header_text)) + "." + base64url_encode(as_bytes(payload_text));
+    DigestContext ctx(EVP_MD_CTX_new());
+    EVP_PKEY_CTX* pkey_ctx = nullptr;  // owned by ctx
+    if (!ctx || EVP_DigestSignInit(ctx.get(), &pkey_ctx, a->digest ? a->digest() : nullptr, nullptr, key) != 1)
+        throw std::runtime_error("OpenSSL could not start a signature");
+    if (a->pss && (EVP_PKEY_CTX_set_rsa_padding(pkey_ctx, RSA_PKCS1_PSS_PADDING) != 1 ||
+                   EVP_PKEY_CTX_set_rsa_pss_saltlen(pkey_ctx, RSA_PSS_SALTLEN_DIGEST) != 1 ||
+                   EVP_PKEY_CTX_set_rsa_mgf1_md(pkey_ctx, a->digest()) != 1))
+        throw std::runtime_error("OpenSSL could not set RSA-PSS padding");
+    std::size_t size = 0;
+    const auto* input = reinterpret_cast<const unsigned char*>(signing_input.data());
+    if (EVP_DigestSign(ctx.get(), nullptr, &size, input, signing_input.size()) != 1)
+        throw std::runtime_error("OpenSSL could not size a signature");
+    std::string signature(size, '\0');
+    if (EVP_DigestSign(ctx.get(), reinterpret_cast<unsigned char*>(signature.data()), &size, input,
+                       signing_input.size()) != 1)
+        throw std::runtime_error("OpenSSL could not sign");
+    signature.resize(size);
+    if (a->ecdsa_part_bytes != 0) {
+        auto raw = ecdsa_raw(signature, a->ecdsa_part_bytes);
+        if (!raw) throw std::runtime_error("OpenSSL made an ECDSA signature that does not decode");
+        signature = std::move(*raw);
+    }
+    return signing_input + "." + base64url_encode(as_bytes(signature));
 }
 
 }  // namespace mcp::detail
