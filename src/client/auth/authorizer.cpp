@@ -601,6 +601,8 @@ void Authorizer::authorization_code(const Discovered& d, const std::vector<std::
                                                             {"state", state}};
     if (!scope.empty()) params.emplace_back("scope", scope);
     if (d.resource) params.emplace_back("resource", d.resource->resource);
+    // OpenID Connect Core §11: offline access is asked for with prompt=consent.
+    if (contains(scopes, "offline_access")) params.emplace_back("prompt", "consent");
     prompt.url = with_query(d.authorization_endpoint, params);
 
     if (options_.open_url) {
