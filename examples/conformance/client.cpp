@@ -140,6 +140,18 @@ mcp::OAuthOptions oauth_options(std::string_view scenario, const boost::json::ob
     oauth.private_key_pem = context_string(context, "private_key_pem");
     if (const auto alg = context_string(context, "signing_algorithm"); !alg.empty()) oauth.signing_algorithm = alg;
     if (scenario.starts_with("auth/client-credentials-")) oauth.grant = mcp::OAuthOptions::Grant::client_credentials;
+    if (const auto jwt = context_string(context, "valid_jwt"); !jwt.empty()) {
+        oauth.grant = mcp::OAuthOptions::Grant::jwt_bearer;
+        oauth.assertion = [jwt] { return jwt; };
+    }
+    if (const auto endpoint = context_string(context, "idp_token_endpoint"); !endpoint.empty()) {
+        oauth.grant = mcp::OAuthOptions::Grant::identity_assertion;
+        oauth.identity_provider = mcp::OAuthOptions::IdentityProvider{
+            .token_endpoint = endpoint,
+            .client_id = context_string(context, "idp_client_id"),
+            .client_secret = {},
+            .id_token = [token = context_string(context, "idp_id_token")] { return token; }};
+    }
     return oauth;
 }
 

@@ -15,11 +15,8 @@ import path from 'node:path';
 
 // Scenarios not run, by name, each with the reason (none may be left out silently).
 const NOT_RUN = new Map([
-  ['auth/cross-app-access-complete-flow', 'enterprise-managed authorization (ID-JAG token exchange, then jwt-bearer) is not implemented yet'],
-  ['auth/enterprise-managed-authorization', 'enterprise-managed authorization (ID-JAG token exchange, then jwt-bearer) is not implemented yet'],
   ['auth/dpop', 'DPoP (RFC 9449) proofs are not implemented yet'],
   ['auth/dpop-nonce', 'DPoP (RFC 9449) proofs and server nonces are not implemented yet'],
-  ['auth/wif-jwt-bearer', 'the workload identity jwt-bearer grant (RFC 7523 §2.1) is not implemented yet'],
 ]);
 // Judged statuses: anything else (SUCCESS, INFO) passes.
 const BAD = new Set(['FAILURE', 'WARNING', 'SKIPPED']);

@@ -100,6 +100,13 @@ struct OAuthOptions {
     enum class Grant {
         authorization_code,  // a user authorizes in a browser
         client_credentials,  // the client acts for itself (pre-registered credentials needed)
+        // RFC 7523 §2.1: an assertion the client holds (a workload's identity token, SEP-1933)
+        // is exchanged for an access token; `assertion` gives it.
+        jwt_bearer,
+        // Enterprise-managed authorization (SEP-990): the user's ID token at the enterprise's
+        // identity provider is exchanged there (RFC 8693) for an identity assertion grant (ID-JAG),
+        // which the authorization server takes as a jwt-bearer assertion; `identity_provider`.
+        identity_assertion,
     };
     Grant grant = Grant::authorization_code;
 
@@ -112,6 +119,18 @@ struct OAuthOptions {
     // its assertions with, by `signing_algorithm` (ES256, RS256 or EdDSA), instead of a secret.
     std::string private_key_pem;
     std::string signing_algorithm = "ES256";
+
+    // Grant::jwt_bearer: the assertion, asked for before each token request (it may rotate).
+    std::function<std::string()> assertion;
+    // Grant::identity_assertion: the identity provider's token endpoint, the client's credentials
+    // there, and the user's ID token (asked for before each exchange).
+    struct IdentityProvider {
+        std::string token_endpoint;
+        std::string client_id;
+        std::string client_secret;
+        std::function<std::string()> id_token;
+    };
+    std::optional<IdentityProvider> identity_provider;
 
     // A Client ID Metadata Document's URL (https), used as the client_id with authorization
     // servers that say client_id_metadata_document_supported; else registration is dynamic.

@@ -154,8 +154,15 @@ Authorizer::Authorizer(OAuthOptions options, std::string resource_url, net::Http
     resource_base_ = split_url(resource_url_).origin;
     resource_path_ = split_url(resource_url_).path;
     if (!options_.store) options_.store = std::make_shared<MemoryTokenStore>();
-    if (options_.grant == OAuthOptions::Grant::client_credentials && options_.client_id.empty())
-        throw std::invalid_argument("OAuth client credentials need a client_id");
+    if (options_.grant != OAuthOptions::Grant::authorization_code && options_.client_id.empty())
+        throw std::invalid_argument(
+            "OAuth client credentials, jwt-bearer and identity assertion grants need a client_id");
+    if (options_.grant == OAuthOptions::Grant::jwt_bearer && !options_.assertion)
+        throw std::invalid_argument("the OAuth jwt-bearer grant needs an assertion");
+    if (options_.grant == OAuthOptions::Grant::identity_assertion &&
+        (!options_.identity_provider || options_.identity_provider->token_endpoint.empty() ||
+         !options_.identity_provider->id_token))
+        throw std::invalid_argument("the OAuth identity assertion grant needs an identity provider and an ID token");
     if (!options_.private_key_pem.empty()) {
         const auto key = load_private_key_pem(options_.private_key_pem);
         if (!key) throw std::invalid_argument("OAuth private_key_pem is no PEM private key");
@@ -261,8 +268,8 @@ Authorizer::Outcome Authorizer::renew_locked(unsigned status, const std::vector<
     if (!step_up && !state_.refresh_token.empty() && refresh(d)) return {true, {}};
 
     const auto scopes = choose_scopes(d, challenge.scope, step_up);
-    if (options_.grant == OAuthOptions::Grant::client_credentials) {
-        client_credentials(d, scopes);
+    if (options_.grant != OAuthOptions::Grant::authorization_code) {
+        machine_grant(d, scopes);
     } else {
         if (d.server && !contains(d.server->code_challenge_methods_supported, "S256"))
             throw FlowError("the authorization server " + d.issuer +
@@ -566,15 +573,67 @@ bool Authorizer::refresh(const Discovered& d) {
     return false;
 }
 
-void Authorizer::client_credentials(const Discovered& d, const std::vector<std::string>& scopes) {
+void Authorizer::machine_grant(const Discovered& d, const std::vector<std::string>& scopes) {
     state_.client_id = options_.client_id;
     state_.client_secret = options_.client_secret;
     state_.token_endpoint_auth_method.clear();
-    std::vector<std::pair<std::string, std::string>> form{{"grant_type", "client_credentials"}};
     const auto scope = join_scopes(scopes);
+    std::vector<std::pair<std::string, std::string>> form;
+    std::string grant;
+    switch (options_.grant) {
+        case OAuthOptions::Grant::client_credentials:
+            grant = "client_credentials";
+            form.emplace_back("grant_type", grant);
+            break;
+        case OAuthOptions::Grant::jwt_bearer:
+            grant = "urn:ietf:params:oauth:grant-type:jwt-bearer";
+            form.emplace_back("grant_type", grant);
+            form.emplace_back("assertion", options_.assertion());
+            break;
+        case OAuthOptions::Grant::identity_assertion:
+            grant = "urn:ietf:params:oauth:grant-type:jwt-bearer";
+            form.emplace_back("grant_type", grant);
+            form.emplace_back("assertion", identity_assertion_grant(d, scope));
+            break;
+        case OAuthOptions::Grant::authorization_code: throw FlowError("not a grant without a user");
+    }
     if (!scope.empty()) form.emplace_back("scope", scope);
     if (d.resource) form.emplace_back("resource", d.resource->resource);
-    request_token(d, std::move(form), "client_credentials", scope);
+    request_token(d, std::move(form), grant, scope);
+}
+
+// SEP-990 §5: token exchange (RFC 8693) at the identity provider, for an ID-JAG whose audience is
+// the authorization server and whose resource is the MCP server.
+std::string Authorizer::identity_assertion_grant(const Discovered& d, const std::string& scope) {
+    const auto& idp = *options_.identity_provider;
+    check_url(idp.token_endpoint, "the identity provider's token endpoint");
+    std::vector<std::pair<std::string, std::string>> form{
+        {"grant_type", "urn:ietf:params:oauth:grant-type:token-exchange"},
+        {"requested_token_type", "urn:ietf:params:oauth:token-type:id-jag"},
+        {"subject_token", idp.id_token()},
+        {"subject_token_type", "urn:ietf:params:oauth:token-type:id_token"},
+        {"audience", d.issuer}};
+    form.emplace_back("resource", d.resource ? d.resource->resource : resource_url_);
+    if (!scope.empty()) form.emplace_back("scope", scope);
+    net::HttpRequest request;
+    request.method = "POST";
+    request.url = idp.token_endpoint;
+    request.headers.add("Content-Type", "application/x-www-form-urlencoded");
+    request.headers.add("Accept", "application/json");
+    if (idp.client_secret.empty()) {
+        form.emplace_back("client_id", idp.client_id);
+    } else {
+        const auto credentials = percent_encoded(idp.client_id) + ":" + percent_encoded(idp.client_secret);
+        request.headers.add("Authorization", "Basic " + base64_encode(as_bytes(credentials)));
+    }
+    request.body = form_encode(form);
+    const auto response = exchange(std::move(request));
+    if (response.status != 200)
+        throw FlowError("the token exchange at the identity provider " + idp.token_endpoint +
+                        " failed: " + oauth_error_text(response));
+    // RFC 8693 §2.2.1: the issued token is in access_token, whatever its type (here N_A).
+    const auto issued = parse_token_response(response.body);
+    return issued.access_token;
 }
 
 void Authorizer::authorization_code(const Discovered& d, const std::vector<std::string>& scopes) {
