@@ -3,6 +3,7 @@
 #include "jose/openssl_handles.hpp"
 #include "util/base64.hpp"
 
+#include <openssl/core_names.h>
 #include <openssl/ec.h>
 #include <openssl/ecdsa.h>
 #include <openssl/pem.h>
@@ -151,6 +152,41 @@ std::optional<KeyType> key_type_of(EVP_PKEY* key) {
         if (name == "secp384r1" || name == "P-384") return KeyType::ec_p384;
     }
     return std::nullopt;
+}
+
+Pkey generate_ec_p256_key() {
+    Pkey key(EVP_EC_gen("P-256"));
+    if (!key) throw std::runtime_error("OpenSSL could not generate a P-256 key");
+    return key;
+}
+
+boost::json::object public_jwk(EVP_PKEY* key) {
+    const auto type = key_type_of(key);
+    if (!type) throw std::invalid_argument("no JWK for this key type");
+    const auto bn_param = [&](const char* name) {
+        BIGNUM* raw = nullptr;
+        if (EVP_PKEY_get_bn_param(key, name, &raw) != 1) throw std::runtime_error("OpenSSL could not read a key");
+        Bignum bn(raw);
+        std::string bytes(static_cast<std::size_t>(BN_num_bytes(bn.get())), '\0');
+        BN_bn2bin(bn.get(), reinterpret_cast<unsigned char*>(bytes.data()));
+        return base64url_encode(as_bytes(bytes));
+    };
+    if (*type == KeyType::rsa) return {{"kty", "RSA"}, {"n", bn_param("n")}, {"e", bn_param("e")}};
+    unsigned char point[1 + 2 * 66];
+    std::size_t length = sizeof(point);
+    if (*type == KeyType::ed25519) {
+        if (EVP_PKEY_get_raw_public_key(key, point, &length) != 1)
+            throw std::runtime_error("OpenSSL could not read a public key");
+        return {{"kty", "OKP"}, {"crv", "Ed25519"}, {"x", base64url_encode({point, length})}};
+    }
+    if (EVP_PKEY_get_octet_string_param(key, "encoded-pub-key", point, sizeof(point), &length) != 1)
+        throw std::runtime_error("OpenSSL could not read a public key");
+    const std::size_t size = *type == KeyType::ec_p256 ? 32 : 48;
+    if (length != 1 + 2 * size || point[0] != 0x04) throw std::runtime_error("an EC public key not uncompressed");
+    return {{"kty", "EC"},
+            {"crv", *type == KeyType::ec_p256 ? "P-256" : "P-384"},
+            {"x", base64url_encode({point + 1, size})},
+            {"y", base64url_encode({point + 1 + size, size})}};
 }
 
 std::string sign_compact_jws(std::string_view alg, EVP_PKEY* key, boost::json::object header,

@@ -35,6 +35,11 @@ bool verify_signature(std::string_view alg, EVP_PKEY* key, std::string_view sign
 Pkey load_private_key_pem(std::string_view pem);
 // The key type of a private key; nullopt for one no algorithm here signs with.
 std::optional<KeyType> key_type_of(EVP_PKEY* key);
+// A fresh P-256 key pair (a DPoP proof key, RFC 9449), and a key's public JWK (RFC 7517; EC P-256
+// and P-384, Ed25519, RSA), never its private part.
+Pkey generate_ec_p256_key();
+boost::json::object public_jwk(EVP_PKEY* key);
+
 // `payload` signed by `key` with `alg` as a compact JWS whose header is `header` plus "alg".
 // ECDSA signatures are the raw r||s of JWS. Throws std::invalid_argument for an algorithm not
 // accepted or a key not of its type, std::runtime_error when OpenSSL fails.

@@ -15,8 +15,6 @@ import path from 'node:path';
 
 // Scenarios not run, by name, each with the reason (none may be left out silently).
 const NOT_RUN = new Map([
-  ['auth/dpop', 'DPoP (RFC 9449) proofs are not implemented yet'],
-  ['auth/dpop-nonce', 'DPoP (RFC 9449) proofs and server nonces are not implemented yet'],
 ]);
 // Judged statuses: anything else (SUCCESS, INFO) passes.
 const BAD = new Set(['FAILURE', 'WARNING', 'SKIPPED']);

@@ -61,6 +61,18 @@ TEST(WwwAuthenticate, ReadsSeveralChallengesInOneValueAndAcrossValues) {
     EXPECT_EQ(b->scope, "s1");
 }
 
+TEST(WwwAuthenticate, SaysWhetherTheServerOffersDpop) {
+    EXPECT_FALSE(bearer_challenge({R"(Bearer scope="a")"})->dpop);
+    const auto both = bearer_challenge({R"(Bearer scope="a")", R"(DPoP algs="ES256")"});
+    ASSERT_TRUE(both);
+    EXPECT_TRUE(both->dpop);
+    EXPECT_EQ(both->scope, "a");
+    const auto nonce = bearer_challenge({R"(DPoP error="use_dpop_nonce", resource_metadata="https://m/prm")"});
+    ASSERT_TRUE(nonce);
+    EXPECT_TRUE(nonce->dpop);
+    EXPECT_EQ(nonce->error, "use_dpop_nonce");
+}
+
 TEST(WwwAuthenticate, UnescapesQuotedPairs) {
     const auto c = parse(R"(Bearer error_description="a \"quoted\" \\ word")");
     ASSERT_EQ(c.size(), 1u);
@@ -205,6 +217,23 @@ TEST(JoseSigning, WhatIsSignedVerifiesForEachAlgorithm) {
         EXPECT_EQ(parsed->payload.at("iss").as_string(), "client");
         EXPECT_TRUE(verify_signature(alg, key.pkey(), parsed->signing_input, parsed->signature)) << alg;
         EXPECT_FALSE(verify_signature(alg, key.pkey(), "x.y", parsed->signature)) << alg;
+    }
+}
+
+TEST(JoseSigning, APublicJwkVerifiesWhatItsKeySignedAndHoldsNoPrivatePart) {
+    const auto key = generate_ec_p256_key();
+    const auto jwk = public_jwk(key.get());
+    EXPECT_FALSE(jwk.contains("d"));
+    const auto keys = parse_jwks(boost::json::object{{"keys", boost::json::array{jwk}}});
+    ASSERT_EQ(keys.size(), 1u);
+    const auto proof = sign_compact_jws("ES256", key.get(), {{"typ", "dpop+jwt"}, {"jwk", jwk}}, {{"htm", "POST"}});
+    const auto parsed = parse_compact_jws(proof);
+    ASSERT_TRUE(parsed);
+    EXPECT_TRUE(verify_signature("ES256", keys[0].key.get(), parsed->signing_input, parsed->signature));
+    for (const auto* alg : {"RS256", "EdDSA", "ES384"}) {
+        const auto other = TestKey::generate(alg);
+        const auto other_keys = parse_jwks(boost::json::object{{"keys", boost::json::array{public_jwk(other.pkey())}}});
+        EXPECT_EQ(other_keys.size(), 1u) << alg;
     }
 }
 

@@ -40,7 +40,7 @@ struct StoredAuthorization {
     std::string client_secret;
     std::string token_endpoint_auth_method;  // client_secret_basic, client_secret_post, none, private_key_jwt
     std::string access_token;                // empty: none yet
-    std::string token_type;                  // Bearer
+    std::string token_type;                  // Bearer, or DPoP (bound to the transport's key)
     std::string refresh_token;
     std::string scope;            // the scopes asked for, space-separated
     std::int64_t expires_at = 0;  // Unix seconds; 0: not said
@@ -138,6 +138,12 @@ struct OAuthOptions {
     // Dynamic Client Registration (RFC 7591): the client's name and application_type.
     std::string client_name = "mcp-cpp";
     std::string application_type = "native";
+
+    // DPoP (RFC 9449): when the resource server offers it (a DPoP challenge, or
+    // dpop_bound_access_tokens_required in its metadata) and the authorization server lists ES256
+    // in dpop_signing_alg_values_supported, tokens are bound to a key of the transport's (made when
+    // it starts, never stored) and every request carries a proof; the servers' nonces are used.
+    bool dpop = true;
 
     // Replaces the scopes of the challenge and of the resource's metadata when not empty.
     std::vector<std::string> scopes;

@@ -178,6 +178,15 @@ Authorizer::Authorizer(OAuthOptions options, std::string resource_url, net::Http
     http_ = std::make_unique<net::HttpClient>(io_, http_options_);
     if (auto stored = options_.store->load(resource_url_)) state_ = std::move(*stored);
     step_up_scope_ = state_.scope;
+    // A DPoP-bound token of an earlier run is bound to a key that is gone.
+    if (state_.token_type == "DPoP") {
+        state_.access_token.clear();
+        state_.refresh_token.clear();
+    }
+    if (options_.dpop) {
+        dpop_key_ = std::shared_ptr<EVP_PKEY>(generate_ec_p256_key().release(), PkeyDeleter{});
+        dpop_jwk_ = public_jwk(dpop_key_.get());
+    }
 }
 
 Authorizer::~Authorizer() {
@@ -196,7 +205,55 @@ std::string Authorizer::token() const {
     return state_.access_token;
 }
 
-std::string Authorizer::header_value(const std::string& token) const { return "Bearer " + token; }
+std::string Authorizer::present(net::HttpRequest& request) const {
+    std::string token;
+    std::string nonce;
+    bool dpop = false;
+    {
+        std::lock_guard lock(mutex_);
+        token = state_.access_token;
+        dpop = state_.token_type == "DPoP";
+        nonce = rs_nonce_;
+    }
+    if (token.empty()) return token;
+    if (dpop) {
+        request.headers.add("Authorization", "DPoP " + token);
+        request.headers.add("DPoP", dpop_proof(request.method, request.url, token, nonce));
+    } else {
+        request.headers.add("Authorization", "Bearer " + token);
+    }
+    return token;
+}
+
+bool Authorizer::take_nonce(unsigned status, const net::HttpHeaders& headers) {
+    const auto nonce = headers.get("DPoP-Nonce");
+    if (!nonce || nonce->empty() || nonce->size() > 1024) return false;
+    {
+        std::lock_guard lock(mutex_);
+        rs_nonce_ = std::string(*nonce);
+    }
+    if (status != 401) return false;
+    const auto values = headers.get_all("WWW-Authenticate");
+    const auto challenge = bearer_challenge({values.begin(), values.end()});
+    return challenge && challenge->error == "use_dpop_nonce";
+}
+
+// DPoP only when both ends take it: a resource server that offers no DPoP challenge refuses a
+// DPoP-bound token presented with the DPoP scheme.
+bool Authorizer::dpop_with(const Discovered& d) const {
+    return dpop_key_ && d.resource_offers_dpop && d.server &&
+           contains(d.server->dpop_signing_alg_values_supported, "ES256");
+}
+
+std::string Authorizer::dpop_proof(std::string_view method, std::string_view url, const std::string& token,
+                                   const std::string& nonce) const {
+    // htu: the URL without its query and fragment (RFC 9449 §4.2).
+    auto htu = url.substr(0, url.find_first_of("?#"));
+    boost::json::object claims{{"jti", random_token(18)}, {"htm", method}, {"htu", htu}, {"iat", now_seconds()}};
+    if (!token.empty()) claims["ath"] = pkce_challenge(token);  // BASE64URL(SHA-256(token))
+    if (!nonce.empty()) claims["nonce"] = nonce;
+    return sign_compact_jws("ES256", dpop_key_.get(), {{"typ", "dpop+jwt"}, {"jwk", dpop_jwk_}}, claims);
+}
 
 void Authorizer::cancel() { stop_.request_stop(); }
 
@@ -253,7 +310,8 @@ Authorizer::Outcome Authorizer::renew_locked(unsigned status, const std::vector<
     std::vector<std::string_view> values(www_authenticate.begin(), www_authenticate.end());
     const auto challenge = bearer_challenge(values).value_or(BearerChallenge{});
     const bool step_up = status == 403 && challenge.error == "insufficient_scope";
-    const auto d = discover(challenge.resource_metadata);
+    auto d = discover(challenge.resource_metadata);
+    d.resource_offers_dpop = challenge.dpop || (d.resource && d.resource->dpop_bound_access_tokens_required);
 
     // A registration, and its tokens, belong to their authorization server (SEP-2352).
     if (!state_.issuer.empty() && state_.issuer != d.issuer) {
@@ -528,24 +586,38 @@ void Authorizer::add_client_authentication(const Discovered& d, net::HttpRequest
 
 void Authorizer::request_token(const Discovered& d, std::vector<std::pair<std::string, std::string>> form,
                                const std::string& grant_type, const std::string& scope) {
-    net::HttpRequest request;
-    request.method = "POST";
-    request.url = d.token_endpoint;
-    request.headers.add("Content-Type", "application/x-www-form-urlencoded");
-    request.headers.add("Accept", "application/json");
-    add_client_authentication(d, request, form);
-    request.body = form_encode(form);
-    const auto response = exchange(std::move(request));
+    const bool dpop = dpop_with(d);
+    net::HttpResponse response;
+    // Once more when the server asks for a DPoP nonce (RFC 9449 §8).
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        net::HttpRequest request;
+        request.method = "POST";
+        request.url = d.token_endpoint;
+        request.headers.add("Content-Type", "application/x-www-form-urlencoded");
+        request.headers.add("Accept", "application/json");
+        if (dpop) request.headers.add("DPoP", dpop_proof("POST", d.token_endpoint, {}, as_nonce_));
+        auto fields = form;
+        add_client_authentication(d, request, fields);
+        request.body = form_encode(fields);
+        response = exchange(std::move(request));
+        const auto nonce = response.headers.get("DPoP-Nonce");
+        if (dpop && nonce && !nonce->empty() && nonce->size() <= 1024) as_nonce_ = std::string(*nonce);
+        const auto error = response.status == 400 ? parse_oauth_error(response.body) : std::nullopt;
+        if (!(dpop && nonce && error && error->error == "use_dpop_nonce")) break;
+    }
     if (response.status != 200)
         throw FlowError("the token request (" + grant_type + ") to " + d.token_endpoint +
                         " failed: " + oauth_error_text(response));
     const auto token = parse_token_response(response.body);
-    if (!(token.token_type.size() == 6 &&
-          (token.token_type == "Bearer" || token.token_type == "bearer" || token.token_type == "BEARER")))
-        throw FlowError("the token endpoint issued a token of type " + printable(token.token_type) + ", not Bearer");
+    const auto type = token.token_type;
+    const bool bearer = type.size() == 6 && (type == "Bearer" || type == "bearer" || type == "BEARER");
+    const bool bound = dpop && (type == "DPoP" || type == "dpop");
+    if (!bearer && !bound)
+        throw FlowError("the token endpoint issued a token of type " + printable(type) + ", not Bearer" +
+                        (dpop ? " nor DPoP" : ""));
     StoredAuthorization next = state_;
     next.access_token = token.access_token;
-    next.token_type = "Bearer";
+    next.token_type = bound ? "DPoP" : "Bearer";
     if (!token.refresh_token.empty() || grant_type != "refresh_token") next.refresh_token = token.refresh_token;
     next.scope = scope;
     next.expires_at = token.expires_in ? now_seconds() + *token.expires_in : 0;

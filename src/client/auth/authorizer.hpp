@@ -5,6 +5,7 @@
 // refused at once cost one renewal), with blocking calls on a private io_context; the transport's
 // coroutines await them without holding the I/O thread.
 #include "client/auth/documents.hpp"
+#include "jose/jwk.hpp"
 #include "net/http_client.hpp"
 
 #include <mcp/client/oauth.hpp>
@@ -12,6 +13,7 @@
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/thread_pool.hpp>
+#include <boost/json/object.hpp>
 
 #include <map>
 #include <memory>
@@ -36,8 +38,12 @@ public:
     bool covers(std::string_view url) const;
     // The token to send now (empty: none yet). Any thread.
     std::string token() const;
-    // The Authorization header's value for `token`.
-    std::string header_value(const std::string& token) const;
+    // Adds the token (and for a DPoP-bound one a fresh proof for the request's method and URL) to
+    // a request for the resource; returns the token added (empty: none yet). Any thread.
+    std::string present(net::HttpRequest& request) const;
+    // A resource server's DPoP-Nonce (RFC 9449 §9), kept for the next proofs; true when the
+    // answer was a use_dpop_nonce challenge to send the request again for. Any thread.
+    bool take_nonce(unsigned status, const net::HttpHeaders& headers);
 
     struct Outcome {
         bool ok = false;
@@ -59,6 +65,7 @@ private:
         std::string authorization_endpoint;
         std::string token_endpoint;
         std::string registration_endpoint;
+        bool resource_offers_dpop = false;  // a DPoP challenge, or dpop_bound_access_tokens_required
     };
 
     Outcome renew_locked(unsigned status, const std::vector<std::string>& www_authenticate);
@@ -78,7 +85,10 @@ private:
                        const std::string& grant_type, const std::string& scope);
     void add_client_authentication(const Discovered& d, net::HttpRequest& request,
                                    std::vector<std::pair<std::string, std::string>>& form) const;
-    std::string redirect_via_listener(const std::string& url_without_redirect, AuthorizationPrompt& prompt);
+    bool dpop_with(const Discovered& d) const;
+    // A DPoP proof (RFC 9449 §4.2) for `method` on `url`; `token` sets ath.
+    std::string dpop_proof(std::string_view method, std::string_view url, const std::string& token,
+                           const std::string& nonce) const;
 
     // Blocking HTTP on the authorization thread's context, bounded by the options.
     net::HttpResponse exchange(net::HttpRequest request);
@@ -98,6 +108,11 @@ private:
     std::string step_up_scope_;  // the scopes of the last authorization, for the union of a step-up
     std::map<std::string, ServerMetadata> metadata_cache_;  // by issuer
     std::stop_source stop_;
+    // DPoP: the key of this authorizer's life, its public JWK, the servers' latest nonces.
+    std::shared_ptr<EVP_PKEY> dpop_key_;
+    boost::json::object dpop_jwk_;
+    std::string as_nonce_;  // the authorization thread's
+    std::string rs_nonce_;  // under mutex_
 
     boost::asio::io_context io_;  // the authorization thread's
     std::unique_ptr<net::HttpClient> http_;

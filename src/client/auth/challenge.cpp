@@ -163,15 +163,19 @@ std::vector<Challenge> parse_www_authenticate(const std::vector<std::string_view
 }
 
 std::optional<BearerChallenge> bearer_challenge(const std::vector<std::string_view>& values) {
+    std::optional<BearerChallenge> out;
+    bool dpop = false;
     for (const auto& c : parse_www_authenticate(values)) {
         if (c.scheme != "bearer" && c.scheme != "dpop") continue;
-        BearerChallenge out;
-        out.resource_metadata = c.param("resource_metadata").value_or("");
-        out.scope = c.param("scope").value_or("");
-        out.error = c.param("error").value_or("");
-        return out;
+        dpop = dpop || c.scheme == "dpop";
+        if (out) continue;
+        out.emplace();
+        out->resource_metadata = c.param("resource_metadata").value_or("");
+        out->scope = c.param("scope").value_or("");
+        out->error = c.param("error").value_or("");
     }
-    return std::nullopt;
+    if (out) out->dpop = dpop;
+    return out;
 }
 
 }  // namespace mcp::detail

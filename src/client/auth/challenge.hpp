@@ -22,11 +22,13 @@ struct Challenge {
 // most 16 challenges of 32 parameters each, each value at most 4 KiB; what is over is dropped.
 std::vector<Challenge> parse_www_authenticate(const std::vector<std::string_view>& values);
 
-// What the client acts on: the first Bearer or DPoP challenge's parameters.
+// What the client acts on: the first Bearer or DPoP challenge's parameters, and whether the
+// server offered DPoP (RFC 9449 §7.1) among its challenges.
 struct BearerChallenge {
     std::string resource_metadata;
     std::string scope;
     std::string error;
+    bool dpop = false;
 };
 std::optional<BearerChallenge> bearer_challenge(const std::vector<std::string_view>& values);
 

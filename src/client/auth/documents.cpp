@@ -75,6 +75,7 @@ ResourceMetadata parse_resource_metadata(std::string_view body) {
     out.resource = string_member(o, "resource", what, true);
     out.authorization_servers = string_list(o, "authorization_servers", what);
     out.scopes_supported = string_list(o, "scopes_supported", what);
+    out.dpop_bound_access_tokens_required = bool_member(o, "dpop_bound_access_tokens_required", what);
     return out;
 }
 
@@ -94,6 +95,7 @@ ServerMetadata parse_server_metadata(std::string_view body) {
         string_list(o, "token_endpoint_auth_methods_supported", what, &out.token_endpoint_auth_methods_present);
     out.token_endpoint_auth_signing_alg_values_supported =
         string_list(o, "token_endpoint_auth_signing_alg_values_supported", what);
+    out.dpop_signing_alg_values_supported = string_list(o, "dpop_signing_alg_values_supported", what);
     out.client_id_metadata_document_supported = bool_member(o, "client_id_metadata_document_supported", what);
     out.authorization_response_iss_parameter_supported =
         bool_member(o, "authorization_response_iss_parameter_supported", what);

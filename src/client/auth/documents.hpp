@@ -16,6 +16,7 @@ struct ResourceMetadata {
     std::string resource;
     std::vector<std::string> authorization_servers;
     std::vector<std::string> scopes_supported;
+    bool dpop_bound_access_tokens_required = false;  // RFC 9728 §2
 };
 
 struct ServerMetadata {
@@ -28,6 +29,7 @@ struct ServerMetadata {
     std::vector<std::string> code_challenge_methods_supported;
     std::vector<std::string> token_endpoint_auth_methods_supported;
     std::vector<std::string> token_endpoint_auth_signing_alg_values_supported;
+    std::vector<std::string> dpop_signing_alg_values_supported;  // RFC 9449 §5.1
     bool code_challenge_methods_present = false;
     bool token_endpoint_auth_methods_present = false;
     bool client_id_metadata_document_supported = false;

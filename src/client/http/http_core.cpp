@@ -227,9 +227,7 @@ net::HttpRequest HttpCore::short_post(std::string url, net::HttpHeaders headers,
 
 std::string HttpCore::authorize(net::HttpRequest& request) const {
     if (!auth_ || !auth_->covers(request.url)) return {};
-    auto token = auth_->token();
-    if (!token.empty()) request.headers.add("Authorization", auth_->header_value(token));
-    return token;
+    return auth_->present(request);
 }
 
 std::vector<std::string> HttpCore::challenges(const net::HttpHeaders& headers) {
@@ -262,6 +260,11 @@ asio::awaitable<HttpCore::Fetched> HttpCore::fetch(net::HttpRequest request) {
             out.error = e.what();
             co_return out;
         }
+        if (again && auth_->covers(again->url) && auth_->take_nonce(out.response.status, out.response.headers) &&
+            tries < params_.oauth->max_authorizations_per_request) {
+            request = std::move(*again);  // the server's DPoP nonce, in a fresh proof
+            continue;
+        }
         if (!again || !calls_for_authorization(out.response.status, out.response.headers, again->url, tries))
             co_return out;
         // Named: GCC 12 frees some temporaries of a co_await expression twice.
@@ -287,6 +290,13 @@ asio::awaitable<HttpCore::Opened> HttpCore::open_stream(net::HttpRequest request
         } catch (const net::HttpError& e) {
             out.error = e.what();
             co_return out;
+        }
+        if (again && auth_->covers(again->url) && auth_->take_nonce(out.stream->status(), out.stream->headers()) &&
+            tries < params_.oauth->max_authorizations_per_request) {
+            out.stream->cancel();
+            out.stream.reset();
+            request = std::move(*again);  // the server's DPoP nonce, in a fresh proof
+            continue;
         }
         if (!again || !calls_for_authorization(out.stream->status(), out.stream->headers(), again->url, tries))
             co_return out;
