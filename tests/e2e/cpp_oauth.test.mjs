@@ -3,7 +3,8 @@
 // mcp-cpp-oauth-e2e (oauth_client.cpp) the client: authorization code + PKCE after dynamic
 // registration, a step-up to a tool's scope, client credentials, an expired token renewed with its
 // refresh token without the application seeing an error, 64 threads meeting one expired token (one
-// refresh), and a ClientGroup whose other server never sees the token.
+// refresh), and a ClientGroup whose other server never sees the token. Then mcp-cpp-client --oauth:
+// the URL it prints is followed as a browser would, to its own listener on 127.0.0.1.
 //   MCP_CPP_DEMO=build/examples/demo/mcp-cpp-demo MCP_CPP_OAUTH_CLIENT=build/tests/e2e/mcp-cpp-oauth-e2e \
 //     node --test tests/e2e/cpp_oauth.test.mjs
 import { after, before, describe, test } from 'node:test';
@@ -43,6 +44,29 @@ function run(args, timeoutMs = 50_000) {
             resolve({ ...JSON.parse(stdout.trim().split('\n').pop()), stderr });
         });
     });
+}
+
+// The browser: follows the authorization URL through the interaction (cookies kept) and then the
+// redirect to the client's loopback listener; resolves with the listener's answer.
+async function browse(url) {
+    const cookies = new Map();
+    let next = new URL(url);
+    for (let hop = 0; hop < 20; hop++) {
+        const response = await fetch(next, {
+            redirect: 'manual',
+            headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+        });
+        for (const line of response.headers.getSetCookie()) {
+            const [pair] = line.split(';');
+            const at = pair.indexOf('=');
+            cookies.set(pair.slice(0, at), pair.slice(at + 1));
+        }
+        if (next.hostname === '127.0.0.1' && next.pathname === '/callback') return response;
+        const location = response.headers.get('location');
+        if (!location) throw new Error(`the authorization stopped at ${next} with ${response.status}`);
+        next = new URL(location, next);
+    }
+    throw new Error('too many redirects');
 }
 
 // A minimal 2025-11-25 MCP server with no authorization, recording the Authorization headers it
@@ -129,6 +153,31 @@ describe('mcp::Client authorizes itself against mcp-cpp-demo and an OAuth 2.1 au
         assert.equal(r.concurrent_failed, 0);
         // One authorization, then one refresh per expiry: the single call's, and the 64 threads'.
         assert.deepEqual(r.issued, { authorization_code: 1, refresh_token: 2 });
+    });
+
+    test('mcp-cpp-client --oauth prints the URL and takes the browser\'s redirect on 127.0.0.1', TEST, async () => {
+        const binary = process.env.MCP_CPP_CLIENT;
+        assert.ok(binary && existsSync(binary), 'MCP_CPP_CLIENT must name the mcp-cpp-client binary (ctest sets it)');
+        const child = spawn(binary, ['--url', demo.url, '--oauth', 'tools/call', 'echo', 'text=through the browser'],
+            { stdio: ['ignore', 'pipe', 'pipe'] });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (d) => (stdout += d));
+        const printed = new Promise((resolve) => {
+            child.stderr.on('data', (d) => {
+                stderr += d;
+                const m = stderr.match(/open:\n\s+(\S+)\n/);
+                if (m) resolve(m[1]);
+            });
+        });
+        const exited = new Promise((resolve) => child.on('close', resolve));
+        const url = await printed;
+        assert.equal(new URL(url).searchParams.get('code_challenge_method'), 'S256');
+        const landing = await browse(url);
+        assert.equal(landing.status, 200);
+        assert.match(await landing.text(), /authorized/);
+        assert.equal(await exited, 0, stderr);
+        assert.equal(stdout, 'through the browser\n');
     });
 
     test('in a ClientGroup, a server\'s token never reaches another server', TEST, async () => {
