@@ -353,7 +353,7 @@ net::HttpResponse Authorizer::exchange(net::HttpRequest request) {
     std::optional<net::HttpResponse> response;
     std::exception_ptr error;
     bool done = false;
-    asio::co_spawn(io_, http_->fetch(std::move(request)), [&](std::exception_ptr e, net::HttpResponse r) {
+    asio::co_spawn(io_, http_->fetch(std::move(request)), [&](const std::exception_ptr& e, net::HttpResponse r) {
         error = e;
         if (!e) response = std::move(r);
         done = true;
@@ -424,9 +424,11 @@ std::optional<ServerMetadata> Authorizer::fetch_server_metadata(const std::strin
         auto metadata = parse_server_metadata(response.body);
         // RFC 8414 §3.3: the issuer is the one the URL was made from, exactly. A 2025-03-26 server
         // named no issuer: its origin was a guess, and the document says which it is.
-        if (known_issuer && metadata.issuer != issuer)
-            throw FlowError("the authorization server metadata at " + url + " names the issuer " +
-                            printable(metadata.issuer) + ", not " + issuer);
+        if (known_issuer && metadata.issuer != issuer) {
+            std::string why = "the authorization server metadata at ";
+            why.append(url).append(" names the issuer ").append(printable(metadata.issuer)).append(", not ");
+            throw FlowError(why.append(issuer));
+        }
         for (const auto* endpoint :
              {&metadata.authorization_endpoint, &metadata.token_endpoint, &metadata.registration_endpoint}) {
             if (!endpoint->empty()) check_url(*endpoint, "an endpoint of the authorization server");
@@ -584,7 +586,7 @@ void Authorizer::add_client_authentication(const Discovered& d, net::HttpRequest
     }
 }
 
-void Authorizer::request_token(const Discovered& d, std::vector<std::pair<std::string, std::string>> form,
+void Authorizer::request_token(const Discovered& d, const std::vector<std::pair<std::string, std::string>>& form,
                                const std::string& grant_type, const std::string& scope) {
     const bool dpop = dpop_with(d);
     net::HttpResponse response;
@@ -631,7 +633,7 @@ bool Authorizer::refresh(const Discovered& d) {
                                                           {"refresh_token", state_.refresh_token}};
     if (d.resource) form.emplace_back("resource", d.resource->resource);
     try {
-        request_token(d, std::move(form), "refresh_token", state_.scope);
+        request_token(d, form, "refresh_token", state_.scope);
         return true;
     } catch (const FlowError& e) {
         log().info("client: refreshing the token of {} failed ({}); authorizing again", resource_url_, e.what());
@@ -671,7 +673,7 @@ void Authorizer::machine_grant(const Discovered& d, const std::vector<std::strin
     }
     if (!scope.empty()) form.emplace_back("scope", scope);
     if (d.resource) form.emplace_back("resource", d.resource->resource);
-    request_token(d, std::move(form), grant, scope);
+    request_token(d, form, grant, scope);
 }
 
 // SEP-990 §5: token exchange (RFC 8693) at the identity provider, for an ID-JAG whose audience is
@@ -766,7 +768,7 @@ void Authorizer::authorization_code(const Discovered& d, const std::vector<std::
                                                           {"redirect_uri", prompt.redirect_uri},
                                                           {"code_verifier", verifier}};
     if (d.resource) form.emplace_back("resource", d.resource->resource);
-    request_token(d, std::move(form), "authorization_code", scope);
+    request_token(d, form, "authorization_code", scope);
 }
 
 void Authorizer::set_token(StoredAuthorization next) {

@@ -81,7 +81,7 @@ private:
     // client_credentials, jwt_bearer and identity_assertion: no user, pre-registered credentials.
     void machine_grant(const Discovered& d, const std::vector<std::string>& scopes);
     std::string identity_assertion_grant(const Discovered& d, const std::string& scope);
-    void request_token(const Discovered& d, std::vector<std::pair<std::string, std::string>> form,
+    void request_token(const Discovered& d, const std::vector<std::pair<std::string, std::string>>& form,
                        const std::string& grant_type, const std::string& scope);
     void add_client_authentication(const Discovered& d, net::HttpRequest& request,
                                    std::vector<std::pair<std::string, std::string>>& form) const;

@@ -140,11 +140,14 @@ std::string fetch_authorization_redirect(const std::string& url, const std::stri
         net::HttpRequest request;
         request.url = next;
         std::string cookie;
-        for (const auto& [name, value] : cookies) cookie += (cookie.empty() ? "" : "; ") + name + "=" + value;
+        for (const auto& [name, value] : cookies) {
+            if (!cookie.empty()) cookie += "; ";
+            cookie.append(name).append("=").append(value);
+        }
         if (!cookie.empty()) request.headers.add("Cookie", cookie);
         std::optional<net::HttpResponse> response;
         std::exception_ptr error;
-        asio::co_spawn(io, client.fetch(std::move(request)), [&](std::exception_ptr e, net::HttpResponse r) {
+        asio::co_spawn(io, client.fetch(std::move(request)), [&](const std::exception_ptr& e, net::HttpResponse r) {
             error = e;
             if (!e) response = std::move(r);
         });
@@ -162,7 +165,7 @@ std::string fetch_authorization_redirect(const std::string& url, const std::stri
             throw std::runtime_error("the authorization stopped at " + next + " with HTTP " +
                                      std::to_string(response->status));
         auto resolved = net::resolve_url(next, *location);
-        const std::string target = resolved ? *resolved : std::string(*location);
+        std::string target = resolved ? *resolved : std::string(*location);
         if (target.starts_with(redirect_uri)) return target;
         if (!resolved) throw std::runtime_error("the authorization server redirected to an unusable URL");
         next = *resolved;
