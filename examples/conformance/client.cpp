@@ -3,9 +3,12 @@
 // server's URL to the command line and names the scenario in MCP_CONFORMANCE_SCENARIO, the
 // revision in MCP_CONFORMANCE_PROTOCOL_VERSION (0.2.0 on; 0.1.16 sets none: a 2025-11-25 client)
 // and what a scenario hands the client in MCP_CONFORMANCE_CONTEXT (JSON). This program only picks
-// the calls to make and the answers to give; every protocol rule is the library's.
+// the calls to make and the answers to give; every protocol rule is the library's. The auth/
+// scenarios get OAuth options: the suite's authorization server grants at once, so the "browser"
+// is fetch_authorization_redirect; the context's credentials are pre-registered ones.
 #include <mcp/client/client.hpp>
 #include <mcp/client/http.hpp>
+#include <mcp/client/oauth.hpp>
 #include <mcp/ext/skills_client.hpp>
 
 #include <boost/json/parse.hpp>
@@ -114,6 +117,44 @@ void use_skills(mcp::Client& client, std::string_view scenario) {
     }
 }
 
+// The suite's CIMD client id (examples/clients/typescript/helpers/ConformanceOAuthProvider.ts).
+constexpr const char* kClientMetadataUrl = "https://conformance-test.local/client-metadata.json";
+constexpr const char* kRedirectUri = "http://localhost:3000/callback";
+
+std::string context_string(const boost::json::object& context, std::string_view name) {
+    const auto* v = context.if_contains(name);
+    return v != nullptr && v->is_string() ? std::string(v->get_string()) : std::string();
+}
+
+mcp::OAuthOptions oauth_options(std::string_view scenario, const boost::json::object& context) {
+    mcp::OAuthOptions oauth;
+    oauth.client_name = "mcp-cpp-conformance-client";
+    oauth.client_metadata_url = kClientMetadataUrl;
+    oauth.redirect_uri = kRedirectUri;
+    oauth.open_url = [](const mcp::AuthorizationPrompt&) {};
+    oauth.wait_for_redirect = [](const mcp::AuthorizationPrompt& prompt) {
+        return mcp::fetch_authorization_redirect(prompt.url, prompt.redirect_uri);
+    };
+    oauth.client_id = context_string(context, "client_id");
+    oauth.client_secret = context_string(context, "client_secret");
+    oauth.private_key_pem = context_string(context, "private_key_pem");
+    if (const auto alg = context_string(context, "signing_algorithm"); !alg.empty()) oauth.signing_algorithm = alg;
+    if (scenario.starts_with("auth/client-credentials-")) oauth.grant = mcp::OAuthOptions::Grant::client_credentials;
+    if (const auto jwt = context_string(context, "valid_jwt"); !jwt.empty()) {
+        oauth.grant = mcp::OAuthOptions::Grant::jwt_bearer;
+        oauth.assertion = [jwt] { return jwt; };
+    }
+    if (const auto endpoint = context_string(context, "idp_token_endpoint"); !endpoint.empty()) {
+        oauth.grant = mcp::OAuthOptions::Grant::identity_assertion;
+        oauth.identity_provider = mcp::OAuthOptions::IdentityProvider{
+            .token_endpoint = endpoint,
+            .client_id = context_string(context, "idp_client_id"),
+            .client_secret = {},
+            .id_token = [token = context_string(context, "idp_id_token")] { return token; }};
+    }
+    return oauth;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) try {
@@ -146,7 +187,9 @@ int main(int argc, char** argv) try {
     const bool skills = scenario.starts_with("sep-2640-client-");
     if (skills) mcp::SkillsClient::declare(options);
 
-    mcp::Client client(std::make_shared<mcp::HttpTransport>(mcp::HttpServerParams{.url = url}), options);
+    mcp::HttpServerParams params{.url = url};
+    if (scenario.starts_with("auth/")) params.oauth = oauth_options(scenario, context);
+    mcp::Client client(std::make_shared<mcp::HttpTransport>(std::move(params)), options);
     client.connect();
     std::cout << "connected: " << client.protocol_version() << " (" << scenario << ")\n";
     if (skills) {

@@ -2,8 +2,8 @@
 // Validates a JWT access token (RFC 9068, RFC 7519) against the issuer's keys and this server's
 // rules: the signature under a key the algorithm may use, the issuer, the audience (RFC 8707: the
 // token must name this resource), and its validity period.
-#include "auth/jwk.hpp"
-#include "auth/jws.hpp"
+#include "jose/jwk.hpp"
+#include "jose/jws.hpp"
 
 #include <mcp/server/request_context.hpp>
 

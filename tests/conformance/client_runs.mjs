@@ -1,16 +1,21 @@
 // The client mode of run.mjs: the official suite drives mcp-cpp-conformance-client, one scenario
 // per invocation (`conformance client --command CLIENT --scenario NAME`):
-//   - 0.1.16: every non-auth client scenario by name (it sets no protocol version);
-//   - 0.2.0-alpha.12: every non-auth scenario of `conformance list --client` at every revision of
-//     its window (--spec-version, which the suite hands the client as
-//     MCP_CONFORMANCE_PROTOCOL_VERSION), and the extension scenarios one by one.
+//   - 0.1.16: every client scenario of `conformance list --client` by name (what `--suite all`
+//     runs; it sets no protocol version), auth/ ones included;
+//   - 0.2.0-alpha.12: every scenario of `conformance list --client` at every revision of its
+//     window (--spec-version, which the suite hands the client as MCP_CONFORMANCE_PROTOCOL_VERSION;
+//     so every scenario of `--requirements 2025-11-25` and `--requirements 2026-07-28` at its
+//     revision), and the extension scenarios one by one.
 // A scenario fails when any check of it is FAILURE, WARNING or SKIPPED, when it recorded no check,
-// or when the suite crashed or timed out. The two exceptions are named below, each with its reason.
+// or when the suite crashed or timed out. The exceptions are named below, each with its reason.
+// MCP_CONFORMANCE_CLIENT_FILTER (a regular expression) runs only the scenarios whose name matches.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-const V01_SCENARIOS = ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry'];
+// Scenarios not run, by name, each with the reason (none may be left out silently).
+const NOT_RUN = new Map([
+]);
 // Judged statuses: anything else (SUCCESS, INFO) passes.
 const BAD = new Set(['FAILURE', 'WARNING', 'SKIPPED']);
 // http-standard-headers, at its only revision (2026-07-28), also expects Mcp-Method on initialize
@@ -19,14 +24,14 @@ const BAD = new Set(['FAILURE', 'WARNING', 'SKIPPED']);
 const suiteSkip = (scenario, c) => scenario === 'http-standard-headers' && c.status === 'SKIPPED' &&
   /did not send a (initialize|notifications\/initialized) request/.test(c.errorMessage ?? '');
 
-// alpha.12's client scenarios: [{ name, versions: [...] | ['extension'] }], auth/ ones left out.
-function listV02(node, cli) {
+// A package's client scenarios: [{ name, versions: [...] | ['extension'] | ['draft'] }].
+function listClientScenarios(node, cli) {
   const listed = spawnSync(node, [cli, 'list', '--client'], { encoding: 'utf8' });
   if (listed.status !== 0) throw new Error(`conformance list --client failed:\n${listed.stderr}`);
   const out = [];
   for (const line of listed.stdout.split('\n')) {
     const m = line.match(/^\s*-\s+(\S+)\s+\[([^\]]*)\]/);
-    if (m && !m[1].startsWith('auth/')) out.push({ name: m[1], versions: m[2].split(',').map((s) => s.trim()) });
+    if (m && !NOT_RUN.has(m[1])) out.push({ name: m[1], versions: m[2].split(',').map((s) => s.trim()) });
   }
   if (out.length === 0) throw new Error(`conformance list --client listed no scenario:\n${listed.stdout}`);
   return out;
@@ -34,8 +39,10 @@ function listV02(node, cli) {
 
 // Every invocation: { pkg, scenario, version } (version null: none given).
 export function clientInvocations(node, here) {
-  const v02 = listV02(node, path.join(here, 'node_modules', 'conformance-v02', 'dist', 'index.js'));
-  const runs = V01_SCENARIOS.map((scenario) => ({ pkg: 'conformance-v01', scenario, version: null }));
+  const cli = (pkg) => path.join(here, 'node_modules', pkg, 'dist', 'index.js');
+  const v01 = listClientScenarios(node, cli('conformance-v01'));
+  const v02 = listClientScenarios(node, cli('conformance-v02'));
+  const runs = v01.map(({ name }) => ({ pkg: 'conformance-v01', scenario: name, version: null }));
   for (const { name, versions } of v02) {
     // An extension's scenario is in no revision's window: at the suite's default wire (2025-11-25),
     // and forced onto 2026-07-28, as run.mjs does for the server's.
@@ -45,7 +52,8 @@ export function clientInvocations(node, here) {
     }
     else for (const version of versions) runs.push({ pkg: 'conformance-v02', scenario: name, version });
   }
-  return runs;
+  const filter = process.env.MCP_CONFORMANCE_CLIENT_FILTER ? new RegExp(process.env.MCP_CONFORMANCE_CLIENT_FILTER) : null;
+  return filter ? runs.filter((r) => filter.test(r.scenario)) : runs;
 }
 
 function runOne(node, cli, args, timeoutMs) {
@@ -77,6 +85,7 @@ function checksUnder(dir) {
 export async function runClientMode(node, here, client, out) {
   const runs = clientInvocations(node, here);
   console.log(`client: ${client}\nresults: ${out}\n${runs.length} scenario runs`);
+  for (const [name, why] of NOT_RUN) console.log(`not run: ${name}: ${why}`);
   const failures = [];
   let next = 0;
   const worker = async () => {

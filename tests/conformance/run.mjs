@@ -5,7 +5,7 @@
 //   node tests/conformance/run.mjs <path/to/mcp-cpp-conformance> [--out DIR] [--runs 1,3] [--cluster]
 //   (or MCP_CPP_CONFORMANCE=<path> node tests/conformance/run.mjs)
 //   node tests/conformance/run.mjs --client <path/to/mcp-cpp-conformance-client> [--out DIR]
-//   (client mode: the suite drives the client, every non-auth client scenario; client_runs.mjs)
+//   (client mode: the suite drives the client, every client scenario, auth/ ones included; client_runs.mjs)
 //
 // It builds nothing. It starts the server on a free loopback port, runs the seven runs below with
 // the pinned suite versions (package.json: conformance-v01, conformance-v02) under the Node 22

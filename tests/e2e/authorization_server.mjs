@@ -23,9 +23,11 @@ async function signingKey(kid) {
 }
 
 export class AuthorizationServer {
-    // opaqueResources: resource indicators whose access tokens are opaque (introspected).
-    static async start({ port, opaqueResources = [], tls } = {}) {
+    // opaqueResources: resource indicators whose access tokens are opaque (introspected);
+    // accessTokenTtl: seconds an access token lives (a test of expiry makes it short).
+    static async start({ port, opaqueResources = [], tls, accessTokenTtl = 300 } = {}) {
         const as = new AuthorizationServer(port ?? (await freePort()), opaqueResources, tls);
+        as.accessTokenTtl = accessTokenTtl;
         as.keys = [await signingKey('k1')];
         await as.listen();
         return as;
@@ -87,14 +89,14 @@ export class AuthorizationServer {
                     getResourceServerInfo: (_ctx, resource) => ({
                         scope: SCOPES.join(' '),
                         audience: resource,
-                        accessTokenTTL: 300,
+                        accessTokenTTL: this.accessTokenTtl,
                         accessTokenFormat: opaque.has(resource) ? 'opaque' : 'jwt',
                         jwt: { sign: { alg: 'ES256' } },
                     }),
                 },
             },
             pkce: { required: () => true },
-            ttl: { AccessToken: 300, AuthorizationCode: 60, ClientCredentials: 300, Grant: 600, Interaction: 600, Session: 600 },
+            ttl: { AccessToken: this.accessTokenTtl, AuthorizationCode: 60, ClientCredentials: this.accessTokenTtl, Grant: 600, Interaction: 600, Session: 600 },
         });
         provider.on('server_error', (_ctx, e) => console.error('authorization server error:', e));
         return provider;

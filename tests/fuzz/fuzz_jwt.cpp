@@ -4,9 +4,9 @@
 //   1: a bearer token, split, decoded and validated against a fixed key set;
 //   2: a JWT header and claims (one JSON object per line) signed with one of those keys, so that
 //      the claim checks behind the signature check are reached too.
-#include "auth/jwk.hpp"
-#include "auth/jws.hpp"
 #include "auth/jwt_validator.hpp"
+#include "jose/jwk.hpp"
+#include "jose/jws.hpp"
 #include "jwt_signer.hpp"
 
 #include <boost/json/parse.hpp>

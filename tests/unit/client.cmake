@@ -50,3 +50,8 @@ endif()
 # hostile servers).
 mcp_unit_test(test_client_http_fakes test_client_http_fakes.cpp fake_mcp_http.cpp http_test_server.cpp)
 target_link_libraries(test_client_http_fakes PRIVATE mcp::mcp OpenSSL::SSL OpenSSL::Crypto)
+# The client's OAuth pieces: WWW-Authenticate and the OAuth documents (hostile ones too), JWS
+# signing, the token stores, the loopback redirect listener.
+mcp_unit_test(test_client_oauth test_client_oauth.cpp jwt_signer.cpp)
+target_link_libraries(test_client_oauth PRIVATE mcp::mcp OpenSSL::Crypto Boost::headers)
+target_compile_definitions(test_client_oauth PRIVATE BOOST_ASIO_SEPARATE_COMPILATION BOOST_ASIO_NO_DEPRECATED)

@@ -2,10 +2,10 @@
 // would try (alg none, HMAC with the public key, altered signatures, wrong issuer or audience,
 // expired, from the future, malformed); JWKS parsing of odd and hostile keys.
 #include "auth/introspection.hpp"
-#include "auth/jwk.hpp"
-#include "auth/jws.hpp"
 #include "auth/jwt_validator.hpp"
 #include "auth/token_cache.hpp"
+#include "jose/jwk.hpp"
+#include "jose/jws.hpp"
 #include "util/percent_encoding.hpp"
 
 #include "jwt_signer.hpp"

@@ -21,7 +21,8 @@ constexpr const char* kExamples =
     "Examples:\n"
     "  mcp-cpp-client tools/list -- mcp-cpp-demo --stdio\n"
     "  mcp-cpp-client tools/call echo text=hello -- mcp-cpp-demo --stdio\n"
-    "  mcp-cpp-client --config .vscode/mcp.json --server notes resources/read demo://server/stats\n";
+    "  mcp-cpp-client --config .vscode/mcp.json --server notes resources/read demo://server/stats\n"
+    "  mcp-cpp-client --url https://mcp.example.com/mcp --oauth tools/list\n";
 
 // "250ms", "20s", "5m", or a number of seconds.
 std::optional<std::chrono::milliseconds> parse_timeout(std::string_view text) {
@@ -65,6 +66,17 @@ std::variant<CommandLine, int> parse_command_line(int argc, char** argv) {
                    "A host configuration file: {\"mcpServers\": ...} (Claude Desktop, Cursor) or {\"servers\": ...} "
                    "(VS Code)");
     app.add_option("--server", cl.server, "The entry of --config to use (not needed when it has one)");
+    app.add_flag("--oauth", cl.oauth,
+                 "Authorize with OAuth 2.1 when the server asks: prints the URL to open, and receives the browser's "
+                 "redirect on 127.0.0.1");
+    app.add_option("--oauth-client-id", cl.oauth_client_id,
+                   "A client id registered with the authorization server beforehand (else: dynamic registration)");
+    app.add_option("--oauth-client-secret", cl.oauth_client_secret,
+                   "Its secret; ${env:NAME} takes it from the environment");
+    app.add_flag("--oauth-client-credentials", cl.oauth_client_credentials,
+                 "The client credentials grant with --oauth-client-id and --oauth-client-secret (no browser)");
+    app.add_option("--oauth-token-file", cl.oauth_token_file,
+                   "Keep registrations and tokens in this file (mode 0600) from one run to the next");
     app.add_flag("--json", cl.json, "Print the server's results as JSON");
     app.add_flag("-v,--verbose", cl.verbose, "Show the server's stderr as it comes");
     app.add_option("--protocol-version", cl.protocol_version,
@@ -100,6 +112,16 @@ std::variant<CommandLine, int> parse_command_line(int argc, char** argv) {
         return 2;
     }
     cl.command = app.get_subcommands().front()->get_name();
+    const bool oauth_details = !cl.oauth_client_id.empty() || !cl.oauth_client_secret.empty() ||
+                               cl.oauth_client_credentials || !cl.oauth_token_file.empty();
+    if (oauth_details && !cl.oauth) {
+        std::cerr << "mcp-cpp-client: the --oauth-* options go with --oauth\n";
+        return 2;
+    }
+    if (cl.oauth_client_credentials && cl.oauth_client_id.empty()) {
+        std::cerr << "mcp-cpp-client: --oauth-client-credentials needs --oauth-client-id\n";
+        return 2;
+    }
     return cl;
 }
 

@@ -18,6 +18,13 @@ struct CommandLine {
     std::string server;                       // with config: the entry's name
     std::vector<std::string> server_command;  // after "--"
     std::vector<std::string> headers;         // "Name: value", for a server over HTTP
+    // OAuth 2.1 for a server over HTTP: the browser flow (the URL printed, the redirect received
+    // on 127.0.0.1), or client credentials; registrations and tokens kept in a 0600 file if named.
+    bool oauth = false;
+    std::string oauth_client_id;
+    std::string oauth_client_secret;
+    bool oauth_client_credentials = false;
+    std::string oauth_token_file;
     bool json = false;
     bool verbose = false;
     std::string protocol_version = "auto";

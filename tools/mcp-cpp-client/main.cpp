@@ -7,6 +7,8 @@
 #include "terminal.hpp"
 
 #include <mcp/client/client.hpp>
+#include <mcp/client/http.hpp>
+#include <mcp/client/oauth.hpp>
 #include <mcp/protocol/errors.hpp>
 
 #include <deque>
@@ -112,6 +114,29 @@ int run(mcp::Client& client, const CommandLine& cl) {
     return 0;
 }
 
+// The entry's transport; with --oauth, an HTTP transport that authorizes itself.
+std::shared_ptr<mcp::ClientTransport> transport_for(const mcp::ServerConfig& entry, const CommandLine& cl) {
+    if (!cl.oauth) return mcp::make_transport(entry);
+    if (entry.transport != mcp::ServerTransportKind::http)
+        throw UsageError("--oauth is for a server over Streamable HTTP");
+    mcp::HttpServerParams params{.url = entry.url, .headers = entry.headers};
+    mcp::OAuthOptions oauth;
+    oauth.client_name = "mcp-cpp-client";
+    oauth.client_id = cl.oauth_client_id;
+    oauth.client_secret = cl.oauth_client_secret;
+    if (oauth.client_secret.starts_with("${env:") && oauth.client_secret.ends_with("}")) {
+        const auto name = oauth.client_secret.substr(6, oauth.client_secret.size() - 7);
+        const char* value = std::getenv(name.c_str());
+        if (value == nullptr) throw UsageError("--oauth-client-secret: the environment has no " + name);
+        oauth.client_secret = value;
+    }
+    if (cl.oauth_client_credentials) oauth.grant = mcp::OAuthOptions::Grant::client_credentials;
+    if (!cl.oauth_token_file.empty()) oauth.store = std::make_shared<mcp::FileTokenStore>(cl.oauth_token_file);
+    oauth.redirect_timeout = cl.timeout;
+    params.oauth = std::move(oauth);
+    return std::make_shared<mcp::HttpTransport>(std::move(params));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -128,7 +153,7 @@ int main(int argc, char** argv) {
         options.request_timeout = cl.timeout;
         options.handlers.elicitation = ask_on_terminal;
         options.handlers.server_stderr = [&server_stderr](std::string_view line) { server_stderr.line(line); };
-        mcp::Client client(mcp::make_transport(entry), std::move(options));
+        mcp::Client client(transport_for(entry, cl), std::move(options));
         client.connect({.timeout = cl.timeout});
         const int status = run(client, cl);
         client.close();

@@ -15,6 +15,7 @@
 //   client.connect();  // 2026-07-28, 2025-xx or HTTP+SSE, whichever the server speaks
 //
 // Both run on the client's I/O context with no thread of their own.
+#include <mcp/client/oauth.hpp>
 #include <mcp/client/transport.hpp>
 #include <mcp/net/http_options.hpp>
 
@@ -22,6 +23,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -61,6 +63,11 @@ struct HttpServerParams {
     // old session held (resource subscriptions, the log level) is the application's to restore.
     // Runs on the client's I/O thread: it must not block nor call the client.
     std::function<void()> on_session_expired;
+
+    // OAuth 2.1 (mcp/client/oauth.hpp): when set, a 401 or a 403 insufficient_scope starts the
+    // authorization flow, and requests to the endpoint's origin carry its token. `headers` may
+    // then hold no Authorization.
+    std::optional<OAuthOptions> oauth;
 };
 
 namespace detail {
@@ -70,7 +77,7 @@ class HttpCore;
 class HttpTransport final : public ClientTransport {
 public:
     // Throws std::invalid_argument for a URL that is not http(s), a header name the transport sets
-    // or that cannot be sent, or HTTP options the HTTP client refuses.
+    // or that cannot be sent, HTTP options the HTTP client refuses, or OAuth options it cannot use.
     explicit HttpTransport(HttpServerParams params);
     ~HttpTransport() override;
 

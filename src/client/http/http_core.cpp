@@ -1,9 +1,11 @@
 #include "client/http/http_core.hpp"
 
+#include "client/auth/challenge.hpp"
 #include "client/http/request_headers.hpp"
 #include "client/negotiation.hpp"
 #include "net/http_error.hpp"
 #include "net/url.hpp"
+#include "util/ascii.hpp"
 #include "util/log.hpp"
 
 #include <boost/asio/as_tuple.hpp>
@@ -35,6 +37,13 @@ HttpCore::HttpCore(HttpServerParams params, Mode mode)
     : params_(std::move(params)), mode_(mode), switched_(mode == Mode::legacy_sse) {
     if (!net::parse_url(params_.url)) throw std::invalid_argument("not an http(s) URL: \"" + params_.url + "\"");
     check_custom_headers(params_.headers);
+    if (params_.oauth) {
+        for (const auto& [name, value] : params_.headers) {
+            if (ascii_iequals(name, "Authorization"))
+                throw std::invalid_argument("an HTTP transport with OAuth sets Authorization itself");
+        }
+        auth_ = std::make_shared<Authorizer>(*params_.oauth, params_.url, params_.http);
+    }
 }
 
 HttpCore::~HttpCore() = default;
@@ -143,6 +152,7 @@ void HttpCore::deliver(std::string_view text) {
 }
 
 void HttpCore::begin_close(std::string reason) {
+    if (auth_) auth_->cancel();  // an authorization under way ends: nobody waits for it
     if (ending_) return;
     ending_ = true;
     reason_ = std::move(reason);
@@ -215,24 +225,92 @@ net::HttpRequest HttpCore::short_post(std::string url, net::HttpHeaders headers,
     return request;
 }
 
+std::string HttpCore::authorize(net::HttpRequest& request) const {
+    if (!auth_ || !auth_->covers(request.url)) return {};
+    return auth_->present(request);
+}
+
+std::vector<std::string> HttpCore::challenges(const net::HttpHeaders& headers) {
+    std::vector<std::string> out;
+    for (const auto value : headers.get_all("WWW-Authenticate")) out.emplace_back(value);
+    return out;
+}
+
+bool HttpCore::calls_for_authorization(unsigned status, const net::HttpHeaders& headers, const std::string& url,
+                                       int tries) const {
+    if (!auth_ || !auth_->covers(url) || tries >= params_.oauth->max_authorizations_per_request) return false;
+    if (status == 401) return true;
+    if (status != 403) return false;
+    const auto values = headers.get_all("WWW-Authenticate");
+    const auto challenge = bearer_challenge({values.begin(), values.end()});
+    return challenge && challenge->error == "insufficient_scope";
+}
+
+// With OAuth, a request refused for want of authorization goes again once the authorizer has a
+// token for it; without, once.
 asio::awaitable<HttpCore::Fetched> HttpCore::fetch(net::HttpRequest request) {
     Fetched out;
-    try {
-        out.response = co_await http_->fetch(std::move(request));
-    } catch (const net::HttpError& e) {
-        out.error = e.what();
+    for (int tries = 0;; ++tries) {
+        std::optional<net::HttpRequest> again;
+        if (auth_) again = request;
+        const auto sent = authorize(request);
+        try {
+            out.response = co_await http_->fetch(std::move(request));
+        } catch (const net::HttpError& e) {
+            out.error = e.what();
+            co_return out;
+        }
+        if (again && auth_->covers(again->url) && auth_->take_nonce(out.response.status, out.response.headers) &&
+            tries < params_.oauth->max_authorizations_per_request) {
+            request = std::move(*again);  // the server's DPoP nonce, in a fresh proof
+            continue;
+        }
+        if (!again || !calls_for_authorization(out.response.status, out.response.headers, again->url, tries))
+            co_return out;
+        // Named: GCC 12 frees some temporaries of a co_await expression twice.
+        auto refused = challenges(out.response.headers);
+        const auto status = out.response.status;
+        const auto outcome = co_await auth_->renew(status, std::move(refused), sent);
+        if (!outcome.ok) {
+            out.error = outcome.error;
+            co_return out;
+        }
+        request = std::move(*again);
     }
-    co_return out;
 }
 
 asio::awaitable<HttpCore::Opened> HttpCore::open_stream(net::HttpRequest request) {
     Opened out;
-    try {
-        out.stream = std::make_shared<net::HttpStream>(co_await http_->open(std::move(request)));
-    } catch (const net::HttpError& e) {
-        out.error = e.what();
+    for (int tries = 0;; ++tries) {
+        std::optional<net::HttpRequest> again;
+        if (auth_) again = request;
+        const auto sent = authorize(request);
+        try {
+            out.stream = std::make_shared<net::HttpStream>(co_await http_->open(std::move(request)));
+        } catch (const net::HttpError& e) {
+            out.error = e.what();
+            co_return out;
+        }
+        if (again && auth_->covers(again->url) && auth_->take_nonce(out.stream->status(), out.stream->headers()) &&
+            tries < params_.oauth->max_authorizations_per_request) {
+            out.stream->cancel();
+            out.stream.reset();
+            request = std::move(*again);  // the server's DPoP nonce, in a fresh proof
+            continue;
+        }
+        if (!again || !calls_for_authorization(out.stream->status(), out.stream->headers(), again->url, tries))
+            co_return out;
+        const auto status = out.stream->status();
+        auto refused = challenges(out.stream->headers());
+        out.stream->cancel();
+        out.stream.reset();
+        const auto outcome = co_await auth_->renew(status, std::move(refused), sent);
+        if (!outcome.ok) {
+            out.error = outcome.error;
+            co_return out;
+        }
+        request = std::move(*again);
     }
-    co_return out;
 }
 
 }  // namespace mcp::detail

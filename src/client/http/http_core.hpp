@@ -7,6 +7,7 @@
 // By concern: http_core.cpp (its life, messages in and out), post_exchange.cpp (a message's POST
 // and its answer, a cut 2025 stream resumed), session.cpp (the 2025 session: its id, GET stream,
 // renewal and end), legacy_sse.cpp (HTTP+SSE).
+#include "client/auth/authorizer.hpp"
 #include "client/http/response_body.hpp"
 #include "net/http_client.hpp"
 
@@ -94,6 +95,13 @@ private:
     };
     // A request whose answer is read as it comes (an SSE stream, or a body read when needed).
     boost::asio::awaitable<Opened> open_stream(net::HttpRequest request);
+    // OAuth: adds the token to a request for the endpoint's origin; returns the token sent (empty:
+    // none, or no OAuth). A refusal that calls for authorization (401, 403 insufficient_scope),
+    // and whether another try is allowed after `tries` authorizations.
+    std::string authorize(net::HttpRequest& request) const;
+    bool calls_for_authorization(unsigned status, const net::HttpHeaders& headers, const std::string& url,
+                                 int tries) const;
+    static std::vector<std::string> challenges(const net::HttpHeaders& headers);
 
     // ---- post_exchange.cpp
     boost::asio::awaitable<void> post(Ptr f);
@@ -137,6 +145,7 @@ private:
     Mode mode_;
     TransportEvents events_;
     std::unique_ptr<net::HttpClient> http_;
+    std::shared_ptr<Authorizer> auth_;  // OAuth, when the application asked for it
 
     // Reached from any thread.
     mutable std::mutex mutex_;

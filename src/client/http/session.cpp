@@ -243,6 +243,7 @@ asio::awaitable<void> HttpCore::end_session(std::string session, std::string ver
     request.headers = end_session_headers(session, version, params_.headers);
     request.timeout = std::min(params_.http.request_timeout, kEndSessionTimeout);
     request.max_body_bytes = params_.max_error_body_bytes;
+    authorize(request);
     try {
         const auto answer = co_await http_->fetch(std::move(request));
         // 405: the server does not let clients end sessions; it will expire it.

@@ -1,6 +1,6 @@
-#include "auth/jwk.hpp"
+#include "jose/jwk.hpp"
 
-#include "auth/openssl_handles.hpp"
+#include "jose/openssl_handles.hpp"
 #include "util/base64.hpp"
 
 #include <openssl/core_names.h>

@@ -1,5 +1,6 @@
 #pragma once
-// Owning handles for the OpenSSL objects the auth layer builds, each freed by its own function.
+// Owning handles for the OpenSSL objects the jose layer builds, each freed by its own function.
+#include <openssl/bio.h>
 #include <openssl/bn.h>
 #include <openssl/evp.h>
 #include <openssl/param_build.h>
