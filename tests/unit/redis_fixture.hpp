@@ -96,7 +96,9 @@ protected:
         auto listening = [&] {
             const auto list = raw({"CLIENT", "LIST"}).text;
             std::size_t count = 0;
-            for (auto at = list.find(" psub=1 "); at != std::string::npos; at = list.find(" psub=1 ", at + 1)) ++count;
+            for (auto at = list.find(" sub="); at != std::string::npos; at = list.find(" sub=", at + 1)) {
+                if (list.compare(at, 7, " sub=0 ") != 0) ++count;
+            }
             return count >= n;
         };
         ASSERT_TRUE(eventually(listening)) << "nodes did not subscribe to the bus";
@@ -128,7 +130,7 @@ protected:
         return sorted(std::move(out));
     }
     std::int64_t revision(const std::string& id) {
-        const auto reply = raw({"HGET", "mcp:s:" + id, "rev"});
+        const auto reply = raw({"HGET", "mcp:s:{" + id + "}", "rev"});
         return reply.is_nil() ? -1 : std::stoll(reply.text);
     }
 

@@ -131,8 +131,8 @@ TEST_F(RedisSessionsTest, AChangeRecordedOnOneNodeReachesTheOther) {
     b->subscribe(*on_b, "file:///b.txt");
     b->unsubscribe(*on_b, "file:///a.txt");
     EXPECT_EQ(revision(id), 4);
-    EXPECT_EQ(raw({"HGET", "mcp:s:" + id, "level"}).text, "error");
-    EXPECT_EQ(members("mcp:ss:" + id), std::vector<std::string>{"file:///b.txt"});
+    EXPECT_EQ(raw({"HGET", "mcp:s:{" + id + "}", "level"}).text, "error");
+    EXPECT_EQ(members("mcp:ss:{" + id + "}"), std::vector<std::string>{"file:///b.txt"});
 
     // A reloads it on the "changed" signal, without being asked...
     EXPECT_TRUE(eventually([&] { return on_a->log_level() == LogLevel::error && on_a->subscribed("file:///b.txt"); }));
@@ -196,8 +196,8 @@ TEST_F(RedisSessionsTest, ChangesMadeAtTheSameTimeOnTwoNodesAllReachBoth) {
     cv.notify_all();
 
     EXPECT_EQ(revision(id), 2);
-    EXPECT_EQ(raw({"HGET", "mcp:s:" + id, "level"}).text, "error");
-    EXPECT_EQ(members("mcp:ss:" + id), std::vector<std::string>{"file:///race.txt"});
+    EXPECT_EQ(raw({"HGET", "mcp:s:{" + id + "}", "level"}).text, "error");
+    EXPECT_EQ(members("mcp:ss:{" + id + "}"), std::vector<std::string>{"file:///race.txt"});
     EXPECT_TRUE(eventually([&] { return on_b->subscribed("file:///race.txt"); }, 3s));
     EXPECT_EQ(on_b->log_level(), LogLevel::error);
 
@@ -226,15 +226,15 @@ TEST_F(RedisSessionsTest, AStaleRecordNeverUndoesNewerState) {
 
     // An older state shows up (as a reload that read before a change was written would see it):
     // neither node goes back to it.
-    raw({"HSET", "mcp:s:" + id, "rev", "1", "level", "debug"});
-    raw({"SREM", "mcp:ss:" + id, "file:///new.txt"});
+    raw({"HSET", "mcp:s:{" + id + "}", "rev", "1", "level", "debug"});
+    raw({"SREM", "mcp:ss:{" + id + "}", "file:///new.txt"});
     EXPECT_EQ(b->find(id)->log_level(), LogLevel::warning);
     EXPECT_TRUE(on_b->subscribed("file:///new.txt"));
     EXPECT_EQ(a->find(id)->log_level(), LogLevel::warning);
     EXPECT_TRUE(on_a->subscribed("file:///new.txt"));
 
     // A newer one is taken.
-    raw({"HSET", "mcp:s:" + id, "rev", "3", "level", "critical"});
+    raw({"HSET", "mcp:s:{" + id + "}", "rev", "3", "level", "critical"});
     EXPECT_EQ(b->find(id)->log_level(), LogLevel::critical);
     EXPECT_FALSE(on_b->subscribed("file:///new.txt"));
 }
@@ -248,7 +248,7 @@ TEST_F(RedisSessionsTest, RemovedOnOneNodeIsGoneOnTheOther) {
     a->subscribe(*on_a, "file:///a.txt");
     auto on_b = b->find(id);
     ASSERT_NE(on_b, nullptr);
-    ASSERT_EQ(members("mcp:sub:file:///a.txt"), std::vector<std::string>{id});
+    ASSERT_EQ(members("mcp:sub:{file:///a.txt}"), std::vector<std::string>{id});
 
     EXPECT_FALSE(b->sessions.remove(id, "mallory"));  // not mallory's
     ASSERT_TRUE(a->sessions.remove(id, "alice"));
@@ -267,7 +267,7 @@ TEST_F(RedisSessionsTest, RemovedOnOneNodeIsGoneOnTheOther) {
     // Removed on a node that never held it.
     auto remote = a->initialize();
     EXPECT_TRUE(b->sessions.remove(remote->id(), "alice"));
-    EXPECT_FALSE(key_exists("mcp:s:" + remote->id()));
+    EXPECT_FALSE(key_exists("mcp:s:{" + remote->id() + "}"));
     EXPECT_TRUE(eventually([&] { return remote->closed(); }, 3s));
     EXPECT_EQ(a->find(remote->id()), nullptr);
 }
@@ -285,7 +285,7 @@ TEST_F(RedisSessionsTest, ExpireEndsTheSessionsWhoseRecordExpired) {
     // busy is used; idle is not, and its record expires.
     EXPECT_TRUE(eventually([&] {
         EXPECT_NE(a->find(busy->id()), nullptr);
-        return !key_exists("mcp:s:" + idle->id());
+        return !key_exists("mcp:s:{" + idle->id() + "}");
     }));
     a->sessions.expire();
     EXPECT_EQ(a->sessions.size(), 1u);
@@ -328,10 +328,10 @@ TEST_F(RedisSessionsTest, SubscribersAreFoundOnEveryNode) {
 
 TEST_F(RedisSessionsTest, AHostileRecordIsNeverAdopted) {
     auto a = make_node();
-    raw({"HSET", "mcp:s:s-hostile", "rev", "x", "level", "info", "client", "{\"owner\":\"alice\"}"});
+    raw({"HSET", "mcp:s:{s-hostile}", "rev", "x", "level", "info", "client", "{\"owner\":\"alice\"}"});
     EXPECT_EQ(a->find("s-hostile"), nullptr);
     EXPECT_EQ(a->sessions.size(), 0u);
-    raw({"HSET", "mcp:s:s-string-owner", "rev", "0", "level", "info", "client", "{\"owner\":5}"});
+    raw({"HSET", "mcp:s:{s-string-owner}", "rev", "0", "level", "info", "client", "{\"owner\":5}"});
     EXPECT_EQ(a->find("s-string-owner"), nullptr);
     EXPECT_EQ(a->sessions.size(), 0u);
 }
@@ -343,7 +343,7 @@ TEST_F(RedisSessionsTest, ARecordAtTheLastRevisionDoesNotOverflowIt) {
     auto b = make_node();
     auto on_a = a->initialize();
     const auto id = on_a->id();
-    raw({"HSET", "mcp:s:" + id, "rev", std::to_string(std::numeric_limits<std::int64_t>::max())});
+    raw({"HSET", "mcp:s:{" + id + "}", "rev", std::to_string(std::numeric_limits<std::int64_t>::max())});
 
     auto on_b = b->find(id);
     ASSERT_NE(on_b, nullptr);
