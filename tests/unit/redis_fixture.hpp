@@ -91,15 +91,17 @@ protected:
         return backend;
     }
 
-    // Waits until `n` nodes listen to the signal bus, so what is published from now on reaches them.
-    void wait_listening(std::size_t n) {
+    // Waits until `n` nodes listen to each of `topics` on the signal bus (their channel on one
+    // Redis), so what is published from now on reaches them. A node subscribes to a topic when it
+    // first has a handler for it, and remakes its subscription connection then.
+    void wait_listening(std::size_t n, const std::vector<std::string>& topics = {"mailbox"}) {
         auto listening = [&] {
-            const auto list = raw({"CLIENT", "LIST"}).text;
-            std::size_t count = 0;
-            for (auto at = list.find(" sub="); at != std::string::npos; at = list.find(" sub=", at + 1)) {
-                if (list.compare(at, 7, " sub=0 ") != 0) ++count;
+            for (const auto& topic : topics) {
+                const auto reply = raw({"PUBSUB", "NUMSUB", "mcp:bus:" + topic + ":{0}"});
+                if (reply.elements.size() != 2 || reply.elements[1].integer < static_cast<std::int64_t>(n))
+                    return false;
             }
-            return count >= n;
+            return true;
         };
         ASSERT_TRUE(eventually(listening)) << "nodes did not subscribe to the bus";
     }

@@ -268,11 +268,45 @@ TEST_F(RedisBackendTest, EveryKeyTheStoreWritesHasATimeToLive) {
     for (const auto& key : refreshed) raw({"PEXPIRE", key, "5000"});
     ASSERT_TRUE(records_a->load("s-ttl", true).has_value());
     for (const auto& key : refreshed) EXPECT_GT(pttl(key), 50'000) << key;
+    // The indexes outlive the session by the refresh interval (a quarter of the idle timeout),
+    // within which this node's next touches refresh the record only; another node refreshes them
+    // at its own first touch.
+    EXPECT_GT(pttl("mcp:cs:{a:192.0.2.7}"), 60'000);
+    for (const auto& key : refreshed) raw({"PEXPIRE", key, "5000"});
+    ASSERT_TRUE(records_a->load("s-ttl", true).has_value());
+    EXPECT_GT(pttl("mcp:s:{s-ttl}"), 50'000);
+    EXPECT_LE(pttl("mcp:cs:{a:192.0.2.7}"), 5000);
+    EXPECT_LE(pttl("mcp:sub:{file:///a.txt}"), 5000);
+    ASSERT_TRUE(records_b->load("s-ttl", true).has_value());
+    EXPECT_GT(pttl("mcp:cs:{a:192.0.2.7}"), 60'000);
+    EXPECT_GT(pttl("mcp:sub:{file:///a.txt}"), 60'000);
 
     // A change keeps the time to live.
     records_a->apply("s-ttl", level_change(LogLevel::info));
     records_a->apply("s-ttl", unsubscribe_change("file:///a.txt"));
     for (const auto& key : keys("mcp:*")) EXPECT_GT(pttl(key), 0) << key;
+}
+
+TEST_F(RedisBackendTest, ATouchRefreshesTheClientsCountOncePerIntervalOnEachNode) {
+    auto a = node();
+    auto records = a->make_session_records(400ms, 400ms);  // a refresh interval of 100 ms
+    auto counted = record_of("s-often");
+    counted.charged_to = "a:192.0.2.9";
+    ASSERT_EQ(records->insert(counted, kNoQuota), SessionRecords::Insert::inserted);
+    const auto score = [&] { return raw({"ZSCORE", "mcp:cs:{a:192.0.2.9}", "s-often"}).text; };
+    const auto inserted = score();
+    std::this_thread::sleep_for(5ms);  // Redis's clock moves on
+    ASSERT_TRUE(records->load("s-often", true).has_value());
+    const auto first = score();
+    EXPECT_NE(first, inserted);
+    std::this_thread::sleep_for(5ms);
+    ASSERT_TRUE(records->load("s-often", true).has_value());
+    EXPECT_EQ(score(), first) << "a second touch within the interval leaves the count alone";
+    std::this_thread::sleep_for(150ms);
+    ASSERT_TRUE(records->load("s-often", true).has_value());
+    EXPECT_NE(score(), first) << "a touch after the interval refreshes it";
+    EXPECT_TRUE(records->remove("s-often"));
+    EXPECT_EQ(keys("mcp:*"), std::vector<std::string>{});
 }
 
 TEST_F(RedisBackendTest, SubscriptionSetsFollowSubscribeUnsubscribeAndRemove) {
@@ -653,7 +687,8 @@ TEST_F(RedisBackendTest, PublishedSignalsReachHandlersOnEveryNode) {
     a->bus()->subscribe("t1", on_a.handler());
     b->bus()->subscribe("t1", on_b.handler());
     b->bus()->subscribe("t2", other_topic.handler());
-    wait_listening(2);
+    wait_listening(2, {"t1"});
+    wait_listening(1, {"t2"});
 
     a->bus()->publish("t1", "one");
     a->bus()->publish("t1", "two");
@@ -685,7 +720,7 @@ TEST_F(RedisBackendTest, UnsubscribeWaitsForTheRunningHandler) {
         running = false;
     });
     b->bus()->subscribe("probe", probe.handler());
-    wait_listening(2);
+    wait_listening(1, {"slow", "probe"});
 
     a->bus()->publish("slow", "1");
     ASSERT_TRUE(eventually([&] { return running.load(); }, 3s));
@@ -713,7 +748,7 @@ TEST_F(RedisBackendTest, AFailingHandlerDoesNotStopTheOthers) {
         throw StoreUnavailable("Redis went away mid-handler");
     });
     a->bus()->subscribe("t", after.handler());
-    wait_listening(1);
+    wait_listening(1, {"t"});
     a->bus()->publish("t", "1");
     a->bus()->publish("t", "2");
     EXPECT_TRUE(eventually([&] { return throwing.load() == 2; }, 3s));
@@ -731,6 +766,7 @@ TEST_F(RedisBackendTest, ReconnectHandlersRunAfterRedisRestarts) {
     b->bus()->on_reconnect([&] { ++reconnected_b; });
     b->bus()->subscribe("after", inbox.handler());
     wait_listening(2);
+    wait_listening(1, {"after"});
     std::this_thread::sleep_for(50ms);  // the first subscription's own signal, if any, is handled
     const int before_a = reconnected_a.load();
     const int before_b = reconnected_b.load();
@@ -740,6 +776,7 @@ TEST_F(RedisBackendTest, ReconnectHandlersRunAfterRedisRestarts) {
 
     // Signals flow again, without recreating anything.
     wait_listening(2);
+    wait_listening(1, {"after"});
     a->bus()->publish("after", "x");
     EXPECT_TRUE(eventually([&] { return inbox.size() == 1; }, 3s));
 

@@ -18,6 +18,9 @@ using namespace testing_support;
 
 namespace {
 
+// The topics a node's sessions listen to.
+const std::vector<std::string> kSessionTopics{"changed", "wake", "deleted", "cancel", "mailbox"};
+
 const KeyRing& test_keys() {
     static const KeyRing keys = KeyRing::generate();
     return keys;
@@ -116,7 +119,7 @@ TEST_F(RedisSessionsTest, AnotherNodeAdoptsASessionWithItsState) {
 TEST_F(RedisSessionsTest, AChangeRecordedOnOneNodeReachesTheOther) {
     auto a = make_node();
     auto b = make_node();
-    wait_listening(2);
+    wait_listening(2, kSessionTopics);
 
     auto on_a = a->initialize();
     const auto id = on_a->id();
@@ -175,7 +178,8 @@ TEST_F(RedisSessionsTest, ChangesMadeAtTheSameTimeOnTwoNodesAllReachBoth) {
         cv.notify_all();
         cv.wait_for(lock, 5s, [&] { return released; });
     });
-    wait_listening(2);
+    wait_listening(2, kSessionTopics);
+    wait_listening(1, {"block"});
 
     auto on_a = a->initialize();
     const auto id = on_a->id();
@@ -242,7 +246,7 @@ TEST_F(RedisSessionsTest, AStaleRecordNeverUndoesNewerState) {
 TEST_F(RedisSessionsTest, RemovedOnOneNodeIsGoneOnTheOther) {
     auto a = make_node();
     auto b = make_node();
-    wait_listening(2);
+    wait_listening(2, kSessionTopics);
     auto on_a = a->initialize();
     const auto id = on_a->id();
     a->subscribe(*on_a, "file:///a.txt");

@@ -138,20 +138,40 @@ std::optional<SessionRecord> RedisSessionRecords::load(std::string_view id, bool
         {"EVAL", script, "2", session(id), session_subscriptions(id), touch ? "1" : "0", redis_ms(ttl_)}));
     if (reply.elements.size() != 2) return std::nullopt;
     auto record = parse(id, checked(reply.elements[0]), checked(reply.elements[1]));
-    if (!record || !touch) return record;
+    if (!record || !touch || !index_refresh_due(id)) return record;
     // A touch moves the session's expiry in its client's count (whose expired members go then, so
     // that a client keeping one session alive keeps no dead ones); the subscriber sets live as long
-    // as their sessions.
+    // as their sessions. Both at most once per refresh interval per session and node, set to outlive
+    // the session by that interval: between refreshes the count holds the session a little longer
+    // than it lives, never shorter.
     static const std::string recount = std::string(kNowMs) +
                                        "redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now) "
                                        "redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[1]), ARGV[2]) "
                                        "redis.call('PEXPIRE', KEYS[1], ARGV[1]) return 0";
-    std::vector<std::vector<std::string>> refresh;
-    if (!record->charged_to.empty())
-        refresh.push_back({"EVAL", recount, "1", client_sessions(record->charged_to), redis_ms(ttl_), std::string(id)});
-    for (const auto& uri : record->subscriptions) refresh.push_back({"PEXPIRE", subscribers_key(uri), redis_ms(ttl_)});
+    const auto outliving = redis_ms(ttl_ + refresh_interval());
+    std::vector<std::vector<std::string>> refresh{
+        {"EVAL", recount, "1", client_sessions(record->charged_to), outliving, std::string(id)}};
+    for (const auto& uri : record->subscriptions) refresh.push_back({"PEXPIRE", subscribers_key(uri), outliving});
     client_.pipeline(refresh);
     return record;
+}
+
+std::chrono::milliseconds RedisSessionRecords::refresh_interval() const { return ttl_ / 4; }
+
+bool RedisSessionRecords::index_refresh_due(std::string_view id) {
+    const auto now = std::chrono::steady_clock::now();
+    const auto interval = refresh_interval();
+    std::lock_guard lock(refreshed_mutex_);
+    // Entries older than the interval would be refreshed anyway: dropping them keeps the map to the
+    // sessions this node touched lately.
+    if (now - last_sweep_ > interval) {
+        std::erase_if(refreshed_, [&](const auto& entry) { return now - entry.second >= interval; });
+        last_sweep_ = now;
+    }
+    auto [it, added] = refreshed_.try_emplace(std::string(id), now);
+    if (!added && now - it->second < interval) return false;
+    it->second = now;
+    return true;
 }
 
 bool RedisSessionRecords::remove(std::string_view id) {
@@ -163,6 +183,10 @@ bool RedisSessionRecords::remove(std::string_view id) {
         "local out = {redis.call('HGET', KEYS[1], 'q') or ''} "
         "for _, uri in ipairs(redis.call('SMEMBERS', KEYS[2])) do out[#out + 1] = uri end "
         "redis.call('DEL', KEYS[1], KEYS[2]) return out";
+    {
+        std::lock_guard lock(refreshed_mutex_);
+        refreshed_.erase(std::string(id));
+    }
     auto reply = checked(client_.command({"EVAL", script, "2", session(id), session_subscriptions(id)}));
     if (reply.elements.empty()) return false;
     std::vector<std::vector<std::string>> indexes;
@@ -206,8 +230,8 @@ std::int64_t RedisSessionRecords::apply(std::string_view id, const SessionChange
                                        change.uri,
                                        redis_ms(ttl_)};
     if (change.kind == SessionChange::Kind::subscribe) {
-        for (const auto& reply :
-             client_.pipeline({{"SADD", index, std::string(id)}, {"PEXPIRE", index, redis_ms(ttl_)}}))
+        for (const auto& reply : client_.pipeline(
+                 {{"SADD", index, std::string(id)}, {"PEXPIRE", index, redis_ms(ttl_ + refresh_interval())}}))
             checked(reply);
         const auto revision = checked(client_.command(own)).integer;
         if (revision < 0) forget_candidate(client_, index, id);

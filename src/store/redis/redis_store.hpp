@@ -77,9 +77,17 @@ public:
     std::vector<std::string> subscribers(std::string_view uri) override;
 
 private:
+    std::chrono::milliseconds refresh_interval() const;
+    // Whether the session's entries in the indexes (its client's count, the subscriber sets) are to
+    // be refreshed with this touch: once per refresh interval per session on this node.
+    bool index_refresh_due(std::string_view id);
+
     RedisClient& client_;
     const std::chrono::milliseconds ttl_;
     const std::chrono::milliseconds half_open_ttl_;
+    std::mutex refreshed_mutex_;
+    std::unordered_map<std::string, std::chrono::steady_clock::time_point> refreshed_;
+    std::chrono::steady_clock::time_point last_sweep_{};
 };
 
 // SSE journals as Redis streams.
