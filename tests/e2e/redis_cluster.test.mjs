@@ -9,6 +9,8 @@
 //     Retry-After meanwhile, 2026 requests never fail; afterwards every session is served on every
 //     node with its level, parked elicitations are answered through another node, a stream left
 //     open through it received every event.
+//   - over TLS (rediss-cluster://, three masters speaking TLS only, cluster bus included): a
+//     session, its level and a parked elicitation across the nodes.
 // Needs Debian's redis-server and redis-tools (scripts/install-deps.sh --test).
 //   MCP_CPP_DEMO=build/examples/demo/mcp-cpp-demo node --test tests/e2e/redis_cluster.test.mjs
 import { after, before, describe, test } from 'node:test';
@@ -17,7 +19,7 @@ import assert from 'node:assert/strict';
 import { freshSlug, modernCall, newSecret, RoundRobinSession, startNodes, tails, toolText } from './cluster.mjs';
 import { answer, drain, ELICITING, load, logsOfCall, park, progressOf } from './failover.mjs';
 import { demoBinary, sleep, waitUntil } from './helpers.mjs';
-import { RedisClusterGroup } from './redis_cluster.mjs';
+import { RedisClusterGroup, TlsRedisCluster } from './redis_cluster.mjs';
 import { CAPS, EXPORTED, RELATED_TASK } from './tasks_fixtures.mjs';
 
 demoBinary();  // fails at once, with the reason, when MCP_CPP_DEMO is not set
@@ -184,4 +186,46 @@ describe('three nodes on a Redis Cluster of three masters and three replicas', {
             + `${results.filter((r) => r.era === 2026).length} 2026 calls`);
         for (const node of cluster.nodes) assert.ok(node.alive, `${node.name} is still running`);
     }));
+});
+
+describe('three nodes on a Redis Cluster over TLS (rediss-cluster://)', { timeout: 90_000 }, () => {
+    let group;
+    let cluster;
+    const sessions = [];
+    const open = (capabilities = {}) => {
+        const s = new RoundRobinSession(cluster.nodes, { capabilities });
+        sessions.push(s);
+        return s;
+    };
+
+    before(async () => {
+        group = await TlsRedisCluster.start();
+        cluster = await startNodes(3, { store: group.url(), secret: newSecret() });
+    });
+    after(async () => {
+        for (const s of sessions) s.close();
+        await cluster?.close();
+        await group?.close();
+    });
+
+    test('sessions, levels and parked elicitations across the nodes', { timeout: 60_000 }, async () => {
+        const [A, B, C] = cluster.nodes;
+        try {
+            for (let i = 0; i < 10; ++i) {
+                const s = open();
+                await s.initialize();
+                for (const node of [A, B, C]) assert.equal((await s.request('ping', undefined, { node })).status, 200);
+            }
+            const quiet = open();
+            await quiet.initialize({ node: A });
+            assert.deepEqual((await quiet.request('logging/setLevel', { level: 'error' }, { node: B })).message?.result, {});
+            for (const node of [A, B, C]) assert.deepEqual(await logsOfCall(quiet, node), [], `level error in force on ${node.name}`);
+            const asker = open(ELICITING);
+            await asker.initialize({ node: C });
+            await answer(asker, await park(asker, A), B);
+        } catch (e) {
+            e.message += `\n${tails(cluster.nodes, 2500)}\n${group.log.slice(-3000)}`;
+            throw e;
+        }
+    });
 });
