@@ -91,11 +91,14 @@ RedisCluster::Node RedisCluster::node(const RedisAddress& address) {
     std::unique_lock lock(map_mutex_);
     auto [it, added] = nodes_.emplace(name, made);
     if (!added) {
-        lock.unlock();  // another thread made it first; ours goes, off the map's lock
         auto kept = it->second;
+        lock.unlock();  // another thread made it first; ours goes, off the map's lock
         made.reset();
         return kept;
     }
+    lock.unlock();
+    std::lock_guard forget(resubscribe_mutex_);  // a new client has no subscriptions yet
+    subscribed_.erase(name);
     return made;
 }
 
@@ -213,35 +216,36 @@ void RedisCluster::apply(const std::vector<ClusterShard>& shards) {
 // Each master is told the SSUBSCRIBE commands of the channels whose slots it holds, when they
 // changed.
 void RedisCluster::resubscribe() {
+    // The map's lock is never taken while the subscriptions' is held.
+    std::vector<std::string> channels;
+    {
+        std::lock_guard lock(subs_mutex_);
+        for (const auto& entry : channels_) channels.push_back(entry.first);
+    }
     std::map<std::string, std::map<std::uint16_t, std::vector<std::string>>> wanted;
-    {
-        std::lock_guard lock(subs_mutex_);
-        for (const auto& entry : channels_) {
-            const auto slot = key_slot(entry.first);
-            const auto master = master_of(slot);
-            if (!master) continue;
-            auto& command = wanted[master->to_string()][slot];
-            if (command.empty()) command.emplace_back("SSUBSCRIBE");
-            command.push_back(entry.first);
-        }
+    for (const auto& channel : channels) {
+        const auto slot = key_slot(channel);
+        const auto master = master_of(slot);
+        if (!master) continue;
+        auto& command = wanted[master->to_string()][slot];
+        if (command.empty()) command.emplace_back("SSUBSCRIBE");
+        command.push_back(channel);
     }
-    std::vector<std::pair<Node, std::vector<std::vector<std::string>>>> changes;
+    std::map<std::string, Node> nodes;
     {
-        std::shared_lock map_lock(map_mutex_);
-        std::lock_guard lock(subs_mutex_);
-        for (const auto& [address, node] : nodes_) {
-            std::vector<std::vector<std::string>> commands;
-            if (auto it = wanted.find(address); it != wanted.end()) {
-                for (auto& [slot, command] : it->second) commands.push_back(command);
-            }
-            auto& current = subscribed_[address];
-            if (current == commands) continue;
-            current = commands;
-            changes.emplace_back(node, std::move(commands));
-        }
+        std::shared_lock lock(map_mutex_);
+        nodes = nodes_;
     }
-    for (auto& [client, commands] : changes) {
-        client->set_subscriptions(
+    std::lock_guard lock(resubscribe_mutex_);  // one caller at a time compares and sets
+    for (const auto& [address, node] : nodes) {
+        std::vector<std::vector<std::string>> commands;
+        if (auto it = wanted.find(address); it != wanted.end()) {
+            for (auto& [slot, command] : it->second) commands.push_back(command);
+        }
+        auto& current = subscribed_[address];
+        if (current == commands) continue;
+        current = commands;
+        node->set_subscriptions(
             std::move(commands),
             [this](std::string_view channel, std::string_view message) { deliver(channel, message); },
             [this] { refresh_soon(); });

@@ -66,7 +66,8 @@ private:
 
     std::mutex subs_mutex_;
     std::map<std::string, RedisClient::Callback, std::less<>> channels_;
-    std::map<std::string, std::vector<std::vector<std::string>>> subscribed_;  // by master address
+    std::mutex resubscribe_mutex_;
+    std::map<std::string, std::vector<std::vector<std::string>>> subscribed_;  // by master address; its lock's
     std::vector<std::function<void()>> reconnected_;
 
     std::mutex refresh_mutex_;
