@@ -237,9 +237,10 @@ TEST_F(RedisSessionsTest, AStaleRecordNeverUndoesNewerState) {
     EXPECT_EQ(a->find(id)->log_level(), LogLevel::warning);
     EXPECT_TRUE(on_a->subscribed("file:///new.txt"));
 
-    // A newer one is taken.
+    // A newer one is taken: written behind the nodes' backs, with no signal, once what B read
+    // lately is no longer trusted.
     raw({"HSET", "mcp:s:{" + id + "}", "rev", "3", "level", "critical"});
-    EXPECT_EQ(b->find(id)->log_level(), LogLevel::critical);
+    EXPECT_TRUE(eventually([&] { return b->find(id)->log_level() == LogLevel::critical; }, 3s));
     EXPECT_FALSE(on_b->subscribed("file:///new.txt"));
 }
 
@@ -434,4 +435,60 @@ TEST_F(RedisSessionsTest, AtANodesBoundTheClientAboveItsShareLosesASessionEveryw
     ASSERT_TRUE(eventually([&] { return b->find(oldest->id()) == nullptr; }, 3s));  // gone from the store
     // Every client at its share: refused.
     EXPECT_EQ(a->admit("a:192.0.2.10"), SessionService::Admission::full);
+}
+
+TEST_F(RedisSessionsTest, ARecordReadLatelyIsServedWithoutTheStoreAndNeverAfterADeleteOrChangeIsAcknowledged) {
+    // B's signals are held up (its bus's worker blocked): what it serves after a DELETE or a change
+    // acknowledged on A depends only on how long it trusts what it read.
+    std::mutex m;
+    std::condition_variable cv;
+    bool blocked = false;
+    bool released = false;
+    auto a = make_node();
+    auto b = make_node();
+    b->backend->bus()->subscribe("block", [&](std::string_view) {
+        std::unique_lock lock(m);
+        blocked = true;
+        cv.notify_all();
+        cv.wait_for(lock, 10s, [&] { return released; });
+    });
+    wait_listening(2, kSessionTopics);
+    wait_listening(1, {"block"});
+    auto deleted = a->initialize();
+    auto changed = a->initialize();
+    ASSERT_NE(b->find(deleted->id()), nullptr);
+    ASSERT_NE(b->find(changed->id()), nullptr);
+
+    // Served again at once: no command reaches Redis (tried a few times: a pause of the machine
+    // longer than the trust makes one attempt read the store).
+    const auto commands = [&] {
+        const auto info = raw({"INFO", "stats"}).text;
+        const auto at = info.find("total_commands_processed:");
+        return std::stoll(info.substr(at + 25));
+    };
+    bool unread = false;
+    for (int i = 0; i < 20 && !unread; ++i) {
+        ASSERT_NE(b->find(changed->id()), nullptr);
+        const auto before = commands();
+        ASSERT_NE(b->find(changed->id()), nullptr);
+        unread = commands() == before + 1;  // the INFO itself
+    }
+    EXPECT_TRUE(unread) << "a session read lately is served from this node";
+
+    b->backend->bus()->publish("block", "");
+    {
+        std::unique_lock lock(m);
+        ASSERT_TRUE(cv.wait_for(lock, 3s, [&] { return blocked; }));
+    }
+    EXPECT_TRUE(a->sessions.remove(deleted->id(), "alice"));
+    EXPECT_EQ(b->find(deleted->id()), nullptr) << "a DELETE acknowledged on A: B no longer serves it";
+    a->set_level(*changed, LogLevel::error);
+    const auto seen = b->find(changed->id());
+    ASSERT_NE(seen, nullptr);
+    EXPECT_EQ(seen->log_level(), LogLevel::error) << "a change acknowledged on A: B's next request sees it";
+    {
+        std::lock_guard lock(m);
+        released = true;
+    }
+    cv.notify_all();
 }
