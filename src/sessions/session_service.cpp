@@ -20,12 +20,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// How long a record read from the shared store is trusted on this node: requests within it are
-// served without a round trip. A DELETE, a level or subscription change is acknowledged only once
-// that long has passed since it was stored, so no node serves the state from before it afterwards
-// (issue 25, item 6; docs/adr/0027-redis-cluster.md, decision 7).
-constexpr std::chrono::milliseconds kTrustRecord{50};
-
 JournalLimits journal_limits(const SessionService::Settings& s) {
     return {s.journal_events_per_stream, s.journal_bytes_per_stream, s.journal_streams, s.idle_timeout};
 }
@@ -289,7 +283,7 @@ std::shared_ptr<ResumableSession> SessionService::lookup_shared(std::string_view
         SessionState::of(*session->session()).load(*record);
         // Trusted from when it was asked for: what was stored before that is in it.
         if (it != stored_.end()) {
-            it->second.trusted_until = asked + kTrustRecord;
+            it->second.trusted_until = asked + kTrustPeriod;
             it->second.trusted_epoch = epoch;
         }
     }
@@ -313,11 +307,10 @@ bool SessionService::remove(std::string_view id, std::string_view subject) {
         // The other nodes find the record gone on their next request for it.
     }
     end_local(id, true);
-    outlast_trust();
     return true;
 }
 
-void SessionService::outlast_trust() { std::this_thread::sleep_for(kTrustRecord); }
+void SessionService::outlast_trust() { std::this_thread::sleep_for(kTrustPeriod); }
 
 bool SessionService::end_local(std::string_view id, bool discard) {
     std::shared_ptr<ResumableSession> session;

@@ -72,6 +72,12 @@ public:
     // half-open. Another node's session is adopted here. nullptr when unknown, deleted, expired or
     // not `subject`'s.
     std::shared_ptr<ResumableSession> find(std::string_view id, std::string_view subject);
+    // With a shared store, how long a node serves a session it read from the store without reading
+    // it again. A DELETE, a level or subscription change is acknowledged only once that long has
+    // passed since the store took it, so that no node serves the state from before it afterwards
+    // (docs/adr/0027-redis-cluster.md, decision 7): record() waits by itself; after remove(), the
+    // caller waits before it answers.
+    static constexpr std::chrono::milliseconds kTrustPeriod{50};
     // DELETE; false when there is no such session of `subject`'s.
     bool remove(std::string_view id, std::string_view subject);
     // Ends the sessions idle past their time to live, and those half-open past theirs.

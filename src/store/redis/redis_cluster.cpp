@@ -359,15 +359,17 @@ std::vector<RespValue> RedisCluster::pipeline(const std::vector<std::vector<std:
             std::vector<std::vector<std::string>> list;
             if (batch.asking) list.push_back({"ASKING"});
             for (const auto t : batch.items) list.push_back(commands[todo[t].index]);
+            bool sent = false;  // then a failure may come after the commands ran: not sent again
             try {
                 if (replicated && !batch.asking) {
                     if (!batch.client->connected()) throw StoreUnavailable("unreachable");
+                    sent = true;
                     direct[b] = batch.client->pipeline_replicated(list);
                 } else {
-                    batch.replies = batch.client->send(list);
+                    batch.replies = batch.client->send(list);  // throws only when nothing was sent
                 }
-            } catch (const StoreUnavailable& e) {
-                if (batch.replies.valid() || direct[b]) throw;
+            } catch (const StoreUnavailable&) {
+                if (sent) throw;
                 // Not sent: its master is down or not connected yet.
                 last_problem = batch.at.to_string() + " unreachable";
                 for (const auto t : batch.items) again.push_back(Item{todo[t].index, std::nullopt, false});

@@ -20,7 +20,9 @@
 #include <mcp/protocol/errors.hpp>
 #include <mcp/protocol/jsonrpc.hpp>
 
+#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/this_coro.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/http/field.hpp>
@@ -363,6 +365,11 @@ asio::awaitable<bool> remove(HttpStream& stream, const Request& request, const C
     }
     if (!co_await near_store(ctx, [&] { return ctx.sessions.remove(session_id, caller.subject()); })) {
         co_return co_await write_error(stream, request, 404, kSessionNotFound, "Session not found", ctx);
+    }
+    if (ctx.sessions.shared()) {
+        // No node serves the session once this is answered (on a timer: no thread waits).
+        asio::steady_timer settled(co_await asio::this_coro::executor, SessionService::kTrustPeriod);
+        co_await settled.async_wait(asio::as_tuple(asio::use_awaitable));
     }
     co_return co_await write_response(stream, request, 200, {}, {}, {}, ctx);
 }
