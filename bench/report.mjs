@@ -37,6 +37,7 @@ const events = jsonl('events.jsonl');
 const stdio = jsonl('stdio.jsonl');
 const memory = jsonl('memory.jsonl');
 const parked = jsonl('parked.jsonl');
+const burst = jsonl('burst.jsonl');
 const clientRecords = jsonl('client.jsonl');
 
 const TARGET_LABEL = {
@@ -446,6 +447,23 @@ if (heldRows.length) {
     }
     p();
 }
+if (burst.length) {
+    p('## Memory after a burst');
+    p();
+    p('Cycles of tools/call of mcp-cpp-demo\'s `delete_note` parked in elicitations whose clients hung up (2025-11-25, 64 at ' +
+        'a time), then every one of their sessions deleted; VmRSS idle, with all parked (peak), and the stated seconds after ' +
+        'each cycle\'s last DELETE (bench/drivers/burst.mjs). Target (issue 26): after each cycle at most 2x idle + 20 MiB, ' +
+        'and no growth from cycle to cycle.');
+    p();
+    p('| server | parked per cycle | sessions | idle MiB | peak MiB per cycle | MiB after each cycle | target MiB | met | failed |');
+    p('|---|---:|---:|---:|---|---|---:|---|---:|');
+    for (const r of burst) {
+        const met = r.after_mib?.length && r.after_mib.every((v) => v <= r.target_mib);
+        p(`| ${TARGET_LABEL[r.target] ?? r.target} | ${r.n} | ${r.sessions} | ${r.idle_mib ?? '–'} | ${(r.peak_mib ?? []).join(', ')} | ` +
+            `${(r.after_mib ?? []).join(', ')} (after ${r.after_s} s) | ${r.target_mib ?? '–'} | ${met ? 'yes' : 'no'} | ${r.failures} |`);
+    }
+    p();
+}
 if (taskRows.length) {
     const step = meta.tasks_step_ms ?? taskRows[0].step_ms;
     p(`## ${meta.memory_n} tasks at once`);
@@ -599,7 +617,8 @@ if (interceptorKinds.length) {
 const bad = [...rows, ...growthRows, ...httpsRows, ...interceptorRows].filter((r) => r.failures || r.socket_errors);
 const badStdio = stdioRows.filter((r) => r.failures || r.error);
 const badClient = clientRows.filter((r) => r.failures || r.error);
-const badMemory = [...memoryRows, ...parked.map((r) => ({ ...r, kind: `parked ${r.n}/${r.sessions}, detached` }))].filter((r) => r.failures);
+const badMemory = [...memoryRows, ...parked.map((r) => ({ ...r, kind: `parked ${r.n}/${r.sessions}, detached` })),
+    ...burst.map((r) => ({ ...r, kind: 'burst' }))].filter((r) => r.failures);
 // A suite that ran must have left records.
 const empty = [
     ['http', samples], ['stdio', stdio], ['memory', memory], ['parked', parked], ['growth', growthSamples], ['https', httpsSamples],
@@ -641,6 +660,7 @@ writeFileSync(
             stdio: suitesRun.includes('stdio') ? stdioRows : null,
             memory: suitesRun.includes('memory') ? memoryRows : null,
             memory_tasks_mcp_cpp_vs_peers: suitesRun.includes('memory') ? taskRatios : null,
+            memory_burst: suitesRun.includes('memory') ? burst : null,
             parked: suitesRun.includes('parked') ? parked : null,
             growth: suitesRun.includes('growth') ? growthRows : null,
             https: suitesRun.includes('https') ? { tls: tlsSession, rows: httpsRows, instructions: httpsInstructions } : null,

@@ -29,7 +29,8 @@
 #   memory   VmRSS per 1000 idle 2025 sessions (mcp-cpp and the sessionful peers), per 1000
 #            tool calls parked in an unanswered elicitation (mcp-cpp and v1-session), and with 1000
 #            tools/call of export_notes running as 2025 tasks (mcp-cpp and v1-session): create
-#            time, time to drain, VmRSS and threads
+#            time, time to drain, VmRSS and threads; and (mcp-cpp) memory after a burst: cycles of
+#            20,000 parked calls whose sessions are then deleted, VmRSS 10 s after each
 #   parked   1k, 10k and 100k elicitations parked at once with the clients gone (mcp-cpp and
 #            v1-session): fill time, VmRSS and threads per parked call, an unrelated call's p50/p99
 #            meanwhile, and what DELETE of a session holding 30k of them does to other connections
@@ -128,7 +129,10 @@ MEMORY_N=1000 MEMORY_SETTLE_MS=1000      # memory: sessions, parked calls or tas
 TASKS_STEP_MS=5000
 ((quick)) && TASKS_STEP_MS=200
 PARKED_RUNS=(1000:10 10000:10 100000:10 30000:1) # parked: calls:sessions, each on a fresh server
+# memory, burst (mcp-cpp): parked calls per cycle, over this many sessions, cycles, seconds read after each
+BURST_N=20000 BURST_SESSIONS=20 BURST_CYCLES=10 BURST_AFTER_S=10
 ((quick)) && PARKED_RUNS=(1000:1)
+((quick)) && BURST_N=1000 BURST_SESSIONS=10 BURST_CYCLES=2 BURST_AFTER_S=3
 ((quick)) && MEMORY_SETTLE_MS=300
 GROWTH_TOOLS=(10 1000 10000) GROWTH_BYTES=(100 10240 1048576) GROWTH_CONNS=32 GROWTH_DURATION=$DURATION
 ((quick)) && GROWTH_DURATION=1
@@ -694,7 +698,33 @@ suite_memory() {
             kill -0 "$SPID" 2>/dev/null || event "$target" "memory" "the server died during $kind (see $WORK/logs/$target.server.log)"
             stop_pid "$SPID"
         done
+        [[ $target == mcp-cpp ]] && memory_burst "$target"
     done
+}
+
+# memory, burst: does memory go back after a burst? Cycles of BURST_N parked calls whose sessions
+# are then all deleted, VmRSS read BURST_AFTER_S seconds after each (bench/drivers/burst.mjs).
+memory_burst() {
+    local target=$1 log=$WORK/logs/memory.$1.burst.txt res
+    echo "bench: == memory $target burst"
+    if ! start_target "$target"; then
+        event "$target" "memory" "did not start for the burst (see $WORK/logs/$target.server.log)"
+        stop_pid "$SPID"
+        return
+    fi
+    timeout -k 5 $((BURST_CYCLES * (BURST_AFTER_S + 120))) taskset -c "$LOAD_CPU" node "$BENCH/drivers/burst.mjs" \
+        --url "http://127.0.0.1:$PORT$URL_PATH" --pid "$SPID" --n "$BURST_N" --sessions "$BURST_SESSIONS" \
+        --cycles "$BURST_CYCLES" --after-s "$BURST_AFTER_S" >"$log" 2>&1 || true
+    res=$(grep -m1 '^BENCH_RESULT ' "$log" | cut -d' ' -f2-) || true
+    if [[ -n $res ]]; then
+        jq -c --arg target "$target" '{target:$target} + .' <<<"$res" >>"$WORK/burst.jsonl"
+        jq -r '"  memory \(.target) burst: \(.ok) parked, \(.failures) failed; idle \(.idle_mib) MiB, peaks \(.peak_mib), after \(.after_s) s \(.after_mib) (target \(.target_mib))"' \
+            <<<"$(tail -1 "$WORK/burst.jsonl")"
+    else
+        event "$target" "memory" "the burst driver produced no result (see $log)"
+    fi
+    kill -0 "$SPID" 2>/dev/null || event "$target" "memory" "the server died during the burst (see $WORK/logs/$target.server.log)"
+    stop_pid "$SPID"
 }
 
 # parked: for each PARKED_RUNS entry N:S, a fresh server and N calls of delete_note over S

@@ -108,7 +108,7 @@ stage "benchmark smoke" bench/run.sh --quick --no-build
 # preset's (CMakePresets.json): HTTP, stdio, several nodes, client requests, OAuth, CORS, conformance,
 # Redis, JWTs, token verification, authorization, the HTTP client and the SSE parser.
 sanitized_targets=(mcp-cpp-demo mcp-cpp-probe mcp-cpp-conformance mcp-cpp-conformance-client test_redis_client
-  test_redis_sentinel test_redis_backend test_redis_tls test_jwt test_token_verifier test_server_authorization
+  test_redis_sentinel test_redis_backend test_redis_tls test_redis_cluster_pieces test_jwt test_token_verifier test_server_authorization
   test_net fuzz_targets)
 stage "sanitizer build" bash -c "cmake --preset sanitize -DMCP_WERROR=ON -DMCP_NODE_TESTS=ON >/dev/null && \
     cmake --build --preset sanitize -j $(nproc) --target ${sanitized_targets[*]}"

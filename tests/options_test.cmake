@@ -92,7 +92,7 @@ set(derived
   STORE SECRET_FILE
   CACHE_TTL READ_CACHE_TTL CACHE_SCOPE
   LOG_LEVEL LOG_FORMAT CLIENT_LOG_LEVEL
-  METRICS DRAIN_DELAY AUDIT_LOG
+  METRICS DRAIN_DELAY AUDIT_LOG MEMORY_RELEASE_INTERVAL
   PAGE_SIZE MAX_MESSAGE_BYTES MAX_JSON_DEPTH OUTPUT_VALIDATION MAX_LISTEN_STREAMS MAX_SUBSCRIPTIONS
   HANDLER_THREADS MAX_HANDLER_THREADS HANDLER_QUEUE HANDLER_GROW_AFTER HANDLER_IDLE_TIMEOUT HANDLER_STACK_SIZE)
 execute_process(COMMAND "${BINARY}" --help OUTPUT_VARIABLE help RESULT_VARIABLE rc)
@@ -123,7 +123,7 @@ foreach(case
     "ELICITATION_TIMEOUT=5x|--elicitation-timeout" "SAMPLING_TIMEOUT=5x|--sampling-timeout"
     "ROOTS_TIMEOUT=5x|--roots-timeout" "REQUEST_STATE_TTL=5x|--request-state-ttl"
     "SECRET_FILE=${WORK_DIR}/missing.keys|--secret-file"
-    "CACHE_TTL=5x|--cache-ttl" "READ_CACHE_TTL=5x|--read-cache-ttl" "CACHE_SCOPE=shared|--cache-scope"
+    "MEMORY_RELEASE_INTERVAL=5x|--memory-release-interval" "CACHE_TTL=5x|--cache-ttl" "READ_CACHE_TTL=5x|--read-cache-ttl" "CACHE_SCOPE=shared|--cache-scope"
     "LOG_LEVEL=loud|--log-level" "LOG_FORMAT=xml|--log-format" "CLIENT_LOG_LEVEL=loud|--client-log-level"
     "PAGE_SIZE=0|--page-size" "MAX_MESSAGE_BYTES=lots|--max-message-bytes" "MAX_JSON_DEPTH=1|--max-json-depth"
     "OUTPUT_VALIDATION=maybe|--output-validation"
@@ -235,4 +235,4 @@ demo(initialize.jsonl MCP_STORE=bogus)
 if(NOT rc EQUAL 2)
   message(FATAL_ERROR "MCP_STORE=bogus: expected exit 2, got ${rc}")
 endif()
-expect_match("MCP_STORE" "${stderr}" "store: expected memory, redis\\[s\\]://.* or redis\\[s\\]-sentinel://")
+expect_match("MCP_STORE" "${stderr}" "store: expected memory, redis\\[s\\]://.*redis\\[s\\]-sentinel://.* or redis\\[s\\]-cluster://")

@@ -31,6 +31,7 @@
 #include <mutex>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -110,10 +111,10 @@ int child_pid() {
     return pid;
 }
 
-std::string text_of(const mcp::CallToolResult& result) {
+std::string_view text_of(const mcp::CallToolResult& result) {
     if (result.content.size() != 1) return {};
     const auto* t = std::get_if<mcp::TextContent>(&result.content.front());
-    return t != nullptr ? t->text : std::string();
+    return t != nullptr ? std::string_view(t->text) : std::string_view();
 }
 
 // Keeps `inflight` calls of echo going, each reply checked, until stopped.
@@ -159,7 +160,7 @@ private:
                 why = e.what();
             }
         } else if (result.is_error || text_of(result) != text_) {
-            why = "a wrong reply: " + text_of(result);
+            why = "a wrong reply: " + std::string(text_of(result));
         }
         if (why.empty()) {
             ++ok_;

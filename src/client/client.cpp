@@ -14,6 +14,16 @@ namespace mcp {
 
 namespace {
 
+// An async call's completion: where the call settled (CallOptions::inline_completion), else on the
+// pool; a pool that is shut down runs nothing more, so the completion then runs here. Shared, not
+// copied, on its way to the pool: it may hold a whole result.
+template <class F>
+void run_completion(detail::HandlerPool& pool, bool inline_completion, F deliver) {
+    if (inline_completion) return deliver();
+    auto task = std::make_shared<F>(std::move(deliver));
+    if (!pool.try_submit([task] { (*task)(); }, detail::Admission::always)) (*task)();
+}
+
 template <class T>
 T read(const boost::json::value& result, const char* what, T (*reader)(const boost::json::value&)) {
     try {
@@ -106,10 +116,11 @@ void Client::async_request(std::string method, boost::json::object params, CallO
     auto impl = impl_;
     const bool inline_completion = spec->options.inline_completion;
     impl->start(spec, 0, spec->params,
-                [impl, inline_completion, done = std::move(done)](const detail::Outcome& outcome) {
-                    auto deliver = [done, outcome] { done(outcome.error, outcome.result); };
-                    // A pool that is shut down runs nothing more: the answer comes on this thread.
-                    if (inline_completion || !impl->pool.try_submit(deliver, detail::Admission::always)) deliver();
+                [impl, inline_completion, done = std::move(done)](detail::Outcome outcome) mutable {
+                    run_completion(impl->pool, inline_completion,
+                                   [done = std::move(done), outcome = std::move(outcome)]() mutable {
+                                       done(outcome.error, std::move(outcome.result));
+                                   });
                 });
 }
 
@@ -140,7 +151,9 @@ std::shared_ptr<CallSpec> tool_call(const detail::ToolRegistry& tools, std::stri
     auto spec = std::make_shared<CallSpec>();
     spec->method = "tools/call";
     spec->param_headers = tools.param_headers(name, arguments);
-    spec->params = {{"name", name}, {"arguments", std::move(arguments)}};
+    spec->params.reserve(2);
+    spec->params.emplace("name", name);
+    spec->params.emplace("arguments", std::move(arguments));  // an initializer list would copy them
     spec->options = std::move(options);
     return spec;
 }
@@ -163,8 +176,8 @@ void Client::async_call_tool(std::string name, boost::json::object arguments, Ca
     auto spec = tool_call(impl->tools, name, std::move(arguments), std::move(options));
     impl->start(
         spec, 0, spec->params,
-        [impl, inline_completion, name = std::move(name), done = std::move(done)](const detail::Outcome& outcome) {
-            auto deliver = [impl, name, done, outcome] {
+        [impl, inline_completion, name = std::move(name), done = std::move(done)](detail::Outcome outcome) mutable {
+            auto deliver = [impl, name = std::move(name), done = std::move(done), outcome = std::move(outcome)] {
                 CallToolResult typed;
                 std::exception_ptr error = outcome.error;
                 if (!error) {
@@ -177,7 +190,7 @@ void Client::async_call_tool(std::string name, boost::json::object arguments, Ca
                 }
                 done(error, std::move(typed));
             };
-            if (inline_completion || !impl->pool.try_submit(deliver, detail::Admission::always)) deliver();
+            run_completion(impl->pool, inline_completion, std::move(deliver));
         });
 }
 

@@ -100,9 +100,14 @@ std::string Client::Impl::version() const {
     return version_;
 }
 
-detail::Envelope Client::Impl::envelope() const {
+std::shared_ptr<const std::string> Client::Impl::envelope() const {
     std::lock_guard lock(mutex);
-    return detail::Envelope{version_, capabilities, client_info, log_level};
+    if (!envelope_.members || envelope_.version != version_ || envelope_.log_level != log_level) {
+        envelope_ = {version_, log_level,
+                     std::make_shared<const std::string>(
+                         detail::envelope_members(version_, capabilities, client_info, log_level))};
+    }
+    return envelope_.members;
 }
 
 void Client::Impl::check_may_block() const {
@@ -119,19 +124,21 @@ void Client::Impl::check_era(Era wanted, std::string_view what) const {
 
 // ---- The path of a call.
 
-void Client::Impl::start(std::shared_ptr<const CallSpec> call, int round, boost::json::object params,
+void Client::Impl::start(std::shared_ptr<const CallSpec> call, int round, const boost::json::object& params,
                          detail::Completion done) {
     const bool modern = era() == Era::stateless;
-    if (modern && round == 0 && !call->options.fresh && cacheable(call->method)) {
+    const bool cached = modern && cacheable(call->method);
+    if (cached && round == 0 && !call->options.fresh) {
         if (auto hit = cache.get(call->method, params)) {
             done({std::move(*hit), nullptr});
             return;
         }
     }
-    boost::json::object wire = params;
-    if (modern) detail::add_envelope(wire, envelope());
+    boost::json::object key;  // what a cached result is filed under
+    if (cached) key = params;
 
     detail::RequestSpec spec;
+    if (modern) spec.envelope = envelope();
     if (round == 0) spec.id = call->id;
     spec.protocol_version = call->method == "initialize" ? std::string() : version();
     spec.param_headers = call->param_headers;
@@ -153,14 +160,14 @@ void Client::Impl::start(std::shared_ptr<const CallSpec> call, int round, boost:
             }
         };
     }
-    peer->request(call->method, std::move(wire), std::move(spec),
-                  [self = shared_from_this(), call, round, params = std::move(params),
+    peer->request(call->method, params, std::move(spec),
+                  [self = shared_from_this(), call, round, key = std::move(key),
                    done = std::move(done)](detail::Outcome outcome) mutable {
-                      self->finish(std::move(call), round, params, std::move(outcome), std::move(done));
+                      self->finish(std::move(call), round, key, std::move(outcome), std::move(done));
                   });
 }
 
-void Client::Impl::finish(std::shared_ptr<const CallSpec> call, int round, const boost::json::object& params,
+void Client::Impl::finish(std::shared_ptr<const CallSpec> call, int round, const boost::json::object& key,
                           detail::Outcome outcome, detail::Completion done) {
     if (!outcome.error && era() == Era::stateless) {
         if (detail::is_input_required(outcome.result)) {
@@ -168,7 +175,7 @@ void Client::Impl::finish(std::shared_ptr<const CallSpec> call, int round, const
             return;
         }
         if (cacheable(call->method) && outcome.result.is_object())
-            cache.put(call->method, params, outcome.result.as_object());
+            cache.put(call->method, key, outcome.result.as_object());
     }
     done(std::move(outcome));
 }
@@ -198,7 +205,7 @@ void Client::Impl::next_round(std::shared_ptr<const CallSpec> call, int round, c
             return done({nullptr, std::current_exception()});
         }
         if (stopped()) return done({nullptr, std::make_exception_ptr(Cancelled())});
-        self->start(std::move(call), round + 1, std::move(params), std::move(done));
+        self->start(std::move(call), round + 1, params, std::move(done));
     };
     if (!pool.try_submit(std::move(answer), detail::Admission::always))
         done({nullptr, std::make_exception_ptr(ConnectionClosed("the client is closing"))});

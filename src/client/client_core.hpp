@@ -63,7 +63,9 @@ struct Client::Impl : std::enable_shared_from_this<Client::Impl> {
 
     // Starts a call; `done` runs once, on the thread that settles it (never before start returns
     // when the answer comes from the network; at once from the cache or a closed peer).
-    void start(std::shared_ptr<const CallSpec> call, int round, boost::json::object params, detail::Completion done);
+    // `params` are read while start runs only: a round's request text is written before it returns.
+    void start(std::shared_ptr<const CallSpec> call, int round, const boost::json::object& params,
+               detail::Completion done);
     // Blocks until the call ends; throws its error.
     boost::json::value call(const std::shared_ptr<const CallSpec>& call);
     boost::json::value call(std::string method, boost::json::object params, const CallOptions& options);
@@ -115,6 +117,12 @@ struct Client::Impl : std::enable_shared_from_this<Client::Impl> {
     std::vector<std::string> server_versions;
     std::optional<LogLevel> log_level;
     std::optional<std::vector<Root>> roots;
+    struct EnvelopeText {
+        std::string version;
+        std::optional<LogLevel> log_level;
+        std::shared_ptr<const std::string> members;
+    };
+    mutable EnvelopeText envelope_;
     std::unordered_map<std::int64_t, std::weak_ptr<Subscription::State>> listens;
 
 private:
@@ -125,11 +133,12 @@ private:
     void initialize(std::string_view preferred, const CallOptions& options);
     void set_negotiated(Era era, std::string version);
 
-    void finish(std::shared_ptr<const CallSpec> call, int round, const boost::json::object& params,
+    void finish(std::shared_ptr<const CallSpec> call, int round, const boost::json::object& key,
                 detail::Outcome outcome, detail::Completion done);
     void next_round(std::shared_ptr<const CallSpec> call, int round, const boost::json::object& result,
                     detail::Completion done);
-    detail::Envelope envelope() const;
+    // The envelope's members for the current version and log level (rebuilt when either changes).
+    std::shared_ptr<const std::string> envelope() const;
 };
 
 }  // namespace mcp

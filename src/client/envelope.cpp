@@ -1,5 +1,11 @@
 #include "client/envelope.hpp"
 
+#include <fmt/format.h>
+
+#include <boost/json/serialize.hpp>
+#include <boost/json/serializer.hpp>
+#include <iterator>
+
 namespace mcp::detail {
 
 namespace {
@@ -13,6 +19,42 @@ void merge(boost::json::object& into, const boost::json::object& from) {
             into[kv.key()] = kv.value();
         }
     }
+}
+
+constexpr std::string_view kVersionKey = "io.modelcontextprotocol/protocolVersion";
+constexpr std::string_view kCapabilitiesKey = "io.modelcontextprotocol/clientCapabilities";
+constexpr std::string_view kClientInfoKey = "io.modelcontextprotocol/clientInfo";
+constexpr std::string_view kLogLevelKey = "io.modelcontextprotocol/logLevel";
+
+// An object's members as text, without its braces.
+std::string_view members_of(const std::string& object_text) {
+    return std::string_view(object_text).substr(1, object_text.size() - 2);
+}
+
+// Serializes at the end of `out`, without a string of its own.
+void drain(std::string& out, boost::json::serializer& writer) {
+    char buffer[512];
+    while (!writer.done()) out += writer.read(buffer, sizeof buffer);
+}
+
+void append_json(std::string& out, const boost::json::object& object) {
+    boost::json::serializer writer;
+    writer.reset(&object);
+    drain(out, writer);
+}
+
+void append_json(std::string& out, boost::json::string_view text) {
+    boost::json::serializer writer;
+    writer.reset(text);
+    drain(out, writer);
+}
+
+// An object's members at the end of `out`, without its braces.
+void append_members(std::string& out, const boost::json::object& object) {
+    const auto start = out.size();
+    append_json(out, object);
+    out.erase(start, 1);
+    out.pop_back();
 }
 
 }  // namespace
@@ -36,14 +78,55 @@ boost::json::object client_capabilities(const ClientOptions& options) {
     return caps;
 }
 
-void add_envelope(boost::json::object& params, const Envelope& envelope) {
-    auto& slot = params["_meta"];
-    if (!slot.is_object()) slot = boost::json::object();
-    auto& meta = slot.as_object();
-    meta["io.modelcontextprotocol/protocolVersion"] = envelope.protocol_version;
-    meta["io.modelcontextprotocol/clientCapabilities"] = envelope.capabilities;
-    meta["io.modelcontextprotocol/clientInfo"] = envelope.client_info;
-    if (envelope.log_level) meta["io.modelcontextprotocol/logLevel"] = to_string(*envelope.log_level);
+std::string envelope_members(std::string_view protocol_version, const boost::json::object& capabilities,
+                             const boost::json::object& client_info, std::optional<LogLevel> log_level) {
+    boost::json::object meta;
+    meta[kVersionKey] = protocol_version;
+    meta[kCapabilitiesKey] = capabilities;
+    meta[kClientInfoKey] = client_info;
+    if (log_level) meta[kLogLevelKey] = to_string(*log_level);
+    return std::string(members_of(boost::json::serialize(meta)));
+}
+
+std::string request_text(std::int64_t id, std::string_view method, const boost::json::object& params,
+                         std::string_view members) {
+    // Written out into one buffer rather than built as a JSON-RPC object and serialized: a request
+    // is the hot path. Room for a transport's line end is left.
+    std::string text;
+    text.reserve(256 + members.size());
+    fmt::format_to(std::back_inserter(text), R"({{"jsonrpc":"2.0","id":{},"method":)", id);
+    append_json(text, boost::json::string_view(method));
+    text += R"(,"params":)";
+    const auto* own_meta = params.if_contains("_meta");
+    if (members.empty()) {
+        append_json(text, params);
+    } else if (own_meta == nullptr) {
+        text.append(R"({"_meta":{)").append(members).append("}");
+        if (!params.empty()) {
+            text += ',';
+            append_members(text, params);
+        }
+        text += '}';
+    } else {
+        // What _meta held already follows the envelope, less the keys the envelope sets.
+        boost::json::object meta = own_meta->is_object() ? own_meta->as_object() : boost::json::object();
+        for (auto key : {kVersionKey, kCapabilitiesKey, kClientInfoKey, kLogLevelKey}) meta.erase(key);
+        boost::json::object rest = params;
+        rest.erase("_meta");
+        text.append(R"({"_meta":{)").append(members);
+        if (!meta.empty()) {
+            text += ',';
+            append_members(text, meta);
+        }
+        text += '}';
+        if (!rest.empty()) {
+            text += ',';
+            append_members(text, rest);
+        }
+        text += '}';
+    }
+    text += '}';
+    return text;
 }
 
 }  // namespace mcp::detail

@@ -6,6 +6,8 @@
 
 #include <boost/json/object.hpp>
 
+#include <cstdint>
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,14 +21,15 @@ inline constexpr std::string_view kServerInfoKey = "io.modelcontextprotocol/serv
 // From the handlers and options the application set, with ClientOptions::capabilities merged over.
 boost::json::object client_capabilities(const ClientOptions& options);
 
-struct Envelope {
-    std::string protocol_version;
-    boost::json::object capabilities;
-    boost::json::object client_info;
-    std::optional<LogLevel> log_level;
-};
+// The 2026-07-28 envelope every request carries in params._meta (protocol version, capabilities,
+// client info, log level), serialized once as JSON object members without the braces: it changes
+// only when the version or the log level does.
+std::string envelope_members(std::string_view protocol_version, const boost::json::object& capabilities,
+                             const boost::json::object& client_info, std::optional<LogLevel> log_level);
 
-// Puts the envelope into params._meta, beside what _meta holds already.
-void add_envelope(boost::json::object& params, const Envelope& envelope);
+// The text of a request whose params._meta starts with `members` (envelope_members); what _meta
+// held already follows, less the keys the envelope sets. Empty members: the plain request.
+std::string request_text(std::int64_t id, std::string_view method, const boost::json::object& params,
+                         std::string_view members);
 
 }  // namespace mcp::detail

@@ -1,5 +1,6 @@
 #include "client/peer.hpp"
 
+#include "client/envelope.hpp"
 #include "protocol/methods.hpp"
 #include "util/log.hpp"
 
@@ -91,7 +92,7 @@ void Peer::open() {
                           });
 }
 
-void Peer::request(std::string_view method, boost::json::object params, RequestSpec spec, Completion done) {
+void Peer::request(std::string_view method, const boost::json::object& params, RequestSpec spec, Completion done) {
     if (spec.stop.stop_requested()) {  // cancelled before it was sent: the server never hears of it
         done({nullptr, std::make_exception_ptr(Cancelled())});
         return;
@@ -104,10 +105,14 @@ void Peer::request(std::string_view method, boost::json::object params, RequestS
     pending->timeout = spec.timeout;
     pending->last_activity = Clock::now();
     pending->latest = pending->last_activity + std::max(spec.timeout, spec.max_total);
+    const boost::json::object* sent = &params;
+    boost::json::object with_token;  // only a request that asks for progress is copied
     if (pending->on_progress) {
-        auto& meta = params["_meta"];
+        with_token = params;
+        auto& meta = with_token["_meta"];
         if (!meta.is_object()) meta = boost::json::object();
         meta.as_object()["progressToken"] = id;
+        sent = &with_token;
     }
 
     OutboundMessage out;
@@ -120,7 +125,7 @@ void Peer::request(std::string_view method, boost::json::object params, RequestS
     }
     out.params = std::move(spec.param_headers);
     out.protocol_version = std::move(spec.protocol_version);
-    out.text = boost::json::serialize(jsonrpc::make_request(id, method, std::move(params)));
+    out.text = request_text(id, method, *sent, spec.envelope ? *spec.envelope : std::string_view());
     std::weak_ptr<Peer> weak = weak_from_this();
     out.failed = [weak, id](const TransportFailure& failure) {
         if (auto self = weak.lock()) {
@@ -243,7 +248,7 @@ void Peer::send(OutboundMessage message) {
 
 void Peer::on_message(std::string_view text) {
     auto parsed = jsonrpc::parse(text, options_.limits);
-    const auto* document = std::get_if<boost::json::value>(&parsed);
+    auto* document = std::get_if<boost::json::value>(&parsed);
     const auto classified = document != nullptr
                                 ? jsonrpc::classify(*document)
                                 : std::variant<jsonrpc::Message, jsonrpc::Failure>(std::get<jsonrpc::Failure>(parsed));
@@ -255,7 +260,7 @@ void Peer::on_message(std::string_view text) {
     }
     const auto& message = std::get<jsonrpc::Message>(classified);
     switch (message.kind) {
-        case jsonrpc::Kind::response: on_response(message); break;
+        case jsonrpc::Kind::response: on_response(message, *document); break;
         case jsonrpc::Kind::request: on_server_request(message); break;
         case jsonrpc::Kind::notification: {
             static const boost::json::object none;
@@ -271,7 +276,8 @@ void Peer::on_message(std::string_view text) {
     }
 }
 
-void Peer::on_response(const jsonrpc::Message& message) {
+// The result moves out of the parsed document: it keeps the document's arena, and nothing is copied.
+void Peer::on_response(const jsonrpc::Message& message, boost::json::value& document) {
     PendingPtr pending = message.id.is_int64() ? take(message.id.get_int64()) : nullptr;
     if (!pending) {
         if (worth_logging(++unknown_responses_))
@@ -283,7 +289,7 @@ void Peer::on_response(const jsonrpc::Message& message) {
     if (message.error != nullptr) {
         settle(pending, {nullptr, error_of(*message.error)});
     } else {
-        settle(pending, {*message.result, nullptr});
+        settle(pending, {std::move(document.as_object()["result"]), nullptr});
     }
 }
 

@@ -41,6 +41,8 @@ struct RequestSpec {
     // Set: the request asks for progress (_meta.progressToken); called with each notification's
     // params on the thread that received it.
     std::function<void(const boost::json::object& params)> on_progress;
+    // Set (2026-07-28): the envelope members (envelope_members) params._meta starts with.
+    std::shared_ptr<const std::string> envelope;
 };
 
 // A request's end: its result, or why there is none (mcp::Error for the server's JSON-RPC error).
@@ -85,7 +87,8 @@ public:
     std::int64_t reserve_id() { return ++next_id_; }
     // Sends a request. `done` is called exactly once, on the thread that settles it: the one that
     // received the response, the canceller's, the timer's, or this one when the peer is closed.
-    void request(std::string_view method, boost::json::object params, RequestSpec spec, Completion done);
+    // `params` are read before it returns: the request's text is written here.
+    void request(std::string_view method, const boost::json::object& params, RequestSpec spec, Completion done);
     void notify(std::string_view method, boost::json::object params);
     // Answers a server's request: a result, or an error. Dropped when the server cancelled it.
     void respond(const boost::json::value& id, boost::json::value result);
@@ -107,7 +110,7 @@ private:
 
     void on_message(std::string_view text);
     void on_closed(const std::string& reason);
-    void on_response(const jsonrpc::Message& message);
+    void on_response(const jsonrpc::Message& message, boost::json::value& document);
     void on_progress(const boost::json::object& params);
     void on_server_request(const jsonrpc::Message& message);
     void on_server_cancelled(const boost::json::object& params);

@@ -325,6 +325,9 @@ void add_operations(CLI::App& app, RunOptions& options) {
                      "Write one JSON line per tool call, prompt get and resource read to FILE, or stderr");
     group.add_flag("--audit-arguments", options.server.audit.arguments,
                    "Put the call's arguments in the audit log too");
+    add_duration(group, "--memory-release-interval", options.server.memory_release.interval,
+                 "How often to look whether memory freed by a drop (sessions and parked calls ended) can go back "
+                 "to the system; 0s: never");
 }
 
 void add_limits(CLI::App& app, ServerOptions& server) {

@@ -19,6 +19,7 @@
 #include "util/deadline_queue.hpp"
 #include "util/fair_share.hpp"
 #include "util/handler_pool.hpp"
+#include "util/memory_release.hpp"
 #include "util/metrics.hpp"
 
 #include <atomic>
@@ -49,6 +50,7 @@ struct ServerCore {
     FairShare listen_streams{Bound::listen_streams};  // max_listen_streams, clients.listen_streams
     FairShare parked_calls{Bound::parked_calls};      // client_requests.max_parked_calls, clients.parked_calls
     ClientQuota calls_by_client;                      // clients.calls (set with the options)
+    std::shared_ptr<MemoryReleaser> memory_releaser;  // ServerOptions::memory_release; set by Server::configure
     std::unique_ptr<AuditLog> audit;                  // ServerOptions::audit; set by Server::configure
 
     // 2025-era sessions, made on first use from the backend and options.sessions.

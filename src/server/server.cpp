@@ -28,6 +28,11 @@ void Server::configure(ServerOptions options) {
     if (options.execution.max_threads == 0) throw std::invalid_argument("max_threads must be at least 1");
     detail::check_store_url(options.store);
     core_->audit = options.audit.path.empty() ? nullptr : std::make_unique<detail::AuditLog>(options.audit);
+    const auto& release = options.memory_release;
+    core_->memory_releaser =
+        release.interval.count() > 0
+            ? detail::MemoryReleaser::acquire({.interval = release.interval, .min_bytes = release.min_bytes})
+            : nullptr;
     core_->options = std::move(options);
 }
 

@@ -11,6 +11,7 @@
 #include <boost/json/serialize.hpp>
 
 #include <algorithm>
+#include <thread>
 #include <variant>
 
 namespace mcp::detail {
@@ -18,6 +19,12 @@ namespace mcp::detail {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// How long a record read from the shared store is trusted on this node: requests within it are
+// served without a round trip. A DELETE, a level or subscription change is acknowledged only once
+// that long has passed since it was stored, so no node serves the state from before it afterwards
+// (issue 25, item 6; docs/adr/0027-redis-cluster.md, decision 7).
+constexpr std::chrono::milliseconds kTrustRecord{50};
 
 JournalLimits journal_limits(const SessionService::Settings& s) {
     return {s.journal_events_per_stream, s.journal_bytes_per_stream, s.journal_streams, s.idle_timeout};
@@ -74,7 +81,7 @@ void SessionService::join_bus() {
     waker_ = std::make_unique<Waker>(*bus_);
     // Another node changed a session this node holds (its log level...): reload it.
     subscriptions_.push_back(bus_->subscribe("changed", [this](std::string_view id) {
-        if (stored(id)) lookup_shared(id, false);
+        if (stored(id)) lookup_shared(id, false, true);
     }));
     // Another node journaled events on a stream whose connection is here.
     subscriptions_.push_back(bus_->subscribe("wake", [this](std::string_view key) {
@@ -98,8 +105,10 @@ void SessionService::join_bus() {
         if (ec) return;
         if (auto session = local(rest.substr(0, cut))) SessionState::of(*session).cancel(request_id);
     }));
-    // Wake-ups sent while Redis was away were lost: every connection here catches up.
+    // Wake-ups sent while Redis was away were lost: no record read before is trusted any more, and
+    // every connection here catches up.
     subscriptions_.push_back(bus_->on_reconnect([this] {
+        ++trust_epoch_;
         std::vector<std::shared_ptr<ResumableSession>> all;
         {
             std::lock_guard lock(mutex_);
@@ -243,7 +252,17 @@ std::shared_ptr<ResumableSession> SessionService::lookup_memory(std::string_view
     return nullptr;
 }
 
-std::shared_ptr<ResumableSession> SessionService::lookup_shared(std::string_view id, bool touch) {
+std::shared_ptr<ResumableSession> SessionService::lookup_shared(std::string_view id, bool touch, bool reload) {
+    const auto asked = Clock::now();
+    const auto epoch = trust_epoch_.load();
+    if (!reload) {
+        std::lock_guard lock(mutex_);
+        if (auto it = stored_.find(id);
+            it != stored_.end() && it->second.trusted_epoch == epoch && asked < it->second.trusted_until) {
+            if (touch) it->second.hold.touch();
+            return it->second.session;
+        }
+    }
     auto record = records_->load(id, touch);
     if (!record) {
         end_local(id, false);  // expired or deleted by another node
@@ -253,7 +272,8 @@ std::shared_ptr<ResumableSession> SessionService::lookup_shared(std::string_view
     bool adopted = false;
     {
         std::lock_guard lock(mutex_);
-        if (auto it = stored_.find(id); it != stored_.end()) {
+        auto it = stored_.find(id);
+        if (it != stored_.end()) {
             session = it->second.session;
             if (touch) it->second.hold.touch();
         } else {
@@ -264,8 +284,14 @@ std::shared_ptr<ResumableSession> SessionService::lookup_shared(std::string_view
             store_locked(std::string(id), session,
                          share_.hold_anyway(record->charged_to, [this, key = std::string(id)] { evict(key); }));
             adopted = true;
+            it = stored_.find(id);
         }
         SessionState::of(*session->session()).load(*record);
+        // Trusted from when it was asked for: what was stored before that is in it.
+        if (it != stored_.end()) {
+            it->second.trusted_until = asked + kTrustRecord;
+            it->second.trusted_epoch = epoch;
+        }
     }
     if (adopted) track_local(session->session());
     return session;
@@ -287,8 +313,11 @@ bool SessionService::remove(std::string_view id, std::string_view subject) {
         // The other nodes find the record gone on their next request for it.
     }
     end_local(id, true);
+    outlast_trust();
     return true;
 }
+
+void SessionService::outlast_trust() { std::this_thread::sleep_for(kTrustRecord); }
 
 bool SessionService::end_local(std::string_view id, bool discard) {
     std::shared_ptr<ResumableSession> session;
@@ -418,19 +447,23 @@ void SessionService::initialized(const std::shared_ptr<Session>& session, std::s
 
 void SessionService::record(Session& session, const SessionChange& change) {
     auto& state = SessionState::of(session);
-    state.apply(change);
-    if (!records_ || !state.shared()) return;
+    if (!records_ || !state.shared()) {
+        state.apply(change);
+        return;
+    }
+    // The store first: a change it refuses (503) is not made here either.
     const auto revision = records_->apply(session.id(), change);
     if (revision < 0) return;  // deleted meanwhile: the next request finds it gone
     if (!state.applied(change, revision)) {
         // Another node's change came first and is not here yet: reload the whole state.
         try {
-            if (stored(session.id())) lookup_shared(session.id(), false);
+            if (stored(session.id())) lookup_shared(session.id(), false, true);
         } catch (const StoreUnavailable&) {
             // Stored all the same; the next request's reload catches up.
         }
     }
     bus_->publish("changed", session.id());
+    outlast_trust();
 }
 
 std::vector<std::shared_ptr<Session>> SessionService::subscribers(std::string_view uri) {

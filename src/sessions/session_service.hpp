@@ -14,6 +14,7 @@
 
 #include <boost/json/value.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <list>
@@ -119,11 +120,19 @@ private:
         // Not yet touched by a request after initialize: its place in half_open_ (one node; with a
         // shared store, its record expires by itself).
         std::optional<std::list<std::string>::iterator> half_open_position;
+        // With a shared store: until when its state, read from the store, is served without reading
+        // it again, unless the connection to the store was remade since (trust_epoch_).
+        std::chrono::steady_clock::time_point trusted_until{};
+        std::uint64_t trusted_epoch = 0;
     };
 
     std::shared_ptr<ResumableSession> lookup(std::string_view id, bool touch);
     std::shared_ptr<ResumableSession> lookup_memory(std::string_view id, bool touch);
-    std::shared_ptr<ResumableSession> lookup_shared(std::string_view id, bool touch);
+    // With a shared store: the session as its record says, read again unless read lately (and
+    // always when `reload`).
+    std::shared_ptr<ResumableSession> lookup_shared(std::string_view id, bool touch, bool reload = false);
+    // Waits until no node trusts a record read before a change this node just stored.
+    static void outlast_trust();
     std::shared_ptr<ResumableSession> wrap(std::shared_ptr<Session> session);
     std::shared_ptr<ResumableSession> stored(std::string_view id);
     void track_local(const std::shared_ptr<Session>& session);
@@ -156,8 +165,9 @@ private:
 
     std::mutex mutex_;
     std::map<std::string, Stored, std::less<>> stored_;
-    std::list<std::string> idle_order_;  // least recently used first
-    std::list<std::string> half_open_;   // oldest first (one node)
+    std::atomic<std::uint64_t> trust_epoch_{0};  // bumped when the store's connections are remade
+    std::list<std::string> idle_order_;          // least recently used first
+    std::list<std::string> half_open_;           // oldest first (one node)
     // The node's sessions by client, within max_sessions and max_sessions_per_client. Taken
     // outside mutex_; its holds are given back under it (a Stored entry goes).
     FairShare share_;

@@ -29,7 +29,8 @@ private:
 };
 
 bool names_redis(std::string_view url) {
-    for (const std::string_view scheme : {"redis://", "rediss://", "redis-sentinel://", "rediss-sentinel://"}) {
+    for (const std::string_view scheme : {"redis://", "rediss://", "redis-sentinel://", "rediss-sentinel://",
+                                          "redis-cluster://", "rediss-cluster://"}) {
         if (url.starts_with(scheme)) return true;
     }
     return false;
@@ -46,8 +47,9 @@ void check_store_url(std::string_view url) {
     // Never echo what may hold a password.
     const bool has_credentials = url.find('@') != std::string_view::npos || url.find('?') != std::string_view::npos;
     throw std::invalid_argument(
-        "store: expected memory, redis[s]://[[user]:password@]host[:port][/db][?tls-...] or "
-        "redis[s]-sentinel://[[user]:password@]host[:port][,host[:port]...]/master-name[/db][?...], got \"" +
+        "store: expected memory, redis[s]://[[user]:password@]host[:port][/db][?tls-...], "
+        "redis[s]-sentinel://[[user]:password@]host[:port][,host[:port]...]/master-name[/db][?...] or "
+        "redis[s]-cluster://[[user]:password@]host[:port][,host[:port]...][?...], got \"" +
         std::string(has_credentials ? "..." : url) + "\"");
 }
 

@@ -70,7 +70,7 @@ describe('the store over TLS (rediss://)', () => {
         assert.ok(transport.sessionId, 'a 2025 session');
         const result = await client.callTool({ name: 'echo', arguments: { text: 'over tls' } });
         assert.deepEqual(result.content, [{ type: 'text', text: 'over tls' }]);
-        assert.equal(redisCli(port, 'EXISTS', `mcp:s:${transport.sessionId}`).trim(), '1');
+        assert.equal(redisCli(port, 'EXISTS', `mcp:s:{${transport.sessionId}}`).trim(), '1');
         await client.close();
     });
 

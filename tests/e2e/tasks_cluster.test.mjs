@@ -174,10 +174,10 @@ describe('tasks shared by three nodes through Redis', { timeout: 170_000 }, () =
         assert.deepEqual(waiting.inputRequests, { confirm: CONFIRM_REQUEST });
         assert.equal((await getTask(C, task.taskId)).status, 'input_required');
 
-        assert.equal(await redis.command('HGET', `mcp:t:${task.taskId}`, 'status'), 'input_required');
-        const nodeId = await redis.command('HGET', `mcp:t:${task.taskId}`, 'node');
+        assert.equal(await redis.command('HGET', `mcp:t:{${task.taskId}}`, 'status'), 'input_required');
+        const nodeId = await redis.command('HGET', `mcp:t:{${task.taskId}}`, 'node');
         assert.ok(nodeId, 'the record names the node running the task');
-        const lease = await redis.command('PTTL', `mcp:node:${nodeId}`);
+        const lease = await redis.command('PTTL', `mcp:node:{${nodeId}}`);
         assert.ok(lease > 0 && lease <= 5000, `A's heartbeat key lives ≤ 5 s (PTTL ${lease})`);
 
         assertAck(await modern(B, 'tasks/update', { taskId: task.taskId, inputResponses: ACCEPT_CONFIRM }), 'tasks/update on B');
@@ -185,8 +185,8 @@ describe('tasks shared by three nodes through Redis', { timeout: 170_000 }, () =
         assertCompleted(done);
         assert.deepEqual(await getTask(C, task.taskId), done, 'C reads the same record');
         assert.deepEqual(await getTask(A, task.taskId), done, 'A reads the same record');
-        assert.equal(await redis.command('HGET', `mcp:t:${task.taskId}`, 'status'), 'completed');
-        const ttl = await redis.command('PTTL', `mcp:t:${task.taskId}`);
+        assert.equal(await redis.command('HGET', `mcp:t:{${task.taskId}}`, 'status'), 'completed');
+        const ttl = await redis.command('PTTL', `mcp:t:{${task.taskId}}`);
         assert.ok(ttl > 0 && ttl <= task.ttlMs, `the record expires with the task (PTTL ${ttl}, ttlMs ${task.ttlMs})`);
 
         // The handler asked on A and finished on A (woken there by B's answer), nowhere else.
@@ -213,7 +213,7 @@ describe('tasks shared by three nodes through Redis', { timeout: 170_000 }, () =
         // Past the 4 s the export would have taken: still cancelled, on every node.
         await sleep(Math.max(0, 4200 - (Date.now() - cancelledAt)));
         for (const node of [A, B, C]) assertCancelled(await getTask(node, task.taskId));
-        assert.equal(await redis.command('HGET', `mcp:t:${task.taskId}`, 'result'), null, 'no result was stored');
+        assert.equal(await redis.command('HGET', `mcp:t:{${task.taskId}}`, 'result'), null, 'no result was stored');
         assertAck(await modern(C, 'tasks/cancel', { taskId: task.taskId }), 'tasks/cancel again, on C');
     }));
 
@@ -360,8 +360,8 @@ describe('tasks shared by three nodes through Redis', { timeout: 170_000 }, () =
         await sleep(6000);
         assert.equal((await getTask(A, running.taskId)).status, 'working');
         assert.equal((await getTask(B, asking.taskId)).status, 'input_required');
-        const nodeId = await redis.command('HGET', `mcp:t:${running.taskId}`, 'node');
-        const lease = await redis.command('PTTL', `mcp:node:${nodeId}`);
+        const nodeId = await redis.command('HGET', `mcp:t:{${running.taskId}}`, 'node');
+        const lease = await redis.command('PTTL', `mcp:node:{${nodeId}}`);
         assert.ok(lease > 3000 && lease <= 5000, `C renews its heartbeat key every second (PTTL ${lease} ms, 6 s after its tasks began)`);
 
         // tasks/result on B waits for the 2025 task; it must end when C is found dead.
@@ -375,7 +375,7 @@ describe('tasks shared by three nodes through Redis', { timeout: 170_000 }, () =
         const detectedAfter = Date.now() - killedAt;
         assertNodeLost(failed);
         console.log(`C killed → its task read as failed on A after ${detectedAfter} ms`);
-        assert.equal(await redis.command('EXISTS', `mcp:node:${nodeId}`), 0, 'C\'s heartbeat key expired');
+        assert.equal(await redis.command('EXISTS', `mcp:node:{${nodeId}}`), 0, 'C\'s heartbeat key expired');
         assertNodeLost(await getTask(B, running.taskId));
         assertNodeLost(await waitForStatus(B, asking.taskId, TERMINAL, 5000));
         assertNodeLost(await getTask(A, asking.taskId));

@@ -1,17 +1,23 @@
 #pragma once
-// Small helpers of the client tests that run servers: a bounded wait, and a scratch directory.
+// Small helpers the client tests share: a bounded wait for what another thread makes true, the
+// first text of a tool result, an environment variable, and a scratch directory.
+#include <mcp/protocol/content.hpp>
+
 #include <unistd.h>
 
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <thread>
+#include <variant>
 
 namespace client_testing {
 
-// Polls `done` until it holds or `limit` passes; its last answer.
+// Polls `done` until it holds or `limit` passes (a bound on a failing test's wait, not a
+// measurement); its last answer.
 template <class F>
 bool eventually(F done, std::chrono::milliseconds limit = std::chrono::seconds(10)) {
     const auto until = std::chrono::steady_clock::now() + limit;
@@ -20,6 +26,18 @@ bool eventually(F done, std::chrono::milliseconds limit = std::chrono::seconds(1
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
     return done();
+}
+
+inline std::string first_text(const mcp::CallToolResult& result) {
+    if (result.content.empty()) return "(no content)";
+    const auto* t = std::get_if<mcp::TextContent>(&result.content.front());
+    return t != nullptr ? t->text : "(not text)";
+}
+
+// An environment variable, empty when unset.
+inline std::string env(const char* name) {
+    const char* value = std::getenv(name);
+    return value != nullptr ? value : "";
 }
 
 // A directory of its own under the system's temporary one, removed with everything in it.

@@ -43,6 +43,8 @@ target_link_libraries(test_redis_tasks PRIVATE mcp::mcp)
 # rediss://: a TLS-only redis-server with certificates from the openssl command.
 mcp_unit_test(test_redis_tls test_redis_tls.cpp redis_server.cpp)
 target_link_libraries(test_redis_tls PRIVATE mcp::mcp)
+mcp_unit_test(test_redis_cluster_pieces test_redis_cluster_pieces.cpp)
+target_link_libraries(test_redis_cluster_pieces PRIVATE mcp::mcp)
 mcp_unit_test(test_server_authorization test_server_authorization.cpp)
 target_link_libraries(test_server_authorization PRIVATE mcp::mcp)
 mcp_unit_test(test_server_extensions test_server_extensions.cpp)

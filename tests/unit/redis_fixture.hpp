@@ -91,13 +91,17 @@ protected:
         return backend;
     }
 
-    // Waits until `n` nodes listen to the signal bus, so what is published from now on reaches them.
-    void wait_listening(std::size_t n) {
+    // Waits until `n` nodes listen to each of `topics` on the signal bus (their channel on one
+    // Redis), so what is published from now on reaches them. A node subscribes to a topic when it
+    // first has a handler for it, and remakes its subscription connection then.
+    void wait_listening(std::size_t n, const std::vector<std::string>& topics = {"mailbox"}) {
         auto listening = [&] {
-            const auto list = raw({"CLIENT", "LIST"}).text;
-            std::size_t count = 0;
-            for (auto at = list.find(" psub=1 "); at != std::string::npos; at = list.find(" psub=1 ", at + 1)) ++count;
-            return count >= n;
+            for (const auto& topic : topics) {
+                const auto reply = raw({"PUBSUB", "NUMSUB", "mcp:bus:" + topic + ":{0}"});
+                if (reply.elements.size() != 2 || reply.elements[1].integer < static_cast<std::int64_t>(n))
+                    return false;
+            }
+            return true;
         };
         ASSERT_TRUE(eventually(listening)) << "nodes did not subscribe to the bus";
     }
@@ -128,7 +132,7 @@ protected:
         return sorted(std::move(out));
     }
     std::int64_t revision(const std::string& id) {
-        const auto reply = raw({"HGET", "mcp:s:" + id, "rev"});
+        const auto reply = raw({"HGET", "mcp:s:{" + id + "}", "rev"});
         return reply.is_nil() ? -1 : std::stoll(reply.text);
     }
 

@@ -27,13 +27,8 @@ using namespace std::chrono_literals;
 namespace {
 
 using client_testing::eventually;
+using client_testing::first_text;
 using client_testing::TempDir;
-
-std::string first_text(const mcp::CallToolResult& result) {
-    if (result.content.empty()) return "(no content)";
-    const auto* t = std::get_if<mcp::TextContent>(&result.content.front());
-    return t != nullptr ? t->text : "(not text)";
-}
 
 using Env = std::vector<std::pair<std::string, std::string>>;
 

@@ -1,7 +1,7 @@
 // mcp::Client over Streamable HTTP against the real demo server (MCP_CPP_DEMO, started on a port
 // of its own for each test), in each revision the transport speaks: negotiated, pinned to
 // 2026-07-28, and pinned to two 2025 ones (with and without the MCP-Protocol-Version header).
-#include "client_test_util.hpp"
+#include "client_test_support.hpp"
 #include "demo_server.hpp"
 #include "raw_http.hpp"
 
@@ -21,9 +21,9 @@
 #include <thread>
 
 using namespace std::chrono_literals;
-using client_test::env;
-using client_test::eventually;
-using client_test::first_text;
+using client_testing::env;
+using client_testing::eventually;
+using client_testing::first_text;
 
 namespace {
 

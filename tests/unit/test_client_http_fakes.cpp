@@ -4,7 +4,7 @@
 // a 2025-only Streamable HTTP server, custom headers on every request, and servers that misbehave:
 // malformed or misaddressed answers, endless streams, a gigabyte answer, silence, an endless
 // input_required loop. Each ends in a clear error, in bounded time and memory.
-#include "client_test_util.hpp"
+#include "client_test_support.hpp"
 #include "fake_mcp_http.hpp"
 
 #include <mcp/client/client.hpp>
@@ -22,8 +22,8 @@
 #include <thread>
 
 using namespace std::chrono_literals;
-using client_test::eventually;
-using client_test::first_text;
+using client_testing::eventually;
+using client_testing::first_text;
 using fake::Clock;
 using mcp::test::Peer;
 using mcp::test::ReceivedRequest;

@@ -1,7 +1,7 @@
 // mcp::Client over stdio: the real demo server (MCP_CPP_DEMO), hostile servers (the Node script
 // fake_mcp_server.mjs, when the build found node) and shell commands for the shutdown of process
 // groups.
-#include "client_test_util.hpp"
+#include "client_test_support.hpp"
 
 #include <mcp/client/client.hpp>
 #include <mcp/client/stdio.hpp>
@@ -25,9 +25,9 @@
 #include <thread>
 
 using namespace std::chrono_literals;
-using client_test::env;
-using client_test::eventually;
-using client_test::first_text;
+using client_testing::env;
+using client_testing::eventually;
+using client_testing::first_text;
 
 namespace {
 

@@ -1,7 +1,8 @@
-// The client's pure pieces: the negotiation's verdicts (one test per verdict), multi-round-trip
-// retries, elicitation defaults, the result cache, lazy pages, and the header fields of the HTTP
-// transports (the value encoding of Mcp-Name and Mcp-Param-*, what each request carries).
+// The client's pure pieces: the negotiation's verdicts (one test per verdict), the 2026 envelope
+// spliced into a request, multi-round-trip retries, elicitation defaults, the result cache, lazy pages, and the header
+// fields of the HTTP transports (the value encoding of Mcp-Name and Mcp-Param-*, what each request carries).
 #include "client/elicitation_defaults.hpp"
+#include "client/envelope.hpp"
 #include "client/http/request_headers.hpp"
 #include "client/http/response_body.hpp"
 #include "client/mrtr.hpp"
@@ -27,6 +28,49 @@ const std::vector<std::string> kAll{"2026-07-28", "2025-11-25", "2025-06-18", "2
 boost::json::object object(std::string_view text) { return boost::json::parse(text).as_object(); }
 
 }  // namespace
+
+// ---- The 2026-07-28 envelope, serialized once and spliced into each request.
+
+TEST(Envelope, ARequestCarriesItFirstInMetaAndStaysValidJson) {
+    const auto members = envelope_members("2026-07-28", object(R"({"roots":{"listChanged":true}})"),
+                                          object(R"({"name":"c","version":"1"})"), LogLevel::debug);
+    const auto text = request_text(7, "tools/call", object(R"({"name":"echo","arguments":{"text":"x"}})"), members);
+    const auto request = object(text);
+    EXPECT_EQ(request.at("id").as_int64(), 7);
+    EXPECT_EQ(request.at("method").as_string(), "tools/call");
+    const auto& params = request.at("params").as_object();
+    EXPECT_EQ(params.at("name").as_string(), "echo");
+    EXPECT_EQ(params.at("arguments").at("text").as_string(), "x");
+    const auto& meta = params.at("_meta").as_object();
+    EXPECT_EQ(meta.at("io.modelcontextprotocol/protocolVersion").as_string(), "2026-07-28");
+    EXPECT_EQ(meta.at("io.modelcontextprotocol/clientCapabilities").at("roots").at("listChanged").as_bool(), true);
+    EXPECT_EQ(meta.at("io.modelcontextprotocol/clientInfo").at("name").as_string(), "c");
+    EXPECT_EQ(meta.at("io.modelcontextprotocol/logLevel").as_string(), "debug");
+}
+
+TEST(Envelope, WhatMetaHeldStaysButTheEnvelopeKeysAreTheClients) {
+    const auto members = envelope_members("2026-07-28", {}, object(R"({"name":"c","version":"1"})"), std::nullopt);
+    const auto text = request_text(
+        1, "m\"ethod",
+        object(R"({"_meta":{"progressToken":1,"io.modelcontextprotocol/protocolVersion":"1999-01-01"}})"), members);
+    EXPECT_EQ(text.find("1999-01-01"), std::string::npos) << text;  // once, and the client's
+    const auto request = object(text);
+    EXPECT_EQ(request.at("method").as_string(), "m\"ethod");
+    const auto& params = request.at("params").as_object();
+    EXPECT_EQ(params.size(), 1u);
+    const auto& meta = params.at("_meta").as_object();
+    EXPECT_EQ(meta.at("progressToken").as_int64(), 1);
+    EXPECT_EQ(meta.at("io.modelcontextprotocol/protocolVersion").as_string(), "2026-07-28");
+    EXPECT_FALSE(meta.contains("io.modelcontextprotocol/logLevel"));
+}
+
+TEST(Envelope, AMetaThatIsNotAnObjectIsReplacedAndNoEnvelopeMeansThePlainRequest) {
+    const auto members = envelope_members("2026-07-28", {}, {}, std::nullopt);
+    const auto request = object(request_text(2, "ping", object(R"({"_meta":[1,2]})"), members));
+    EXPECT_TRUE(request.at("params").at("_meta").is_object());
+    const auto plain = object(request_text(3, "ping", {}, {}));
+    EXPECT_TRUE(plain.at("params").as_object().empty());
+}
 
 // ---- Negotiation: one test per verdict.
 

@@ -152,7 +152,7 @@ TEST_F(RedisBackendTest, RecordsAreInsertedOnceAndLoadedWhole) {
     EXPECT_EQ(loaded->client->info.title, "Test Client");
     EXPECT_EQ(loaded->subscriptions, std::vector<std::string>{"file:///a.txt"});
     EXPECT_FALSE(records_b->load("unknown", true).has_value());
-    EXPECT_TRUE(keys("mcp:s:unknown*").empty());  // looking does not create
+    EXPECT_TRUE(keys("mcp:s:{unknown*").empty());  // looking does not create
 }
 
 TEST_F(RedisBackendTest, ChangesAreAppliedAtomicallyWithARevisionEach) {
@@ -167,10 +167,10 @@ TEST_F(RedisBackendTest, ChangesAreAppliedAtomicallyWithARevisionEach) {
     EXPECT_EQ(records_a->apply("s-change", subscribe_change("file:///b.txt")), 2);
     EXPECT_EQ(records_b->apply("s-change", subscribe_change("file:///a.txt")), 3);
     EXPECT_EQ(records_a->apply("s-change", unsubscribe_change("file:///a.txt")), 4);
-    EXPECT_EQ(raw({"HGET", "mcp:s:s-change", "level"}).text, "error");
-    EXPECT_EQ(members("mcp:ss:s-change"), std::vector<std::string>{"file:///b.txt"});
-    EXPECT_EQ(members("mcp:sub:file:///b.txt"), std::vector<std::string>{"s-change"});
-    EXPECT_FALSE(key_exists("mcp:sub:file:///a.txt"));
+    EXPECT_EQ(raw({"HGET", "mcp:s:{s-change}", "level"}).text, "error");
+    EXPECT_EQ(members("mcp:ss:{s-change}"), std::vector<std::string>{"file:///b.txt"});
+    EXPECT_EQ(members("mcp:sub:{file:///b.txt}"), std::vector<std::string>{"s-change"});
+    EXPECT_FALSE(key_exists("mcp:sub:{file:///a.txt}"));
 
     // Concurrent changes from two nodes all survive, each with a revision of its own.
     {
@@ -184,7 +184,7 @@ TEST_F(RedisBackendTest, ChangesAreAppliedAtomicallyWithARevisionEach) {
         }
     }
     EXPECT_EQ(revision("s-change"), 104);
-    EXPECT_EQ(members("mcp:ss:s-change").size(), 101u);
+    EXPECT_EQ(members("mcp:ss:{s-change}").size(), 101u);
 
     // A change to a session deleted meanwhile does not bring it back.
     EXPECT_TRUE(records_a->remove("s-change"));
@@ -199,8 +199,8 @@ TEST_F(RedisBackendTest, IdleRecordsExpireAndExistSaysSo) {
     auto records = a->make_session_records(300ms, 300ms);
     ASSERT_EQ(records->insert(record_of("s-idle"), kNoQuota), SessionRecords::Insert::inserted);
     ASSERT_EQ(records->insert(record_of("s-busy"), kNoQuota), SessionRecords::Insert::inserted);
-    EXPECT_GT(pttl("mcp:s:s-idle"), 0);
-    EXPECT_LE(pttl("mcp:s:s-idle"), 300);
+    EXPECT_GT(pttl("mcp:s:{s-idle}"), 0);
+    EXPECT_LE(pttl("mcp:s:{s-idle}"), 300);
     EXPECT_EQ(records->exist({"s-idle", "s-busy", "s-never"}), (std::vector<bool>{true, true, false}));
 
     // s-busy is used (load with touch); s-idle is not, and its record expires. The server's own
@@ -208,7 +208,7 @@ TEST_F(RedisBackendTest, IdleRecordsExpireAndExistSaysSo) {
     EXPECT_TRUE(eventually([&] {
         EXPECT_TRUE(records->load("s-busy", true).has_value());
         records->load("s-idle", false);
-        return !key_exists("mcp:s:s-idle");
+        return !key_exists("mcp:s:{s-idle}");
     }));
     EXPECT_EQ(records->exist({"s-idle", "s-busy"}), (std::vector<bool>{false, true}));
     EXPECT_TRUE(records->exist({}).empty());
@@ -223,7 +223,7 @@ TEST_F(RedisBackendTest, ExistFailsWhenRedisAnswersErrors) {
     ASSERT_EQ(raw({"ACL", "SETUSER", "default", "-exists"}).text, "OK");
     EXPECT_TRUE(throws_store_unavailable([&] { records->exist({"s-kept"}); }));
     ASSERT_EQ(raw({"ACL", "SETUSER", "default", "+@all"}).text, "OK");
-    EXPECT_TRUE(key_exists("mcp:s:s-kept"));
+    EXPECT_TRUE(key_exists("mcp:s:{s-kept}"));
 }
 
 TEST_F(RedisBackendTest, EveryKeyTheStoreWritesHasATimeToLive) {
@@ -249,30 +249,64 @@ TEST_F(RedisBackendTest, EveryKeyTheStoreWritesHasATimeToLive) {
     a->mailbox().expect("s-ttl-mb2", 30s, [](boost::json::value) {});
 
     auto all = keys("mcp:*");
-    std::erase(all, "mcp:mbo:s-ttl-mb");  // an answered slot's marker may go with the answer
-    EXPECT_EQ(all, (std::vector<std::string>{"mcp:cs:a:192.0.2.7", "mcp:j:s-ttl/get", "mcp:mb:s-ttl-mb",
-                                             "mcp:mbo:s-ttl-mb2", "mcp:s:s-ttl", "mcp:ss:s-ttl",
-                                             "mcp:sub:file:///a.txt", "mcp:sub:file:///b.txt"}));
+    std::erase(all, "mcp:mbo:{s-ttl-mb}");  // an answered slot's marker may go with the answer
+    EXPECT_EQ(all, (std::vector<std::string>{"mcp:cs:{a:192.0.2.7}", "mcp:j:{s-ttl/get}", "mcp:mb:{s-ttl-mb}",
+                                             "mcp:mbo:{s-ttl-mb2}", "mcp:s:{s-ttl}", "mcp:ss:{s-ttl}",
+                                             "mcp:sub:{file:///a.txt}", "mcp:sub:{file:///b.txt}"}));
     for (const auto& key : all) {
         const auto ttl = pttl(key);
         EXPECT_GT(ttl, 0) << key;
         EXPECT_LE(ttl, 600'000) << key;
     }
-    EXPECT_GT(pttl("mcp:s:s-ttl"), 50'000);
-    EXPECT_LE(pttl("mcp:mbo:s-ttl-mb2"), 30'000);
+    EXPECT_GT(pttl("mcp:s:{s-ttl}"), 50'000);
+    EXPECT_LE(pttl("mcp:mbo:{s-ttl-mb2}"), 30'000);
 
     // A client's use refreshes the record, its subscriptions, their subscriber sets and its
     // client's count.
-    const auto refreshed = {"mcp:s:s-ttl", "mcp:ss:s-ttl", "mcp:sub:file:///a.txt", "mcp:sub:file:///b.txt",
-                            "mcp:cs:a:192.0.2.7"};
+    const auto refreshed = {"mcp:s:{s-ttl}", "mcp:ss:{s-ttl}", "mcp:sub:{file:///a.txt}", "mcp:sub:{file:///b.txt}",
+                            "mcp:cs:{a:192.0.2.7}"};
     for (const auto& key : refreshed) raw({"PEXPIRE", key, "5000"});
     ASSERT_TRUE(records_a->load("s-ttl", true).has_value());
     for (const auto& key : refreshed) EXPECT_GT(pttl(key), 50'000) << key;
+    // The indexes outlive the session by the refresh interval (a quarter of the idle timeout),
+    // within which this node's next touches refresh the record only; another node refreshes them
+    // at its own first touch.
+    EXPECT_GT(pttl("mcp:cs:{a:192.0.2.7}"), 60'000);
+    for (const auto& key : refreshed) raw({"PEXPIRE", key, "5000"});
+    ASSERT_TRUE(records_a->load("s-ttl", true).has_value());
+    EXPECT_GT(pttl("mcp:s:{s-ttl}"), 50'000);
+    EXPECT_LE(pttl("mcp:cs:{a:192.0.2.7}"), 5000);
+    EXPECT_LE(pttl("mcp:sub:{file:///a.txt}"), 5000);
+    ASSERT_TRUE(records_b->load("s-ttl", true).has_value());
+    EXPECT_GT(pttl("mcp:cs:{a:192.0.2.7}"), 60'000);
+    EXPECT_GT(pttl("mcp:sub:{file:///a.txt}"), 60'000);
 
     // A change keeps the time to live.
     records_a->apply("s-ttl", level_change(LogLevel::info));
     records_a->apply("s-ttl", unsubscribe_change("file:///a.txt"));
     for (const auto& key : keys("mcp:*")) EXPECT_GT(pttl(key), 0) << key;
+}
+
+TEST_F(RedisBackendTest, ATouchRefreshesTheClientsCountOncePerIntervalOnEachNode) {
+    auto a = node();
+    auto records = a->make_session_records(400ms, 400ms);  // a refresh interval of 100 ms
+    auto counted = record_of("s-often");
+    counted.charged_to = "a:192.0.2.9";
+    ASSERT_EQ(records->insert(counted, kNoQuota), SessionRecords::Insert::inserted);
+    const auto score = [&] { return raw({"ZSCORE", "mcp:cs:{a:192.0.2.9}", "s-often"}).text; };
+    const auto inserted = score();
+    std::this_thread::sleep_for(5ms);  // Redis's clock moves on
+    ASSERT_TRUE(records->load("s-often", true).has_value());
+    const auto first = score();
+    EXPECT_NE(first, inserted);
+    std::this_thread::sleep_for(5ms);
+    ASSERT_TRUE(records->load("s-often", true).has_value());
+    EXPECT_EQ(score(), first) << "a second touch within the interval leaves the count alone";
+    std::this_thread::sleep_for(150ms);
+    ASSERT_TRUE(records->load("s-often", true).has_value());
+    EXPECT_NE(score(), first) << "a touch after the interval refreshes it";
+    EXPECT_TRUE(records->remove("s-often"));
+    EXPECT_EQ(keys("mcp:*"), std::vector<std::string>{});
 }
 
 TEST_F(RedisBackendTest, SubscriptionSetsFollowSubscribeUnsubscribeAndRemove) {
@@ -281,7 +315,7 @@ TEST_F(RedisBackendTest, SubscriptionSetsFollowSubscribeUnsubscribeAndRemove) {
     auto records_a = a->make_session_records(60s, 60s);
     auto records_b = b->make_session_records(60s, 60s);
     const std::string uri = "file:///shared.txt";
-    const std::string set = "mcp:sub:" + uri;
+    const std::string set = "mcp:sub:{" + uri + "}";
 
     ASSERT_EQ(records_a->insert(record_of("s-sub-1"), kNoQuota), SessionRecords::Insert::inserted);
     ASSERT_EQ(records_b->insert(record_of("s-sub-2"), kNoQuota), SessionRecords::Insert::inserted);
@@ -323,10 +357,10 @@ TEST_F(RedisBackendTest, SubscribersDoesNotListExpiredSessions) {
     records->apply("s-kept", subscribe_change(uri));
     ASSERT_TRUE(eventually([&] {
         EXPECT_TRUE(records->load("s-kept", true).has_value());
-        return !key_exists("mcp:s:s-gone");
+        return !key_exists("mcp:s:{s-gone}");
     }));
     EXPECT_EQ(records->subscribers(uri), std::vector<std::string>{"s-kept"});
-    EXPECT_EQ(members("mcp:sub:" + uri), std::vector<std::string>{"s-kept"});
+    EXPECT_EQ(members("mcp:sub:{" + uri + "}"), std::vector<std::string>{"s-kept"});
 }
 
 // --- hostile records -------------------------------------------------------------------------
@@ -386,14 +420,14 @@ TEST_F(RedisBackendTest, HostileRecordsAreRefusedOrIgnoredNeverFatal) {
     };
     for (std::size_t i = 0; i < hostile.size(); ++i) {
         const auto id = "s-hostile-" + std::to_string(i);
-        std::vector<std::string> hset{"HSET", "mcp:s:" + id};
+        std::vector<std::string> hset{"HSET", "mcp:s:{" + id + "}"};
         for (const auto& [field, value] : hostile[i].fields) {
             hset.push_back(field);
             hset.push_back(value);
         }
         ASSERT_EQ(raw(hset).integer, static_cast<std::int64_t>(hostile[i].fields.size())) << i;
         if (!hostile[i].subscriptions.empty()) {
-            std::vector<std::string> sadd{"SADD", "mcp:ss:" + id};
+            std::vector<std::string> sadd{"SADD", "mcp:ss:{" + id + "}"};
             sadd.insert(sadd.end(), hostile[i].subscriptions.begin(), hostile[i].subscriptions.end());
             raw(sadd);
         }
@@ -412,9 +446,9 @@ TEST_F(RedisBackendTest, HostileRecordsAreRefusedOrIgnoredNeverFatal) {
     }
 
     // In a usable record, fields of the wrong type are ignored.
-    raw({"HSET", "mcp:s:s-partial", "rev", "0", "level", "notice", "client",
+    raw({"HSET", "mcp:s:{s-partial}", "rev", "0", "level", "notice", "client",
          "{\"owner\":\"bob\",\"v\":5,\"caps\":[]}"});
-    raw({"SADD", "mcp:ss:s-partial", "file:///ok"});
+    raw({"SADD", "mcp:ss:{s-partial}", "file:///ok"});
     auto partial = records->load("s-partial", true);
     ASSERT_TRUE(partial.has_value());
     EXPECT_EQ(partial->owner, "bob");
@@ -423,15 +457,15 @@ TEST_F(RedisBackendTest, HostileRecordsAreRefusedOrIgnoredNeverFatal) {
     EXPECT_EQ(partial->client, nullptr);  // "v" was not a string
 
     // Keys of the wrong type: Redis answers WRONGTYPE, which is the store failing, not a crash.
-    raw({"SET", "mcp:s:s-string", "{}"});
+    raw({"SET", "mcp:s:{s-string}", "{}"});
     EXPECT_TRUE(throws_store_unavailable([&] { records->load("s-string", true); }));
     EXPECT_TRUE(only_store_unavailable([&] { records->remove("s-string"); }));
-    raw({"HSET", "mcp:s:s-badset", "rev", "0", "level", "info", "client", good_client});
-    raw({"SET", "mcp:ss:s-badset", "x"});
+    raw({"HSET", "mcp:s:{s-badset}", "rev", "0", "level", "info", "client", good_client});
+    raw({"SET", "mcp:ss:{s-badset}", "x"});
     EXPECT_TRUE(throws_store_unavailable([&] { records->load("s-badset", true); }));
     EXPECT_TRUE(only_store_unavailable([&] { records->remove("s-badset"); }));
     ASSERT_EQ(records->insert(record_of("s-wrongset"), kNoQuota), SessionRecords::Insert::inserted);
-    raw({"HSET", "mcp:sub:file:///wrong.txt", "f", "v"});  // a subscriber "set" of the wrong type
+    raw({"HSET", "mcp:sub:{file:///wrong.txt}", "f", "v"});  // a subscriber "set" of the wrong type
     EXPECT_TRUE(throws_store_unavailable([&] { records->apply("s-wrongset", subscribe_change("file:///wrong.txt")); }));
     EXPECT_TRUE(throws_store_unavailable([&] { records->subscribers("file:///wrong.txt"); }));
 
@@ -506,7 +540,7 @@ TEST_F(RedisBackendTest, JournalIsTrimmedAndExpires) {
     const std::string stream = "s-trim/get";
     std::string last;
     for (int i = 0; i < 1000; ++i) last = journal->append(stream, std::to_string(i));
-    const auto length = raw({"XLEN", "mcp:j:" + stream}).integer;
+    const auto length = raw({"XLEN", "mcp:j:{" + stream + "}"}).integer;
     // MAXLEN ~: Redis trims whole nodes (100 entries by default), so about the limit, never far above.
     EXPECT_GE(length, 100);
     EXPECT_LT(length, 200);
@@ -516,12 +550,12 @@ TEST_F(RedisBackendTest, JournalIsTrimmedAndExpires) {
     EXPECT_EQ(kept.back().id, last);
     EXPECT_EQ(kept.back().data, "999");
     for (std::size_t i = 0; i < kept.size(); ++i) EXPECT_EQ(kept[i].data, std::to_string(1000 - kept.size() + i));
-    EXPECT_GT(pttl("mcp:j:" + stream), 50'000);
-    EXPECT_LE(pttl("mcp:j:" + stream), 60'000);
+    EXPECT_GT(pttl("mcp:j:{" + stream + "}"), 50'000);
+    EXPECT_LE(pttl("mcp:j:{" + stream + "}"), 60'000);
 
     auto short_lived = a->make_journal(JournalLimits{.ttl = 200ms});
     short_lived->append("s-trim/post", "x");
-    const auto ttl = pttl("mcp:j:s-trim/post");
+    const auto ttl = pttl("mcp:j:{s-trim/post}");
     EXPECT_GT(ttl, 0);
     EXPECT_LE(ttl, 200);
     EXPECT_TRUE(eventually([&] { return !short_lived->exists("s-trim/post"); }, 3s));
@@ -559,8 +593,8 @@ TEST_F(RedisBackendTest, MailboxAnswerDeliveredOnAnotherNodeWakesTheWaiter) {
     // Taken: a second answer has nobody to go to.
     EXPECT_FALSE(b->mailbox().deliver("mb-1", boost::json::value(1)));
     EXPECT_FALSE(a->mailbox().deliver("mb-1", boost::json::value(1)));
-    EXPECT_FALSE(key_exists("mcp:mbo:mb-1"));
-    EXPECT_FALSE(key_exists("mcp:mb:mb-1"));
+    EXPECT_FALSE(key_exists("mcp:mbo:{mb-1}"));
+    EXPECT_FALSE(key_exists("mcp:mb:{mb-1}"));
 }
 
 TEST_F(RedisBackendTest, MailboxAnswerDeliveredBeforeTheWait) {
@@ -579,7 +613,7 @@ TEST_F(RedisBackendTest, MailboxRefusesAnswersNobodyWaitsFor) {
     auto a = node();
     auto b = node();
     EXPECT_FALSE(b->mailbox().deliver("never-opened", boost::json::value(1)));
-    EXPECT_FALSE(key_exists("mcp:mb:never-opened"));
+    EXPECT_FALSE(key_exists("mcp:mb:{never-opened}"));
 
     // A deadline already passed: nothing, at once, and the slot is closed.
     MailboxWait wait_mb_late(a->mailbox(), "mb-late", 30s);
@@ -599,7 +633,7 @@ TEST_F(RedisBackendTest, MailboxRefusesAnswersNobodyWaitsFor) {
 
     // The slot expires with its ttl.
     MailboxWait wait_mb_ttl(a->mailbox(), "mb-ttl", 100ms);
-    EXPECT_TRUE(eventually([&] { return !key_exists("mcp:mbo:mb-ttl"); }, 3s));
+    EXPECT_TRUE(eventually([&] { return !key_exists("mcp:mbo:{mb-ttl}"); }, 3s));
     EXPECT_FALSE(b->mailbox().deliver("mb-ttl", boost::json::value(1)));
 }
 
@@ -653,7 +687,8 @@ TEST_F(RedisBackendTest, PublishedSignalsReachHandlersOnEveryNode) {
     a->bus()->subscribe("t1", on_a.handler());
     b->bus()->subscribe("t1", on_b.handler());
     b->bus()->subscribe("t2", other_topic.handler());
-    wait_listening(2);
+    wait_listening(2, {"t1"});
+    wait_listening(1, {"t2"});
 
     a->bus()->publish("t1", "one");
     a->bus()->publish("t1", "two");
@@ -685,7 +720,7 @@ TEST_F(RedisBackendTest, UnsubscribeWaitsForTheRunningHandler) {
         running = false;
     });
     b->bus()->subscribe("probe", probe.handler());
-    wait_listening(2);
+    wait_listening(1, {"slow", "probe"});
 
     a->bus()->publish("slow", "1");
     ASSERT_TRUE(eventually([&] { return running.load(); }, 3s));
@@ -713,7 +748,7 @@ TEST_F(RedisBackendTest, AFailingHandlerDoesNotStopTheOthers) {
         throw StoreUnavailable("Redis went away mid-handler");
     });
     a->bus()->subscribe("t", after.handler());
-    wait_listening(1);
+    wait_listening(1, {"t"});
     a->bus()->publish("t", "1");
     a->bus()->publish("t", "2");
     EXPECT_TRUE(eventually([&] { return throwing.load() == 2; }, 3s));
@@ -731,6 +766,7 @@ TEST_F(RedisBackendTest, ReconnectHandlersRunAfterRedisRestarts) {
     b->bus()->on_reconnect([&] { ++reconnected_b; });
     b->bus()->subscribe("after", inbox.handler());
     wait_listening(2);
+    wait_listening(1, {"after"});
     std::this_thread::sleep_for(50ms);  // the first subscription's own signal, if any, is handled
     const int before_a = reconnected_a.load();
     const int before_b = reconnected_b.load();
@@ -740,6 +776,7 @@ TEST_F(RedisBackendTest, ReconnectHandlersRunAfterRedisRestarts) {
 
     // Signals flow again, without recreating anything.
     wait_listening(2);
+    wait_listening(1, {"after"});
     a->bus()->publish("after", "x");
     EXPECT_TRUE(eventually([&] { return inbox.size() == 1; }, 3s));
 
@@ -804,7 +841,7 @@ TEST_F(RedisBackendTest, WhileRedisIsDownCallsFailFastThenWorkAgain) {
     ASSERT_EQ(records->insert(record_of("s-after"), kNoQuota), SessionRecords::Insert::inserted);
     EXPECT_EQ(records->apply("s-after", level_change(LogLevel::alert)), 1);
     EXPECT_EQ(records->apply("s-after", subscribe_change("file:///a.txt")), 2);
-    EXPECT_EQ(raw({"HGET", "mcp:s:s-after", "level"}).text, "alert");
+    EXPECT_EQ(raw({"HGET", "mcp:s:{s-after}", "level"}).text, "alert");
     const auto id = journal->append("s-after/get", "z");
     EXPECT_EQ(journal->last_id("s-after/get"), id);
     MailboxWait wait_mb_after(a->mailbox(), "mb-after", 30s);
@@ -842,7 +879,7 @@ TEST_F(RedisBackendTest, ANodeGoesAwayWhileSignalsKeepComing) {
     std::jthread flood([&] {
         RedisClient publisher(RedisUrl::parse(redis_.url()), {});
         if (!publisher.wait_connected(5s)) return;
-        std::vector<std::vector<std::string>> burst(50, std::vector<std::string>{"PUBLISH", "mcp:bus:flood", "x"});
+        std::vector<std::vector<std::string>> burst(50, std::vector<std::string>{"PUBLISH", "mcp:bus:flood:{0}", "x"});
         while (flooding.load()) {
             try {
                 publisher.pipeline(burst);

@@ -35,8 +35,8 @@ TEST_F(RedisTasks, OneNodeCreatesAnotherReadsAnswersAndCancels) {
     const auto& node_a = a->bus()->node_id();
     const auto now = mcp::detail::epoch_ms();
     ASSERT_TRUE(a->tasks().create(record("t1", "alice", node_a, now), 10));
-    EXPECT_TRUE(key_exists("mcp:node:" + node_a));  // it beats
-    EXPECT_GT(pttl("mcp:t:t1"), 50'000);
+    EXPECT_TRUE(key_exists("mcp:node:{" + node_a + "}"));  // it beats
+    EXPECT_GT(pttl("mcp:t:{t1}"), 50'000);
 
     auto seen = b->tasks().get("t1");
     ASSERT_TRUE(seen);
@@ -105,7 +105,7 @@ TEST_F(RedisTasks, ATaskOfANodeThatStoppedBeatingFailsWhenRead) {
     }
     ASSERT_TRUE(b->tasks().create(record("alive", "", b->bus()->node_id(), mcp::detail::epoch_ms()), 10));
     EXPECT_EQ(b->tasks().get("orphan")->status, TaskStatus::working);  // its lease still runs
-    raw({"DEL", "mcp:node:" + dead});                                  // as if 5 s had passed
+    raw({"DEL", "mcp:node:{" + dead + "}"});                           // as if 5 s had passed
     auto orphan = b->tasks().get("orphan");
     EXPECT_EQ(orphan->status, TaskStatus::failed);
     EXPECT_NE(orphan->error.find("node running this task stopped"), std::string::npos) << orphan->error;

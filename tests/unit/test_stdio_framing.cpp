@@ -1,10 +1,14 @@
-// Line framing of the stdio transport: bounded lines, CR/LF, partial reads, the writer's ordering.
+// Line framing of the stdio transport: bounded lines, CR/LF, partial reads, the writer's ordering
+// and the lines a thread holds back until its read is answered.
 #include "transport/stdio/line_writer.hpp"
 #include "util/line_reader.hpp"
 
 #include <gtest/gtest.h>
 
+#include <poll.h>
 #include <unistd.h>
+
+#include <chrono>
 #include <thread>
 
 using mcp::detail::LineReader;
@@ -100,4 +104,80 @@ TEST(LineWriter, ABrokenPipeIsReportedNotFatal) {
     writer.flush();
     EXPECT_FALSE(writer.write("second"));
     close(fds[1]);
+}
+
+namespace {
+
+// What the pipe holds now, without waiting.
+std::string available(int fd) {
+    std::string out;
+    char buf[4096];
+    pollfd p{fd, POLLIN, 0};
+    while (poll(&p, 1, 0) == 1 && (p.revents & POLLIN) != 0) {
+        const ssize_t n = read(fd, buf, sizeof buf);
+        if (n <= 0) break;
+        out.append(buf, static_cast<std::size_t>(n));
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST(LineWriter, LinesOfAHoldingThreadWaitForItsEndAndGoTogether) {
+    int fds[2];
+    ASSERT_EQ(pipe(fds), 0);
+    {
+        LineWriter writer(fds[1]);
+        {
+            const LineWriter::Held together(writer);
+            writer.write("one");
+            writer.write("two");
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));  // the writer thread had its chance
+            EXPECT_EQ(available(fds[0]), "");
+        }
+        writer.flush();
+        EXPECT_EQ(available(fds[0]), "one\ntwo\n");
+    }
+    close(fds[1]);
+    close(fds[0]);
+}
+
+TEST(LineWriter, AnotherThreadsLineIsWrittenAtOnceAndTakesTheHeldOnesAlong) {
+    int fds[2];
+    ASSERT_EQ(pipe(fds), 0);
+    {
+        LineWriter writer(fds[1]);
+        const LineWriter::Held together(writer);
+        writer.write("held");
+        std::thread([&] {
+            writer.write("other");
+            writer.flush();  // returns only once both are written: the held line went along
+        }).join();
+        EXPECT_EQ(available(fds[0]), "held\nother\n");
+    }
+    close(fds[1]);
+    close(fds[0]);
+}
+
+TEST(LineWriter, AHoldingThreadWaitingForRoomLetsWhatItHeldGo) {
+    int fds[2];
+    ASSERT_EQ(pipe(fds), 0);
+    std::string received;
+    std::thread reader([&] {
+        char buf[4096];
+        ssize_t n;
+        while ((n = read(fds[0], buf, sizeof buf)) > 0) received.append(buf, static_cast<std::size_t>(n));
+    });
+    {
+        LineWriter writer(fds[1], 16);  // two lines fill the backlog: the third must wait for room
+        {
+            const LineWriter::Held together(writer);
+            for (int i = 0; i < 10; ++i) EXPECT_TRUE(writer.write("line-" + std::to_string(i)));
+        }
+        writer.flush();
+    }
+    close(fds[1]);
+    reader.join();
+    close(fds[0]);
+    EXPECT_EQ(received, "line-0\nline-1\nline-2\nline-3\nline-4\nline-5\nline-6\nline-7\nline-8\nline-9\n");
 }

@@ -76,6 +76,16 @@ struct AuditOptions {
     bool arguments = false;  // the call's arguments too (tokens are never among them)
 };
 
+// Memory malloc holds free after a large drop (sessions with many parked calls ended) goes back to
+// the system: one thread per process looks every `interval` and, once what malloc holds free has
+// grown by `min_bytes` since the last release, calls glibc's malloc_trim (with another allocator
+// there is nothing to find). The first server to start sets these for the process
+// (docs/adr/0028-memory-after-a-burst.md).
+struct MemoryReleaseOptions {
+    std::chrono::milliseconds interval{2000};  // 0: never
+    std::size_t min_bytes = std::size_t{32} << 20;
+};
+
 struct ServerOptions {
     std::string instructions;     // sent in the initialize and server/discover results
     std::size_t page_size = 100;  // items per tools/prompts/resources list page
@@ -107,6 +117,7 @@ struct ServerOptions {
     // need the same ring; without one the server generates a key and says so in its log.
     std::optional<KeyRing> keys;
     AuditOptions audit;
+    MemoryReleaseOptions memory_release;
 };
 
 }  // namespace mcp

@@ -70,6 +70,7 @@ struct StdioTransport::Impl : std::enable_shared_from_this<StdioTransport::Impl>
     std::deque<Queued> queue;  // references stay valid as it grows: the write in progress uses them
     std::size_t queued_bytes = 0;
     bool writing = false;
+    bool reading_lines = false;                    // on_line is handing over what one read brought
     std::vector<boost::asio::const_buffer> batch;  // the write in progress: the first batch.size() queued
 
     std::optional<int> exit_status;
@@ -114,11 +115,18 @@ struct StdioTransport::Impl : std::enable_shared_from_this<StdioTransport::Impl>
         out->async_read_some(boost::asio::buffer(out_buffer),
                              boost::asio::bind_executor(
                                  *strand, [self = shared_from_this()](boost::system::error_code ec, std::size_t n) {
-                                     if (n > 0) self->out_lines.feed(std::string_view(self->out_buffer.data(), n));
+                                     if (n > 0) self->feed_stdout(n);
                                      if (!ec && self->out) return self->read_stdout();
                                      self->out_lines.finish();
                                      if (ec != boost::asio::error::operation_aborted) self->on_stdout_end();
                                  }));
+    }
+
+    void feed_stdout(std::size_t n) {
+        reading_lines = true;
+        out_lines.feed(std::string_view(out_buffer.data(), n));
+        reading_lines = false;
+        if (!writing) write_next();
     }
 
     void read_stderr() {
@@ -166,18 +174,24 @@ struct StdioTransport::Impl : std::enable_shared_from_this<StdioTransport::Impl>
 
     // ---- Writing.
 
+    // Whether enqueue would take it rather than fail it.
+    bool accepts(std::size_t bytes) const {
+        return !closing && !reported && queued_bytes + bytes <= params.max_queued_bytes;
+    }
+
     void enqueue(Queued q) {
         if (closing || reported) {
             q.failed({"the server's input is closed", 0, {}});
             return;
         }
-        if (queued_bytes + q.text.size() > params.max_queued_bytes) {
+        if (!accepts(q.text.size())) {
             q.failed({"the server is not reading its input", 0, {}});
             return;
         }
         queued_bytes += q.text.size();
         queue.push_back(std::move(q));
-        if (!writing) write_next();
+        // Requests sent by completions of what was just read go together once it is all read.
+        if (!writing && !reading_lines) write_next();
     }
 
     void write_next() {
@@ -318,6 +332,10 @@ void StdioTransport::send(OutboundMessage message) {
     Queued q{std::move(message.text), std::move(message.failed)};
     q.text += '\n';
     if (!q.failed) q.failed = [](const TransportFailure&) {};
+    // On the strand already (a completion that runs inline sends its next request): queued at
+    // once. A refusal still goes through the loop: its callback may send again, and must not
+    // recurse into this.
+    if (impl_->strand->running_in_this_thread() && impl_->accepts(q.text.size())) return impl_->enqueue(std::move(q));
     impl_->on_strand([q = std::move(q)](Impl& self) mutable { self.enqueue(std::move(q)); });
 }
 

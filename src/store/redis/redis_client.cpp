@@ -1,5 +1,6 @@
 #include "store/redis/redis_client.hpp"
 
+#include "store/redis/redis_cluster.hpp"
 #include "store/redis/redis_connection.hpp"
 #include "store/redis/redis_sentinel.hpp"
 #include "store/store_metrics.hpp"
@@ -18,6 +19,7 @@
 #include <condition_variable>
 #include <deque>
 #include <future>
+#include <map>
 #include <mutex>
 #include <thread>
 
@@ -105,15 +107,21 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
     // WAIT holds up every command behind it on its connection.
     std::optional<Link> replicated;
 
-    // Subscriptions.
+    // Subscriptions: SUBSCRIBE or SSUBSCRIBE commands (the latter one per slot), each channel
+    // confirmed once; `sub_version` changes with them, which restarts the subscription connection.
     std::mutex subs_mutex;
-    std::vector<std::pair<std::string, Callback>> patterns;
+    std::vector<std::vector<std::string>> sub_commands;
+    std::size_t sub_channels = 0;
+    std::uint64_t sub_version = 0;
+    Callback on_message;
+    std::function<void()> on_dropped;                         // the server ended a subscription itself (its slot moved)
+    std::map<std::string, Callback, std::less<>> by_channel;  // subscribe()'s
     std::vector<std::function<void()>> reconnected;
     std::unique_ptr<RedisStream> sub_socket;
     std::optional<RedisAddress> sub_peer;
     asio::steady_timer sub_retry{ioc};
     bool sub_retry_now = false;
-    bool subscribed = false;  // every pattern confirmed on the live subscription connection
+    bool subscribed = false;  // every channel confirmed on the live subscription connection
     // A connection came (back) up since the reconnect callbacks last ran. They run only once
     // both connections are live, because catching up needs commands as well as wake-ups.
     bool catch_up_owed = false;
@@ -318,14 +326,13 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
         }
     }
 
-    // Calls `commands` on `link` from a caller's thread; waits up to the command timeout.
-    std::vector<RespValue> call(Link& link, const std::vector<std::vector<std::string>>& list, bool replicate) {
-        const bool counting = metrics::enabled();
+    // Sends `commands` on `link` from a caller's thread, without waiting.
+    std::future<std::vector<RespValue>> start(Link& link, const std::vector<std::vector<std::string>>& list,
+                                              bool replicate) {
         if (!link.up.load()) {
-            if (counting) store_metrics().errors.add();
+            if (metrics::enabled()) store_metrics().errors.add();
             throw StoreUnavailable("Redis is unreachable");
         }
-        const auto started = std::chrono::steady_clock::now();
         auto request = std::make_shared<Request>();
         request->expected = list.size();
         request->replicated = replicate;
@@ -335,6 +342,14 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
         asio::post(ioc, [self = shared_from_this(), &link, request = std::move(request), bytes = std::move(bytes)] {
             self->submit(link, request, bytes);
         });
+        return future;
+    }
+
+    // Calls `commands` on `link` from a caller's thread; waits up to the command timeout.
+    std::vector<RespValue> call(Link& link, const std::vector<std::vector<std::string>>& list, bool replicate) {
+        const auto started = std::chrono::steady_clock::now();
+        auto future = start(link, list, replicate);
+        const bool counting = metrics::enabled();
         if (future.wait_for(options.command_timeout) != std::future_status::ready) {
             if (counting) store_metrics().errors.add();
             throw StoreUnavailable("Redis did not answer in time");
@@ -420,12 +435,16 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
     asio::awaitable<void> run_subscriptions() {
         auto backoff = std::chrono::milliseconds(50);
         while (!stopping.load()) {
-            std::vector<std::string> wanted;
+            std::string bytes;
+            std::size_t channels = 0;
+            std::uint64_t version = 0;
             {
                 std::lock_guard lock(subs_mutex);
-                for (const auto& [p, cb] : patterns) wanted.push_back(p);
+                for (const auto& command : sub_commands) bytes += resp_command(command);
+                channels = sub_channels;
+                version = sub_version;
             }
-            if (wanted.empty()) {  // nothing to listen to yet; psubscribe() wakes us
+            if (channels == 0) {  // nothing to listen to yet; set_subscriptions() wakes us
                 sub_idle.expires_after(std::chrono::hours(24));
                 co_await sub_idle.async_wait(use_tuple);
                 continue;
@@ -433,24 +452,30 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
             sub_socket = std::make_unique<RedisStream>(ioc, tls);
             if (co_await connect(*sub_socket, sub_peer)) {
                 backoff = std::chrono::milliseconds(50);
-                std::vector<std::string> command{"PSUBSCRIBE"};
-                command.insert(command.end(), wanted.begin(), wanted.end());
-                const auto bytes = resp_command(command);
                 auto [wec, n] = co_await asio::async_write(*sub_socket, asio::buffer(bytes), use_tuple);
                 RespParser parser;
                 char buffer[16 * 1024];
                 std::size_t confirmed = 0;
-                while (!wec) {
+                bool dropped = false;
+                while (!wec && !dropped) {
                     auto [ec, got] = co_await sub_socket->async_read_some(asio::buffer(buffer), use_tuple);
                     if (ec) break;
                     try {
                         parser.feed(std::string_view(buffer, got));
-                        while (auto reply = parser.next()) dispatch(*reply, wanted.size(), confirmed);
+                        while (auto reply = parser.next()) dropped = dispatch(*reply, channels, confirmed) || dropped;
                     } catch (const std::exception& e) {
                         log().error("Redis protocol error on the subscription: {}", e.what());
                         break;
                     }
-                    if (resubscribe_wanted(wanted)) break;  // patterns were added: subscribe again
+                    if (resubscribe_wanted(version)) break;  // the channels changed: subscribe again
+                }
+                if (dropped) {
+                    std::function<void()> tell;
+                    {
+                        std::lock_guard lock(subs_mutex);
+                        tell = on_dropped;
+                    }
+                    if (tell) tell();
                 }
             }
             subscribed = false;
@@ -462,37 +487,63 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
         }
     }
 
-    bool resubscribe_wanted(const std::vector<std::string>& wanted) {
+    bool resubscribe_wanted(std::uint64_t version) {
         std::lock_guard lock(subs_mutex);
-        return patterns.size() != wanted.size();
+        return sub_version != version;
     }
 
-    void dispatch(const RespValue& reply, std::size_t wanted, std::size_t& confirmed) {
-        if (reply.type != RespValue::Type::array || reply.elements.empty()) return;
+    // True when the server ended a subscription of its own accord (on a cluster, the channel's slot
+    // moved to another node): the connection is then remade, after the caller is told.
+    bool dispatch(const RespValue& reply, std::size_t wanted, std::size_t& confirmed) {
+        if (reply.type != RespValue::Type::array || reply.elements.empty()) return false;
         const auto& kind = reply.elements[0].text;
-        if (kind == "psubscribe") {
+        if (kind == "subscribe" || kind == "ssubscribe") {
             if (++confirmed == wanted) {
                 subscribed = true;
                 catch_up_owed = true;
                 run_reconnect_callbacks_when_both_live();
             }
-            return;
+            return false;
         }
-        if (kind != "pmessage" || reply.elements.size() != 4) return;
+        if (kind == "sunsubscribe" || kind == "unsubscribe") return true;
+        if ((kind != "message" && kind != "smessage") || reply.elements.size() != 3) return false;
         if (metrics::enabled()) store_metrics().wakeups.add();
-        const auto& pattern = reply.elements[1].text;
-        std::vector<Callback> targets;
+        Callback target;
         {
             std::lock_guard lock(subs_mutex);
-            for (const auto& [p, cb] : patterns) {
-                if (p == pattern) targets.push_back(cb);
-            }
+            target = on_message;
         }
-        for (auto& cb : targets) cb(reply.elements[2].text, reply.elements[3].text);
+        if (target) target(reply.elements[1].text, reply.elements[2].text);
+        return false;
+    }
+
+    void set_subscriptions(std::vector<std::vector<std::string>> commands, Callback message,
+                           std::function<void()> dropped) {
+        {
+            std::lock_guard lock(subs_mutex);
+            sub_channels = 0;
+            for (const auto& c : commands) sub_channels += c.size() - 1;
+            sub_commands = std::move(commands);
+            on_message = std::move(message);
+            on_dropped = std::move(dropped);
+            ++sub_version;
+        }
+        // Restart the subscription connection so it has the new channels (or wake the loop parked
+        // because there were none yet).
+        asio::post(ioc, [self = shared_from_this()] {
+            boost::system::error_code ignored;
+            if (self->sub_socket) self->sub_socket->socket().cancel(ignored);
+            self->sub_idle.cancel();
+        });
     }
 };
 
-RedisClient::RedisClient(RedisUrl url, Options options) : impl_(std::make_shared<Impl>(std::move(url), options)) {
+RedisClient::RedisClient(RedisUrl url, Options options) {
+    if (url.cluster) {
+        cluster_ = std::make_unique<RedisCluster>(std::move(url), options);
+        return;
+    }
+    impl_ = std::make_shared<Impl>(std::move(url), options);
     asio::co_spawn(impl_->ioc, impl_->run_link(impl_->commands, true), asio::detached);
     if (impl_->replicated) asio::co_spawn(impl_->ioc, impl_->run_link(*impl_->replicated, false), asio::detached);
     asio::co_spawn(impl_->ioc, impl_->run_subscriptions(), asio::detached);
@@ -506,6 +557,7 @@ RedisClient::RedisClient(RedisUrl url, Options options) : impl_(std::make_shared
 }
 
 RedisClient::~RedisClient() {
+    if (cluster_) return;
     impl_->stopping.store(true);
     asio::post(impl_->ioc, [impl = impl_] {
         for (Link* link : {&impl->commands, impl->replicated ? &*impl->replicated : nullptr}) {
@@ -525,11 +577,13 @@ RedisClient::~RedisClient() {
 
 std::vector<RespValue> RedisClient::pipeline(const std::vector<std::vector<std::string>>& commands) {
     if (commands.empty()) return {};
+    if (cluster_) return cluster_->pipeline(commands, false);
     return impl_->call(impl_->commands, commands, false);
 }
 
 std::vector<RespValue> RedisClient::pipeline_replicated(const std::vector<std::vector<std::string>>& commands) {
     using Clock = std::chrono::steady_clock;
+    if (cluster_) return cluster_->pipeline(commands, true);
     if (!impl_->replicated || commands.empty() ||
         Clock::now().time_since_epoch().count() < impl_->replica_wait_paused_until.load()) {
         return pipeline(commands);
@@ -552,33 +606,63 @@ RespValue RedisClient::command(std::vector<std::string> args) {
     return std::move(replies.front());
 }
 
-bool RedisClient::connected() const { return impl_->commands.up.load(); }
+bool RedisClient::connected() const { return cluster_ ? cluster_->connected() : impl_->commands.up.load(); }
 
 std::string RedisClient::tls_failure() const {
+    if (cluster_) return cluster_->tls_failure();
     std::lock_guard lock(impl_->tls_failure_mutex);
     return impl_->tls_failure;
 }
 
 bool RedisClient::wait_connected(std::chrono::milliseconds timeout) const {
+    if (cluster_) return cluster_->wait_connected(timeout);
     std::unique_lock lock(impl_->up_mutex);
     return impl_->up_changed.wait_for(lock, timeout, [&] { return impl_->all_up(); });
 }
 
-void RedisClient::psubscribe(std::string pattern, Callback callback) {
-    {
-        std::lock_guard lock(impl_->subs_mutex);
-        impl_->patterns.emplace_back(std::move(pattern), std::move(callback));
-    }
-    // Restart the subscription connection so it includes the new pattern (or wake the loop
-    // parked because there were no patterns yet).
-    asio::post(impl_->ioc, [impl = impl_] {
-        boost::system::error_code ignored;
-        if (impl->sub_socket) impl->sub_socket->socket().cancel(ignored);
-        impl->sub_idle.cancel();
-    });
+std::future<std::vector<RespValue>> RedisClient::send(const std::vector<std::vector<std::string>>& commands) {
+    return impl_->start(impl_->commands, commands, false);
 }
 
+std::chrono::milliseconds RedisClient::command_timeout() const {
+    return cluster_ ? cluster_->command_timeout() : impl_->options.command_timeout;
+}
+
+void RedisClient::subscribe(const std::vector<std::string>& channels, Callback callback) {
+    if (cluster_) return cluster_->subscribe(channels, std::move(callback));
+    std::vector<std::string> command{"SUBSCRIBE"};
+    {
+        std::lock_guard lock(impl_->subs_mutex);
+        for (const auto& channel : channels) impl_->by_channel.insert_or_assign(channel, callback);
+        for (const auto& entry : impl_->by_channel) command.push_back(entry.first);
+    }
+    impl_->set_subscriptions({std::move(command)},
+                             [impl = impl_.get()](std::string_view channel, std::string_view message) {
+                                 Callback target;
+                                 {
+                                     std::lock_guard lock(impl->subs_mutex);
+                                     if (auto it = impl->by_channel.find(channel); it != impl->by_channel.end())
+                                         target = it->second;
+                                 }
+                                 if (target) target(channel, message);
+                             },
+                             {});
+}
+
+void RedisClient::set_subscriptions(std::vector<std::vector<std::string>> commands, Callback on_message,
+                                    std::function<void()> on_dropped) {
+    impl_->set_subscriptions(std::move(commands), std::move(on_message), std::move(on_dropped));
+}
+
+void RedisClient::publish(const std::string& channel, const std::string& message) {
+    const auto reply = command({cluster_ ? "SPUBLISH" : "PUBLISH", channel, message});
+    if (reply.is_error()) throw StoreUnavailable("Redis refused a command: " + reply.text);
+}
+
+unsigned RedisClient::channel_shards() const { return cluster_ ? kClusterChannelShards : 1; }
+
 void RedisClient::on_reconnect(std::function<void()> callback) {
+    if (cluster_) return cluster_->on_reconnect(std::move(callback));
     std::lock_guard lock(impl_->subs_mutex);
     impl_->reconnected.push_back(std::move(callback));
 }

@@ -6,6 +6,8 @@
 // Through Sentinel (redis-sentinel://), both connections go to the master the sentinels name, whose
 // ROLE must say so, and follow it when it fails over; a READONLY reply (the server became a
 // replica) drops the connection, which then finds the master again.
+// On Redis Cluster (redis-cluster://), a client of this kind per master does that for its node,
+// and RedisCluster (redis_cluster.hpp) sends each command to the master of its key's slot.
 #include "store/redis/redis_url.hpp"
 #include "store/redis/resp.hpp"
 
@@ -13,6 +15,7 @@
 
 #include <chrono>
 #include <functional>
+#include <future>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -57,18 +60,36 @@ public:
     // Waits up to `timeout` for the command connections (startup).
     bool wait_connected(std::chrono::milliseconds timeout) const;
 
-    // Pattern subscriptions, kept across reconnections. Callbacks run on the client's thread and
-    // must not block. Once a pattern is subscribed, `on_reconnect` runs whenever both connections
-    // (commands and subscription) are live again after either was established or lost, so
-    // callers can catch up on what they missed: they can then read the store and will hear every
-    // later wake-up.
-    void psubscribe(std::string pattern, Callback callback);
+    // Channels, kept across reconnections: SUBSCRIBE, or on Redis Cluster SSUBSCRIBE on the master
+    // of each channel's slot, followed when the slot moves. Callbacks run on a client thread and
+    // must not block. Once subscribed, `on_reconnect` runs whenever the command and subscription
+    // connections are live again after either was established or lost, so callers can catch up on
+    // what they missed: they can then read the store and will hear every later wake-up.
+    void subscribe(const std::vector<std::string>& channels, Callback callback);
+    // PUBLISH, or SPUBLISH on Redis Cluster; throws StoreUnavailable, for an error reply too.
+    void publish(const std::string& channel, const std::string& message);
+    // How many channels a caller spreading its messages over the slots should use: 1 on one Redis.
+    unsigned channel_shards() const;
     void on_reconnect(std::function<void()> callback);
+
+    // For RedisCluster, on the client of one master: the subscribe commands (SSUBSCRIBE, one per
+    // slot) that replace the current ones; `on_dropped` runs when the server ends a subscription of
+    // its own accord (the slot moved).
+    void set_subscriptions(std::vector<std::vector<std::string>> commands, Callback on_message,
+                           std::function<void()> on_dropped);
+    // For RedisCluster: `commands` sent without waiting; throws StoreUnavailable at once when the
+    // connection is down (then nothing was sent).
+    std::future<std::vector<RespValue>> send(const std::vector<std::vector<std::string>>& commands);
+    std::chrono::milliseconds command_timeout() const;
 
     struct Impl;
 
 private:
     std::shared_ptr<Impl> impl_;
+    std::unique_ptr<class RedisCluster> cluster_;
 };
+
+// Channels per topic on Redis Cluster: enough to spread signals over three to a dozen masters.
+constexpr unsigned kClusterChannelShards = 16;
 
 }  // namespace mcp::detail

@@ -1,9 +1,10 @@
+#include "store/redis/redis_keys.hpp"
 #include "store/redis/redis_store.hpp"
 
 namespace mcp::detail {
 
 namespace {
-std::string key(std::string_view stream) { return "mcp:j:" + std::string(stream); }
+std::string key(std::string_view stream) { return redis_keys::journal(stream); }
 }  // namespace
 
 std::string RedisEventJournal::append(std::string_view stream, std::string data) {

@@ -1,3 +1,4 @@
+#include "store/redis/redis_keys.hpp"
 #include "store/redis/redis_store.hpp"
 
 #include <boost/json/parse.hpp>
@@ -9,7 +10,9 @@ namespace mcp::detail {
 
 namespace {
 constexpr std::size_t kCatchUpBatch = 512;  // GETDELs per round trip when catching up
-}
+using redis_keys::mailbox_answer;
+using redis_keys::mailbox_marker;
+}  // namespace
 
 RedisMailbox::RedisMailbox(RedisClient& client, NodeBus& bus) : client_(client), bus_(bus) {
     delivered_ = bus_.subscribe("mailbox", [this](std::string_view key) { wake(key); });
@@ -29,7 +32,7 @@ void RedisMailbox::expect(std::string_view key, std::chrono::milliseconds ttl, R
     }
     try {
         // The request goes to the client once this returns; its answer is refused without the marker.
-        checked(client_.pipeline_replicated({{"SET", "mcp:mbo:" + k, "1", "PX", redis_ms(ttl)}}).front());
+        checked(client_.pipeline_replicated({{"SET", mailbox_marker(k), "1", "PX", redis_ms(ttl)}}).front());
     } catch (const StoreUnavailable&) {
         take(k);
         throw;
@@ -40,7 +43,7 @@ bool RedisMailbox::forget(std::string_view key) {
     const std::string k(key);
     if (!take(k)) return false;
     try {
-        client_.command({"DEL", "mcp:mbo:" + k, "mcp:mb:" + k});
+        client_.command({"DEL", mailbox_marker(k), mailbox_answer(k)});
     } catch (const StoreUnavailable&) {
         // Both keys expire by themselves.
     }
@@ -48,16 +51,23 @@ bool RedisMailbox::forget(std::string_view key) {
 }
 
 bool RedisMailbox::deliver(std::string_view key, boost::json::value value) {
-    // Stored only while a node expects it; then that node is woken.
+    // Stored only while a node expects it; then that node is woken. The wake-up is a step of its
+    // own (its channel is on another slot than the keys): when it is lost, the node that expects
+    // the answer finds it when it catches up after its own subscription comes back.
     static const std::string script =
-        "if redis.call('DEL', KEYS[1]) == 1 then "
-        "redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2]) "
-        "redis.call('PUBLISH', 'mcp:bus:mailbox', ARGV[3]) return 1 end return 0";
+        "if redis.call('DEL', KEYS[1]) == 1 then redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2]) return 1 end "
+        "return 0";
     const std::string k(key);
     // The client is told its answer arrived once this returns.
     auto replies = client_.pipeline_replicated(
-        {{"EVAL", script, "2", "mcp:mbo:" + k, "mcp:mb:" + k, boost::json::serialize(value), "600000", k}});
-    return checked(replies.front()).integer == 1;
+        {{"EVAL", script, "2", mailbox_marker(k), mailbox_answer(k), boost::json::serialize(value), "600000"}});
+    if (checked(replies.front()).integer == 0) return false;
+    try {
+        bus_.publish("mailbox", k);
+    } catch (const StoreUnavailable&) {
+        // As above.
+    }
+    return true;
 }
 
 Mailbox::Receiver RedisMailbox::take(const std::string& key) {
@@ -84,7 +94,7 @@ void RedisMailbox::wake(std::string_view key) {
         std::lock_guard lock(mutex_);
         if (!expected_.contains(k)) return;  // another node's
     }
-    hand_over(k, client_.command({"GETDEL", "mcp:mb:" + k}));
+    hand_over(k, client_.command({"GETDEL", mailbox_answer(k)}));
 }
 
 void RedisMailbox::wake_all() {
@@ -97,7 +107,7 @@ void RedisMailbox::wake_all() {
     for (std::size_t i = 0; i < keys.size(); i += kCatchUpBatch) {
         std::vector<std::vector<std::string>> commands;
         const auto end = std::min(keys.size(), i + kCatchUpBatch);
-        for (std::size_t j = i; j < end; ++j) commands.push_back({"GETDEL", "mcp:mb:" + keys[j]});
+        for (std::size_t j = i; j < end; ++j) commands.push_back({"GETDEL", mailbox_answer(keys[j])});
         const auto replies = client_.pipeline(commands);
         for (std::size_t j = i; j < end; ++j) hand_over(keys[j], replies[j - i]);
     }

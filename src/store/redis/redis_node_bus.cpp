@@ -1,3 +1,4 @@
+#include "store/redis/redis_keys.hpp"
 #include "store/redis/redis_store.hpp"
 
 #include "util/log.hpp"
@@ -6,9 +7,14 @@
 namespace mcp::detail {
 
 namespace {
-// Not a channel name (those are "mcp:bus:<topic>"), so no publish can fake it.
+// Not a topic a channel can carry (topics hold no newline), so no publish can fake it.
 constexpr std::string_view kReconnected = "\n reconnected";
-constexpr std::string_view kBus = "mcp:bus:";
+
+// The channel a signal goes on: one of the topic's, picked by its payload, so that signals spread
+// over a cluster's masters.
+unsigned shard_of(std::string_view payload, unsigned shards) {
+    return static_cast<unsigned>(std::hash<std::string_view>{}(payload) % shards);
+}
 }  // namespace
 
 const RespValue& checked(const RespValue& reply) {
@@ -29,9 +35,6 @@ void RedisNodeBus::Queue::post(std::string topic, std::string payload) {
 
 RedisNodeBus::RedisNodeBus(RedisClient& client)
     : client_(client), node_id_(random_token(9)), worker_([this] { run(); }) {
-    client_.psubscribe(std::string(kBus) + "*", [queue = queue_](std::string_view channel, std::string_view payload) {
-        queue->post(std::string(channel.substr(kBus.size())), std::string(payload));
-    });
     client_.on_reconnect([queue = queue_] { queue->post(std::string(kReconnected), {}); });
 }
 
@@ -45,12 +48,21 @@ RedisNodeBus::~RedisNodeBus() {
 }
 
 void RedisNodeBus::publish(std::string_view topic, std::string_view payload) {
-    checked(client_.command({"PUBLISH", std::string(kBus) + std::string(topic), std::string(payload)}));
+    client_.publish(redis_keys::channel(topic, shard_of(payload, client_.channel_shards())), std::string(payload));
 }
 
 std::uint64_t RedisNodeBus::subscribe(std::string topic, std::function<void(std::string_view)> handler) {
     std::lock_guard lock(handlers_mutex_);
     const auto id = next_id_++;
+    // A topic's channels are subscribed to when it first has a handler, and stay so.
+    if (topic != kReconnected && listened_.insert(topic).second) {
+        std::vector<std::string> channels;
+        for (unsigned shard = 0; shard < client_.channel_shards(); ++shard)
+            channels.push_back(redis_keys::channel(topic, shard));
+        client_.subscribe(channels, [queue = queue_, topic](std::string_view, std::string_view payload) {
+            queue->post(topic, std::string(payload));
+        });
+    }
     handlers_.emplace(id, Handler{std::move(topic), std::move(handler)});
     return id;
 }

@@ -1,21 +1,5 @@
 #pragma once
-// The Redis backend's parts, each over one shared RedisClient. Every key is under the "mcp:"
-// prefix and has a time to live:
-//   mcp:s:<session>          session hash (rev, level, client, q: the client it counts against), PX the
-//                            half-open time until a request touches it, then the idle timeout,
-//                            refreshed on use
-//   mcp:ss:<session>         the session's resource subscriptions, expiring with it
-//   mcp:cs:<client>          the client's sessions by the time they expire, for its quota; expiring
-//                            with the last of them
-//   mcp:sub:<uri>            set of session ids subscribed to a resource
-//   mcp:j:<session>/<stream> SSE journal (a Redis stream), trimmed and expiring with the session
-//   mcp:mbo:<id> / mcp:mb:<id>  mailbox: "a handler waits" marker, and the delivered answer
-//   mcp:t:<task>             task hash (status, times, result or error, "i:<key>" requests it
-//                            waits for, "a:<key>" answers), PX its time to live from creation
-//   mcp:to:<owner>           the owner's tasks by creation time, for tasks/list
-//   mcp:tc:<client>          the client's tasks by creation time, for --max-tasks
-//   mcp:node:<node>          "this node runs tasks and is alive", PX a few seconds, renewed
-//   channel mcp:bus:<topic>  wake-ups between nodes
+// The Redis backend's parts, each over one shared RedisClient; redis_keys.hpp lists the keys.
 #include "store/backend.hpp"
 #include "store/redis/redis_client.hpp"
 #include "store/task_store.hpp"
@@ -24,6 +8,7 @@
 #include <deque>
 #include <map>
 #include <mutex>
+#include <set>
 #include <thread>
 #include <unordered_map>
 
@@ -72,6 +57,7 @@ private:
     std::mutex handlers_mutex_;  // held by the worker while a handler runs
     std::uint64_t next_id_ = 1;
     std::map<std::uint64_t, Handler> handlers_;
+    std::set<std::string> listened_;  // topics whose channels are subscribed to
     std::shared_ptr<Queue> queue_ = std::make_shared<Queue>();
     std::thread worker_;
 };
@@ -91,9 +77,17 @@ public:
     std::vector<std::string> subscribers(std::string_view uri) override;
 
 private:
+    std::chrono::milliseconds refresh_interval() const;
+    // Whether the session's entries in the indexes (its client's count, the subscriber sets) are to
+    // be refreshed with this touch: once per refresh interval per session on this node.
+    bool index_refresh_due(std::string_view id);
+
     RedisClient& client_;
     const std::chrono::milliseconds ttl_;
     const std::chrono::milliseconds half_open_ttl_;
+    std::mutex refreshed_mutex_;
+    std::unordered_map<std::string, std::chrono::steady_clock::time_point> refreshed_;
+    std::chrono::steady_clock::time_point last_sweep_{};
 };
 
 // SSE journals as Redis streams.

@@ -1,5 +1,6 @@
 // Tasks in Redis (redis_store.hpp lists the keys). Requests a task waits for and the answers it
 // got are fields of their own ("i:<key>", "a:<key>"), so no script decodes or re-encodes JSON.
+#include "store/redis/redis_keys.hpp"
 #include "store/redis/redis_store.hpp"
 
 #include <boost/json/parse.hpp>
@@ -17,10 +18,9 @@ namespace {
 constexpr std::chrono::milliseconds kHeartbeat{1000};
 constexpr std::chrono::milliseconds kNodeLease{5000};
 
-std::string key(std::string_view id) { return "mcp:t:" + std::string(id); }
-std::string owner_key(std::string_view owner) { return "mcp:to:" + std::string(owner); }
-std::string client_key_of(std::string_view client) { return "mcp:tc:" + std::string(client); }
-constexpr std::string_view kNodePrefix = "mcp:node:";
+using redis_keys::client_tasks;
+using redis_keys::owner_tasks;
+std::string key(std::string_view id) { return redis_keys::task(id); }
 
 std::int64_t to_int(const std::string& text) {
     std::int64_t v = 0;
@@ -75,15 +75,15 @@ std::optional<TaskRecord> parse_record(std::string_view id, const RespValue& has
     return r;
 }
 
-// Lua: a task that runs on a node silent past its lease fails, then the hash is returned.
-// KEYS[1] task; ARGV[1] node prefix, ARGV[2] the error, ARGV[3] now.
+// Lua: a task that still runs on ARGV[1], a node found silent past its lease, fails, and the
+// hash is returned. KEYS[1] task; ARGV[2] the error, ARGV[3] now.
 constexpr std::string_view kFailOrphan =
     "local st = redis.call('HGET', KEYS[1], 'status') "
-    "if (st == 'working' or st == 'input_required') and "
-    "redis.call('EXISTS', ARGV[1] .. redis.call('HGET', KEYS[1], 'node')) == 0 then "
+    "if (st == 'working' or st == 'input_required') and redis.call('HGET', KEYS[1], 'node') == ARGV[1] then "
     "  for _, f in ipairs(redis.call('HKEYS', KEYS[1])) do "
     "    if string.sub(f, 1, 2) == 'i:' or string.sub(f, 1, 2) == 'a:' then redis.call('HDEL', KEYS[1], f) end end "
-    "  redis.call('HSET', KEYS[1], 'status', 'failed', 'error', ARGV[2], 'updated', ARGV[3]) end ";
+    "  redis.call('HSET', KEYS[1], 'status', 'failed', 'error', ARGV[2], 'updated', ARGV[3]) end "
+    "return redis.call('HGETALL', KEYS[1])";
 
 // Appends each member of a JSON object text as a key and its value's JSON text; false when the
 // text is no object.
@@ -115,9 +115,7 @@ RedisTaskStore::~RedisTaskStore() {
     if (heartbeat_.joinable()) heartbeat_.join();
 }
 
-void RedisTaskStore::beat() {
-    client_.command({"SET", std::string(kNodePrefix) + node_, "1", "PX", redis_ms(kNodeLease)});
-}
+void RedisTaskStore::beat() { client_.command({"SET", redis_keys::node(node_), "1", "PX", redis_ms(kNodeLease)}); }
 
 // The first task this node runs starts its heartbeat; its lease exists before the task does.
 void RedisTaskStore::start_heartbeat() {
@@ -140,30 +138,51 @@ void RedisTaskStore::start_heartbeat() {
 
 bool RedisTaskStore::create(const TaskRecord& r, std::size_t max_per_client) {
     start_heartbeat();
-    // KEYS[2] lists the owner's tasks (tasks/list), KEYS[3] counts the client's (--max-tasks): for a
-    // principal they are one set, for an anonymous client its address and the owner differ.
-    static const std::string script =
-        "redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', ARGV[9]) "
-        "if redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[8]) then return 0 end "
+    // Three keys of three slots, in steps: the client's count (--max-tasks) and the owner's list
+    // (tasks/list) first, then the task. The owner's list only names candidates, each read from its
+    // hash: one whose task was refused or never written is passed over, and both lists drop entries
+    // older than a task's time to live.
+    static const std::string count =
+        "redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[4]) "
+        "if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end "
+        "redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2]) redis.call('PEXPIRE', KEYS[1], ARGV[5]) return 1";
+    static const std::string list =
+        "redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[3]) "
+        "redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2]) redis.call('PEXPIRE', KEYS[1], ARGV[4]) return 1";
+    static const std::string task =
         "redis.call('HSET', KEYS[1], 'owner', ARGV[1], 'node', ARGV[2], 'status', ARGV[3], 'created', ARGV[4], "
         "'updated', ARGV[4], 'ttl', ARGV[5], 'msg', ARGV[6]) "
-        "redis.call('PEXPIRE', KEYS[1], ARGV[5]) "
-        "redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[9]) "
-        "redis.call('ZADD', KEYS[2], ARGV[4], ARGV[7]) redis.call('PEXPIRE', KEYS[2], ARGV[5]) "
-        "redis.call('ZADD', KEYS[3], ARGV[4], ARGV[7]) redis.call('PEXPIRE', KEYS[3], ARGV[5]) return 1";
+        "redis.call('PEXPIRE', KEYS[1], ARGV[5]) return 1";
+    const auto created = std::to_string(r.created_ms);
+    const auto ttl = std::to_string(r.ttl_ms);
+    const auto oldest = std::to_string(r.created_ms - r.ttl_ms);
+    auto steps = client_.pipeline(
+        {{"EVAL", count, "1", client_tasks(r.charged_to), created, r.id, std::to_string(max_per_client), oldest, ttl},
+         {"EVAL", list, "1", owner_tasks(r.owner), created, r.id, oldest, ttl}});
+    checked(steps[1]);
+    if (checked(steps[0]).integer == 0) {
+        try {
+            client_.command({"ZREM", owner_tasks(r.owner), r.id});
+        } catch (const StoreUnavailable&) {
+            // A candidate without a task, passed over.
+        }
+        return false;
+    }
     // The client is given the task id once this returns: a replica should have it too.
     auto replies = client_.pipeline_replicated(
-        {{"EVAL", script, "3", key(r.id), owner_key(r.owner), client_key_of(r.charged_to), r.owner, r.node,
-          std::string(to_string(r.status)), std::to_string(r.created_ms), std::to_string(r.ttl_ms), r.message, r.id,
-          std::to_string(max_per_client), std::to_string(r.created_ms - r.ttl_ms)}});
+        {{"EVAL", task, "1", key(r.id), r.owner, r.node, std::string(to_string(r.status)), created, ttl, r.message}});
     return checked(replies.front()).integer == 1;
 }
 
 std::optional<TaskRecord> RedisTaskStore::get(std::string_view id) {
-    static const std::string script = std::string(kFailOrphan) + "return redis.call('HGETALL', KEYS[1])";
-    auto reply = checked(client_.command(
-        {"EVAL", script, "1", key(id), std::string(kNodePrefix), orphan_error(), std::to_string(epoch_ms())}));
-    return parse_record(id, reply);
+    auto record = parse_record(id, checked(client_.command({"HGETALL", key(id)})));
+    if (!record || terminal(record->status) ||
+        checked(client_.command({"EXISTS", redis_keys::node(record->node)})).integer == 1)
+        return record;
+    // Its node is silent: the task fails, unless it changed meanwhile.
+    auto reply = client_.pipeline_replicated(
+        {{"EVAL", std::string(kFailOrphan), "1", key(id), record->node, orphan_error(), std::to_string(epoch_ms())}});
+    return parse_record(id, checked(reply.front()));
 }
 
 bool RedisTaskStore::finish(std::string_view id, const TaskEnd& end) {
@@ -241,24 +260,25 @@ void RedisTaskStore::set_message(std::string_view id, std::string_view message) 
 }
 
 std::optional<TaskRecord> RedisTaskStore::cancel(std::string_view id) {
+    // A task whose node is silent has failed (get() says so), and stays failed.
+    if (!get(id)) return std::nullopt;
     static const std::string script =
-        std::string(kFailOrphan) +
         "local st = redis.call('HGET', KEYS[1], 'status') "
         "if st == 'working' or st == 'input_required' then "
         "  for _, f in ipairs(redis.call('HKEYS', KEYS[1])) do "
         "    if string.sub(f, 1, 2) == 'i:' or string.sub(f, 1, 2) == 'a:' then redis.call('HDEL', KEYS[1], f) end end "
-        "  redis.call('HSET', KEYS[1], 'status', 'cancelled', 'updated', ARGV[3]) end "
+        "  redis.call('HSET', KEYS[1], 'status', 'cancelled', 'updated', ARGV[1]) end "
         "return redis.call('HGETALL', KEYS[1])";
-    auto replies = client_.pipeline_replicated(
-        {{"EVAL", script, "1", key(id), std::string(kNodePrefix), orphan_error(), std::to_string(epoch_ms())}});
+    auto replies = client_.pipeline_replicated({{"EVAL", script, "1", key(id), std::to_string(epoch_ms())}});
     return parse_record(id, checked(replies.front()));
 }
 
 std::vector<TaskRecord> RedisTaskStore::list(std::string_view owner, std::int64_t after_ms, std::string_view after_id,
                                              std::size_t limit) {
     // Members of one score come in the order of their ids, which the cursor's id continues from.
-    auto ids = checked(client_.command({"ZRANGE", owner_key(owner), std::to_string(std::max<std::int64_t>(after_ms, 0)),
-                                        "+inf", "BYSCORE", "WITHSCORES", "LIMIT", "0", std::to_string(limit + 64)}));
+    auto ids =
+        checked(client_.command({"ZRANGE", owner_tasks(owner), std::to_string(std::max<std::int64_t>(after_ms, 0)),
+                                 "+inf", "BYSCORE", "WITHSCORES", "LIMIT", "0", std::to_string(limit + 64)}));
     std::vector<std::string> wanted;
     for (std::size_t i = 0; i + 1 < ids.elements.size() && wanted.size() < limit; i += 2) {
         const auto& id = ids.elements[i].text;

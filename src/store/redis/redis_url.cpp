@@ -13,6 +13,8 @@ constexpr std::string_view kRedis = "redis://";
 constexpr std::string_view kSentinel = "redis-sentinel://";
 constexpr std::string_view kRedisTls = "rediss://";
 constexpr std::string_view kSentinelTls = "rediss-sentinel://";
+constexpr std::string_view kCluster = "redis-cluster://";
+constexpr std::string_view kClusterTls = "rediss-cluster://";
 constexpr std::uint16_t kSentinelPort = 26379;
 constexpr std::size_t kMaxMasterName = 128;
 
@@ -111,7 +113,7 @@ void read_query(std::string_view query, RedisUrl& url) {
     std::string known = url.sentinels ? "sentinel-user, sentinel-password" : "";
     if (url.tls)
         known += std::string(known.empty() ? "" : ", ") + "tls-ca-file, tls-cert-file, tls-key-file, tls-server-name";
-    if (known.empty()) known = "none without rediss:// or redis-sentinel://";
+    if (known.empty()) known = "none without rediss://, rediss-cluster:// or redis-sentinel://";
     while (!query.empty()) {
         const auto amp = query.find('&');
         const auto pair = query.substr(0, amp);
@@ -133,26 +135,44 @@ void read_query(std::string_view query, RedisUrl& url) {
     }
 }
 
+// host[:port][,host[:port]...], at most kMaxSentinels of them.
+std::vector<RedisAddress> read_addresses(std::string_view hosts, std::uint16_t default_port, std::string_view what) {
+    std::vector<RedisAddress> out;
+    while (true) {
+        const auto comma = hosts.find(',');
+        const auto one = hosts.substr(0, comma);
+        if (one.empty()) throw std::invalid_argument("empty " + std::string(what) + " address in the Redis URL");
+        if (out.size() == RedisUrl::kMaxSentinels) {
+            throw std::invalid_argument("more than " + std::to_string(RedisUrl::kMaxSentinels) + " " +
+                                        std::string(what) + "s in the Redis URL");
+        }
+        out.push_back(read_address(one, default_port));
+        if (comma == std::string_view::npos) break;
+        hosts.remove_prefix(comma + 1);
+    }
+    return out;
+}
+
 RedisUrl parse_sentinel(std::string_view rest, bool tls) {
     RedisUrl out;
     out.sentinels.emplace();
     if (tls) out.tls.emplace();
     const auto parts = split(rest);
     if (parts.has_userinfo) read_userinfo(parts.userinfo, out.username, out.password);
-    auto hosts = parts.hosts;
-    while (true) {
-        const auto comma = hosts.find(',');
-        const auto one = hosts.substr(0, comma);
-        if (one.empty()) throw std::invalid_argument("empty sentinel address in the Redis URL");
-        if (out.sentinels->nodes.size() == RedisUrl::kMaxSentinels) {
-            throw std::invalid_argument("more than " + std::to_string(RedisUrl::kMaxSentinels) +
-                                        " sentinels in the Redis URL");
-        }
-        out.sentinels->nodes.push_back(read_address(one, kSentinelPort));
-        if (comma == std::string_view::npos) break;
-        hosts.remove_prefix(comma + 1);
-    }
+    out.sentinels->nodes = read_addresses(parts.hosts, kSentinelPort, "sentinel");
     read_sentinel_path(parts.path, out);
+    read_query(parts.query, out);
+    return out;
+}
+
+RedisUrl parse_cluster(std::string_view rest, bool tls) {
+    RedisUrl out;
+    if (tls) out.tls.emplace();
+    const auto parts = split(rest);
+    if (parts.has_userinfo) read_userinfo(parts.userinfo, out.username, out.password);
+    out.cluster = read_addresses(parts.hosts, out.port, "cluster node");
+    if (rest.substr(0, rest.find('?')).find('/') != std::string_view::npos)
+        throw std::invalid_argument("a redis-cluster:// URL names no database: a cluster has only database 0");
     read_query(parts.query, out);
     return out;
 }
@@ -182,7 +202,11 @@ RedisUrl RedisUrl::parse(std::string_view url) {
     if (url.starts_with(kRedisTls)) return parse_redis(url.substr(kRedisTls.size()), true);
     if (url.starts_with(kSentinel)) return parse_sentinel(url.substr(kSentinel.size()), false);
     if (url.starts_with(kSentinelTls)) return parse_sentinel(url.substr(kSentinelTls.size()), true);
-    throw std::invalid_argument("a Redis URL starts with redis://, rediss://, redis-sentinel:// or rediss-sentinel://");
+    if (url.starts_with(kCluster)) return parse_cluster(url.substr(kCluster.size()), false);
+    if (url.starts_with(kClusterTls)) return parse_cluster(url.substr(kClusterTls.size()), true);
+    throw std::invalid_argument(
+        "a Redis URL starts with redis://, rediss://, redis-sentinel://, rediss-sentinel://, redis-cluster:// or "
+        "rediss-cluster://");
 }
 
 }  // namespace mcp::detail

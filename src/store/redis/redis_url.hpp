@@ -3,7 +3,9 @@
 //   redis://[[user]:password@]host[:port][/db]
 //   redis-sentinel://[[user]:password@]host[:port][,host[:port]...]/master-name[/db]
 //                    [?sentinel-user=name&sentinel-password=secret]
-//   rediss://... and rediss-sentinel://...: the same over TLS (every connection, sentinels too),
+//   redis-cluster://[[user]:password@]host[:port][,host[:port]...]   Redis Cluster: any of its nodes,
+//                    asked for the others (no database: a cluster has only 0)
+//   rediss://..., rediss-sentinel://... and rediss-cluster://...: the same over TLS (every connection),
 //                    [?tls-ca-file=path&tls-cert-file=path&tls-key-file=path&tls-server-name=name]
 // The host defaults to 127.0.0.1, the port to 6379 (Redis) or 26379 (Sentinel). The user and
 // password log in to the master; sentinel-user and sentinel-password, when given, to the
@@ -40,14 +42,15 @@ struct RedisUrl {
         std::string key_file;
         std::string server_name;  // SNI and the name certificates must hold; empty: each host's own
     };
-    static constexpr std::size_t kMaxSentinels = 32;
+    static constexpr std::size_t kMaxSentinels = 32;  // and cluster seeds
 
     std::string host = "127.0.0.1";  // redis:// only
-    std::uint16_t port = 6379;       // redis:// only
+    std::uint16_t port = 6379;       // redis:// only; the default of every Redis and cluster address
     int db = 0;
     std::string username;  // an ACL user (Redis 6); empty for the default user
     std::string password;
     std::optional<Sentinels> sentinels;
+    std::optional<std::vector<RedisAddress>> cluster;  // redis-cluster://: the nodes to ask first
     std::optional<Tls> tls;
 
     // Throws std::invalid_argument naming what is wrong (never echoing a password).

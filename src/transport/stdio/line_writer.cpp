@@ -26,6 +26,8 @@ bool LineWriter::write(std::string line) {
     // A single line larger than the whole backlog is still let through once the queue is empty.
     const auto has_room = [&] { return broken_ || backlog_ == 0 || backlog_ + line.size() <= max_backlog_; };
     if (!has_room()) {
+        due_ = true;  // what a Held kept back must go, or there is never room
+        wake_.notify_one();
         ++waiting_writes_;
         drained_.wait(lock, has_room);
         --waiting_writes_;
@@ -34,12 +36,33 @@ bool LineWriter::write(std::string line) {
     if (broken_) return false;
     backlog_ += line.size();
     queue_.push_back(std::move(line));
-    wake_.notify_one();
+    if (holder_ != std::this_thread::get_id()) {
+        due_ = true;
+        wake_.notify_one();
+    }
     return true;
+}
+
+LineWriter::Held::Held(LineWriter& writer) : writer_(writer) {
+    std::lock_guard lock(writer_.mutex_);
+    writer_.holder_ = std::this_thread::get_id();
+}
+
+LineWriter::Held::~Held() {
+    {
+        std::lock_guard lock(writer_.mutex_);
+        writer_.holder_ = std::thread::id();
+        if (writer_.queue_.empty()) return;
+    }
+    writer_.wake_.notify_one();
 }
 
 void LineWriter::flush() {
     std::unique_lock lock(mutex_);
+    if (!queue_.empty()) {
+        due_ = true;  // held lines too
+        wake_.notify_one();
+    }
     drained_.wait(lock, [&] { return broken_ || (queue_.empty() && !writing_); });
 }
 
@@ -52,12 +75,13 @@ void LineWriter::run() {
     std::string batch;
     std::unique_lock lock(mutex_);
     while (true) {
-        wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+        wake_.wait(lock, [&] { return stopping_ || (!queue_.empty() && (due_ || holder_ == std::thread::id())); });
         if (queue_.empty()) return;  // stopping, nothing left
         // Take everything queued and write it with as few syscalls as possible.
         batch.clear();
         for (auto& line : queue_) batch += line;
         const std::size_t taken = queue_.size();
+        due_ = false;
         writing_ = true;
         lock.unlock();
 

@@ -26,6 +26,19 @@ public:
     // stdin calls it, so a client that stops reading stops being read and its calls cannot pile
     // up in memory.
     void wait_for_room();
+    // While a Held of the calling thread lives, that thread's lines wait for its end: the replies
+    // to one read of stdin, answered inline, then go out in one write instead of one each. Lines
+    // of other threads are written as they come (and take the held ones along).
+    class Held {
+    public:
+        explicit Held(LineWriter& writer);
+        ~Held();
+        Held(const Held&) = delete;
+        Held& operator=(const Held&) = delete;
+
+    private:
+        LineWriter& writer_;
+    };
 
 private:
     void run();
@@ -41,6 +54,8 @@ private:
     bool writing_ = false;
     bool stopping_ = false;
     bool broken_ = false;
+    std::thread::id holder_;  // the thread of the live Held; none without one
+    bool due_ = false;        // a queued line may not wait for the Held to end
     std::thread thread_;
 };
 

@@ -58,7 +58,10 @@ int serve_stdio(Server& server, const StdioOptions& options) {
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) detail::log().warn("stdin read failed: {}", std::strerror(errno));
         if (n <= 0) break;
-        reader.feed(std::string_view(buffer.data(), static_cast<std::size_t>(n)));
+        {
+            const detail::LineWriter::Held together(*writer);  // the replies answered inline to this read
+            reader.feed(std::string_view(buffer.data(), static_cast<std::size_t>(n)));
+        }
         writer->wait_for_room();  // a client that does not read stdout is not read either
     }
     reader.finish();
