@@ -50,7 +50,12 @@ export function clientInvocations(node, here) {
       runs.push({ pkg: 'conformance-v02', scenario: name, version: null });
       runs.push({ pkg: 'conformance-v02', scenario: name, version: '2026-07-28', force: true });
     }
-    else for (const version of versions) runs.push({ pkg: 'conformance-v02', scenario: name, version });
+    else {
+      for (const version of versions) runs.push({ pkg: 'conformance-v02', scenario: name, version });
+      // 2025-03-26's (the authorization fallbacks of that revision) also as the suite runs them
+      // without --spec-version: the client at the suite's default wire.
+      if (versions.includes('2025-03-26')) runs.push({ pkg: 'conformance-v02', scenario: name, version: null });
+    }
   }
   const filter = process.env.MCP_CONFORMANCE_CLIENT_FILTER ? new RegExp(process.env.MCP_CONFORMANCE_CLIENT_FILTER) : null;
   return filter ? runs.filter((r) => filter.test(r.scenario)) : runs;
