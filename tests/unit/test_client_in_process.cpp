@@ -338,7 +338,8 @@ TEST_P(ClientInProcess, CancellingFailsTheCallAtOnceAndTheServerStops) {
     const auto start = std::chrono::steady_clock::now();
     stop.request_stop();
     EXPECT_THROW(call.get(), mcp::Cancelled);
-    EXPECT_LT(std::chrono::steady_clock::now() - start, 100ms);
+    // Not a measurement: the call would otherwise last the tool's remaining ~10 s.
+    EXPECT_LT(std::chrono::steady_clock::now() - start, 2s);
     EXPECT_TRUE(eventually([&] { return seen.cancellations.load() == 1; }));
     // A token stopped before the call never reaches the server.
     std::stop_source before;
