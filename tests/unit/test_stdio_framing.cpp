@@ -16,6 +16,15 @@ using mcp::detail::LineWriter;
 
 namespace {
 
+// A thread that reads `fd` until its writing end closes, into `out`.
+std::thread read_to_end(int fd, std::string& out) {
+    return std::thread([fd, &out] {
+        char buf[4096];
+        ssize_t n;
+        while ((n = read(fd, buf, sizeof buf)) > 0) out.append(buf, static_cast<std::size_t>(n));
+    });
+}
+
 struct Collected {
     std::vector<std::string> lines;
     std::vector<std::size_t> oversized;
@@ -65,11 +74,7 @@ TEST(LineWriter, WritesWholeLinesInOrderFromManyThreads) {
     int fds[2];
     ASSERT_EQ(pipe(fds), 0);
     std::string received;
-    std::thread reader([&] {
-        char buf[4096];
-        ssize_t n;
-        while ((n = read(fds[0], buf, sizeof buf)) > 0) received.append(buf, static_cast<std::size_t>(n));
-    });
+    std::thread reader = read_to_end(fds[0], received);
     {
         LineWriter writer(fds[1], 1024);  // a small backlog forces producers to wait
         std::vector<std::thread> producers;
@@ -163,11 +168,7 @@ TEST(LineWriter, AHoldingThreadWaitingForRoomLetsWhatItHeldGo) {
     int fds[2];
     ASSERT_EQ(pipe(fds), 0);
     std::string received;
-    std::thread reader([&] {
-        char buf[4096];
-        ssize_t n;
-        while ((n = read(fds[0], buf, sizeof buf)) > 0) received.append(buf, static_cast<std::size_t>(n));
-    });
+    std::thread reader = read_to_end(fds[0], received);
     {
         LineWriter writer(fds[1], 16);  // two lines fill the backlog: the third must wait for room
         {
