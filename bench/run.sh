@@ -698,7 +698,7 @@ suite_memory() {
             kill -0 "$SPID" 2>/dev/null || event "$target" "memory" "the server died during $kind (see $WORK/logs/$target.server.log)"
             stop_pid "$SPID"
         done
-        [[ $target == mcp-cpp ]] && memory_burst "$target"
+        if [[ $target == mcp-cpp ]]; then memory_burst "$target"; fi
     done
 }
 
