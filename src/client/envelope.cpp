@@ -97,31 +97,30 @@ std::string request_text(std::int64_t id, std::string_view method, const boost::
     fmt::format_to(std::back_inserter(text), R"({{"jsonrpc":"2.0","id":{},"method":)", id);
     append_json(text, boost::json::string_view(method));
     text += R"(,"params":)";
-    const auto* own_meta = params.if_contains("_meta");
     if (members.empty()) {
         append_json(text, params);
-    } else if (own_meta == nullptr) {
-        text.append(R"({"_meta":{)").append(members).append("}");
-        if (!params.empty()) {
-            text += ',';
-            append_members(text, params);
-        }
-        text += '}';
     } else {
-        // What _meta held already follows the envelope, less the keys the envelope sets.
-        boost::json::object meta = own_meta->is_object() ? own_meta->as_object() : boost::json::object();
-        for (auto key : {kVersionKey, kCapabilitiesKey, kClientInfoKey, kLogLevelKey}) meta.erase(key);
-        boost::json::object rest = params;
-        rest.erase("_meta");
+        // The envelope first in _meta; what _meta held already after it, less the keys the
+        // envelope sets; then the other params.
+        boost::json::object meta;
+        boost::json::object rest;
+        const boost::json::object* others = &params;
+        if (const auto* own_meta = params.if_contains("_meta")) {
+            if (own_meta->is_object()) meta = own_meta->as_object();
+            for (auto key : {kVersionKey, kCapabilitiesKey, kClientInfoKey, kLogLevelKey}) meta.erase(key);
+            rest = params;
+            rest.erase("_meta");
+            others = &rest;
+        }
         text.append(R"({"_meta":{)").append(members);
         if (!meta.empty()) {
             text += ',';
             append_members(text, meta);
         }
         text += '}';
-        if (!rest.empty()) {
+        if (!others->empty()) {
             text += ',';
-            append_members(text, rest);
+            append_members(text, *others);
         }
         text += '}';
     }
