@@ -26,8 +26,7 @@ bool LineWriter::write(std::string line) {
     // A single line larger than the whole backlog is still let through once the queue is empty.
     const auto has_room = [&] { return broken_ || backlog_ == 0 || backlog_ + line.size() <= max_backlog_; };
     if (!has_room()) {
-        due_ = true;  // what a Held kept back must go, or there is never room
-        wake_.notify_one();
+        send_now();  // what a Held kept back must go, or there is never room
         ++waiting_writes_;
         drained_.wait(lock, has_room);
         --waiting_writes_;
@@ -36,11 +35,13 @@ bool LineWriter::write(std::string line) {
     if (broken_) return false;
     backlog_ += line.size();
     queue_.push_back(std::move(line));
-    if (holder_ != std::this_thread::get_id()) {
-        due_ = true;
-        wake_.notify_one();
-    }
+    if (holder_ != std::this_thread::get_id()) send_now();
     return true;
+}
+
+void LineWriter::send_now() {
+    due_ = true;
+    wake_.notify_one();
 }
 
 LineWriter::Held::Held(LineWriter& writer) : writer_(writer) {
@@ -59,10 +60,7 @@ LineWriter::Held::~Held() {
 
 void LineWriter::flush() {
     std::unique_lock lock(mutex_);
-    if (!queue_.empty()) {
-        due_ = true;  // held lines too
-        wake_.notify_one();
-    }
+    if (!queue_.empty()) send_now();  // held lines too
     drained_.wait(lock, [&] { return broken_ || (queue_.empty() && !writing_); });
 }
 

@@ -42,6 +42,8 @@ public:
 
 private:
     void run();
+    // With mutex_ held: what is queued goes now, a Held's lines too.
+    void send_now();
 
     int fd_;
     std::size_t max_backlog_;
