@@ -55,3 +55,7 @@ target_link_libraries(test_client_http_fakes PRIVATE mcp::mcp OpenSSL::SSL OpenS
 mcp_unit_test(test_client_oauth test_client_oauth.cpp jwt_signer.cpp)
 target_link_libraries(test_client_oauth PRIVATE mcp::mcp OpenSSL::Crypto Boost::headers)
 target_compile_definitions(test_client_oauth PRIVATE BOOST_ASIO_SEPARATE_COMPILATION BOOST_ASIO_NO_DEPRECATED)
+# mcp::Mount: the naming and URI rules, and a server mounted in another in process, for every pair of
+# revisions (docs/adr/0029-gateway.md).
+mcp_unit_test(test_bridge_mount test_bridge_mount.cpp)
+target_link_libraries(test_bridge_mount PRIVATE mcp::mcp)

@@ -1,0 +1,90 @@
+#pragma once
+// mcp::Mount: another MCP server's tools, prompts, resources and templates served by this one
+// under a prefix, each call forwarded to it through an mcp::Client (docs/adr/0029-gateway.md).
+//
+//   mcp::Server server{{.name = "hub", .version = "1"}};
+//   auto everything = mcp::mount(server, "everything", std::make_shared<mcp::StdioTransport>(
+//       mcp::StdioServerParams{.command = "npx", .args = {"-y", "@modelcontextprotocol/server-everything"}}));
+//   // server lists everything_echo, everything_add, ...; everything's list_changed updates them.
+//
+// Names: a tool or prompt `name` is `<prefix>_<name>`. URIs: `scheme://rest` is
+// `scheme://<prefix>/rest` (`scheme:rest`, `scheme:<prefix>/rest`), templates alike; URIs in what
+// comes back are rewritten the same way. A name or URI the server has already is left out (logged).
+//
+// Calls: the outer call's cancellation and progress reach the inner call; an inner JSON-RPC error
+// is thrown as the same mcp::Error; an inner server that cannot be reached (no client, the process
+// died, the inner timeout) is a -32603 error naming the mount.
+#include <mcp/client/client.hpp>
+#include <mcp/client/options.hpp>
+#include <mcp/client/transport.hpp>
+#include <mcp/client/types.hpp>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mcp {
+
+class Server;
+
+// What the inner server lists, each entry under its own name.
+struct MountCatalog {
+    std::vector<Tool> tools;
+    std::vector<Prompt> prompts;
+    std::vector<Resource> resources;
+    std::vector<ResourceTemplate> templates;
+};
+
+// The client serving the mount now; null while there is none (the inner server restarts).
+using MountClientSource = std::function<std::shared_ptr<Client>()>;
+
+class Mount {
+public:
+    // Registers nothing yet: sync() or refresh() does. The server must outlive the mount.
+    Mount(Server& server, std::string prefix, MountClientSource source);
+    // Removes everything the mount registered.
+    ~Mount();
+    Mount(const Mount&) = delete;
+    Mount& operator=(const Mount&) = delete;
+
+    const std::string& prefix() const;
+
+    // Makes the server's registrations of this mount equal to `catalog`: adds, replaces, removes.
+    void sync(const MountCatalog& catalog);
+    // Lists the inner server through the current client (every page) and syncs; one kind, or all.
+    // Without a client it does nothing.
+    void refresh();
+    void refresh(ListKind kind);
+    // Removes every registration (the inner server is gone for good).
+    void clear();
+
+    // `handlers` with the inner server's list_changed reaching refresh(kind) and its
+    // resources/updated reaching the outer subscribers, each after what `handlers` already did.
+    // The returned handlers hold the mount weakly.
+    ClientHandlers handlers(ClientHandlers handlers = {});
+
+    // The outer name of an inner tool or prompt, and the outer URI of an inner one; nothing when it
+    // cannot be mounted (too long, or a template whose scheme is a variable).
+    std::optional<std::string> outer_name(std::string_view inner) const;
+    std::optional<std::string> outer_uri(std::string_view inner) const;
+    // The inner URI of an outer one; nothing when it is not this mount's.
+    std::optional<std::string> inner_uri(std::string_view outer) const;
+
+    struct State;  // the library's
+
+private:
+    std::shared_ptr<State> state_;
+};
+
+// Mounts a connected client: lists it now. It is live (its list_changed reach the mount) when it
+// was built with Mount::handlers(); otherwise call refresh() when its lists change.
+std::shared_ptr<Mount> mount(Server& server, std::string prefix, std::shared_ptr<Client> client);
+// Builds the client over `transport` with the mount's handlers (after those of `options`),
+// connects it and lists it. Throws what Client::connect throws.
+std::shared_ptr<Mount> mount(Server& server, std::string prefix, std::shared_ptr<ClientTransport> transport,
+                             ClientOptions options = {});
+
+}  // namespace mcp

@@ -1,0 +1,491 @@
+#include <mcp/bridge/mount.hpp>
+
+#include <mcp/client/errors.hpp>
+#include <mcp/protocol/errors.hpp>
+#include <mcp/protocol/uri_template.hpp>
+#include <mcp/server/server.hpp>
+
+#include "bridge/mount_names.hpp"
+#include "util/log.hpp"
+
+#include <boost/json/serialize.hpp>
+
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <utility>
+
+namespace mcp {
+
+namespace {
+
+// What identifies a listed entry's contents: a change of any field re-registers it.
+std::string fingerprint(const Tool& tool) {
+    boost::json::array icons;
+    for (const Icon& icon : tool.icons) icons.push_back(to_wire(icon));
+    boost::json::object o{{"title", tool.title},
+                          {"description", tool.description},
+                          {"inputSchema", tool.input_schema},
+                          {"annotations", to_wire(tool.annotations)},
+                          {"taskSupport", tool.task_support},
+                          {"icons", std::move(icons)},
+                          {"meta", tool.meta}};
+    if (tool.output_schema) o["outputSchema"] = *tool.output_schema;
+    return boost::json::serialize(o);
+}
+
+std::string fingerprint(const Prompt& prompt) {
+    boost::json::array arguments;
+    for (const PromptArgument& a : prompt.arguments) {
+        arguments.push_back(
+            {{"name", a.name}, {"title", a.title}, {"description", a.description}, {"required", a.required}});
+    }
+    boost::json::array icons;
+    for (const Icon& icon : prompt.icons) icons.push_back(to_wire(icon));
+    return boost::json::serialize(boost::json::object{{"title", prompt.title},
+                                                      {"description", prompt.description},
+                                                      {"arguments", std::move(arguments)},
+                                                      {"icons", std::move(icons)},
+                                                      {"meta", prompt.meta}});
+}
+
+std::string fingerprint(const Resource& resource) { return boost::json::serialize(to_wire(Content{resource})); }
+
+std::string fingerprint(const ResourceTemplate& t) {
+    boost::json::array icons;
+    for (const Icon& icon : t.icons) icons.push_back(to_wire(icon));
+    return boost::json::serialize(boost::json::object{{"name", t.name},
+                                                      {"title", t.title},
+                                                      {"description", t.description},
+                                                      {"mimeType", t.mime_type},
+                                                      {"annotations", to_wire(t.annotations)},
+                                                      {"icons", std::move(icons)},
+                                                      {"meta", t.meta}});
+}
+
+// The core requires a description; an inner entry without one gets its title, else its name.
+std::string description_of(const std::string& description, const std::string& title, const std::string& name) {
+    if (!description.empty()) return description;
+    return title.empty() ? name : title;
+}
+
+ResourceSpec resource_spec(const Resource& r) {
+    return {.name = r.name,
+            .title = r.title,
+            .description = r.description,
+            .mime_type = r.mime_type,
+            .size = r.size,
+            .annotations = r.annotations,
+            .icons = r.icons,
+            .meta = r.meta};
+}
+
+ResourceSpec template_spec(const ResourceTemplate& t) {
+    return {.name = t.name,
+            .title = t.title,
+            .description = t.description,
+            .mime_type = t.mime_type,
+            .annotations = t.annotations,
+            .icons = t.icons,
+            .meta = t.meta};
+}
+
+// Passes an inner call's progress to the outer call while that call runs, and drops what comes
+// after it returned (the client's callbacks run on its pool, the handler's Context is gone by then).
+class ProgressRelay {
+public:
+    explicit ProgressRelay(Context& ctx) : ctx_(&ctx) {}
+    void relay(const Progress& p) {
+        std::lock_guard lock(mutex_);
+        if (ctx_ != nullptr) ctx_->progress(p.progress, p.total, p.message);
+    }
+    void end() {
+        std::lock_guard lock(mutex_);
+        ctx_ = nullptr;
+    }
+
+private:
+    std::mutex mutex_;
+    Context* ctx_;
+};
+
+}  // namespace
+
+struct Mount::State : std::enable_shared_from_this<Mount::State> {
+    State(Server& s, std::string p, MountClientSource src) : server(s), prefix(std::move(p)), source(std::move(src)) {}
+
+    // An entry of the inner server the outer one serves: its outer name or URI and its fingerprint.
+    struct Registered {
+        std::string outer;
+        std::string fingerprint;
+    };
+
+    Server& server;
+    const std::string prefix;
+
+    std::mutex source_mutex;
+    MountClientSource source;
+
+    std::mutex mutex;                                      // the registrations below, and sync's changes to the server
+    std::map<std::string, Registered, std::less<>> tools;  // by inner name
+    std::map<std::string, Registered, std::less<>> prompts;    // by inner name
+    std::map<std::string, Registered, std::less<>> resources;  // by inner URI
+    std::map<std::string, Registered, std::less<>> templates;  // by inner URI template
+
+    std::shared_ptr<Client> client() {
+        std::lock_guard lock(source_mutex);
+        return source ? source() : nullptr;
+    }
+
+    [[noreturn]] void unreachable(const std::string& why) const {
+        throw Error(error_code::internal_error, "mounted server \"" + prefix + "\" cannot be reached: " + why,
+                    boost::json::object{{"mount", prefix}});
+    }
+
+    // Runs one inner call with the outer call's cancellation and progress; maps what the client
+    // throws when the inner server cannot answer to a -32603 error naming the mount.
+    template <class F>
+    auto forward(Context& ctx, F&& call) {
+        auto client = this->client();
+        if (!client) unreachable("it is not connected");
+        CallOptions options;
+        options.stop = ctx.stop_token();
+        auto relay = std::make_shared<ProgressRelay>(ctx);
+        if (!ctx.exchange().progress_token().is_null()) {
+            options.on_progress = [relay](const Progress& p) { relay->relay(p); };
+        }
+        struct EndRelay {
+            std::shared_ptr<ProgressRelay> relay;
+            ~EndRelay() { relay->end(); }
+        } end_relay{relay};
+        try {
+            return call(*client, options);
+        } catch (const Error&) {
+            throw;  // the inner server's own JSON-RPC error, as it sent it
+        } catch (const ClientFailure& e) {
+            unreachable(e.what());
+        }
+    }
+
+    std::string outer_uri_or_same(const std::string& uri) const {
+        auto outer = detail::mounted_uri(prefix, uri);
+        return outer ? *outer : uri;
+    }
+
+    void rewrite(ResourceContents& contents) const {
+        std::visit([this](auto& c) { c.uri = outer_uri_or_same(c.uri); }, contents);
+    }
+    void rewrite(Content& content) const {
+        if (auto* link = std::get_if<ResourceLink>(&content)) link->uri = outer_uri_or_same(link->uri);
+        if (auto* embedded = std::get_if<EmbeddedResource>(&content)) rewrite(embedded->resource);
+    }
+
+    // ---- Registration: each add_* registers one entry, or logs why it cannot.
+
+    std::optional<std::string> add_tool(const Tool& tool) {
+        auto outer = detail::mounted_name(prefix, tool.name);
+        if (!outer) return skipped("tool", tool.name, "the name would be over 64 characters");
+        ToolSpec spec{.name = *outer,
+                      .description = description_of(tool.description, tool.title, tool.name),
+                      .title = tool.title,
+                      .annotations = tool.annotations,
+                      .icons = tool.icons,
+                      .meta = tool.meta,
+                      .input_schema = tool.input_schema,
+                      .output_schema = tool.output_schema};
+        std::weak_ptr<State> weak = weak_from_this();
+        return registered("tool", tool.name, *outer, [&] {
+            server.tool(
+                std::move(spec),
+                [weak, inner = tool.name](const boost::json::object& arguments, Context& ctx) -> CallToolResult {
+                    auto self = live(weak);
+                    boost::json::object own;
+                    own = arguments;  // out of the request's arena (tool.hpp)
+                    CallToolResult result = self->forward(ctx, [&](Client& client, const CallOptions& options) {
+                        return client.call_tool(inner, std::move(own), options);
+                    });
+                    for (Content& c : result.content) self->rewrite(c);
+                    return result;
+                });
+        });
+    }
+
+    std::optional<std::string> add_prompt(const Prompt& prompt) {
+        auto outer = detail::mounted_name(prefix, prompt.name);
+        if (!outer) return skipped("prompt", prompt.name, "the name would be over 64 characters");
+        PromptSpec spec{.name = *outer,
+                        .description = description_of(prompt.description, prompt.title, prompt.name),
+                        .title = prompt.title,
+                        .icons = prompt.icons,
+                        .meta = prompt.meta,
+                        .arguments = prompt.arguments};
+        std::weak_ptr<State> weak = weak_from_this();
+        return registered("prompt", prompt.name, *outer, [&] {
+            server.prompt(std::move(spec),
+                          [weak, inner = prompt.name](const std::map<std::string, std::string>& args,
+                                                      Context& ctx) -> GetPromptResult {
+                              auto self = live(weak);
+                              GetPromptResult result =
+                                  self->forward(ctx, [&](Client& client, const CallOptions& options) {
+                                      return client.get_prompt(inner, args, options);
+                                  });
+                              for (PromptMessage& m : result.messages) self->rewrite(m.content);
+                              return result;
+                          });
+        });
+    }
+
+    std::optional<std::string> add_resource(const Resource& resource) {
+        auto outer = detail::mounted_uri(prefix, resource.uri);
+        if (!outer) return skipped("resource", resource.uri, "the URI has no scheme");
+        std::weak_ptr<State> weak = weak_from_this();
+        return registered("resource", resource.uri, *outer, [&] {
+            server.resource(*outer, resource_spec(resource),
+                            [weak, inner = resource.uri](Context& ctx) { return live(weak)->read(ctx, inner); });
+        });
+    }
+
+    std::optional<std::string> add_template(const ResourceTemplate& t) {
+        auto outer = detail::mounted_uri(prefix, t.uri_template);
+        if (!outer) return skipped("resource template", t.uri_template, "its scheme is not a fixed one");
+        std::weak_ptr<State> weak = weak_from_this();
+        return registered("resource template", t.uri_template, *outer, [&] {
+            server.resource_template(
+                *outer, template_spec(t),
+                [weak, inner = UriTemplate(t.uri_template)](const UriVariables& vars, Context& ctx) {
+                    return live(weak)->read(ctx, inner.expand(vars));
+                });
+        });
+    }
+
+    ReadResourceResult read(Context& ctx, const std::string& inner_uri) {
+        ReadResourceResult result = forward(
+            ctx, [&](Client& client, const CallOptions& options) { return client.read_resource(inner_uri, options); });
+        for (ResourceContents& c : result.contents) rewrite(c);
+        return result;
+    }
+
+    static std::shared_ptr<State> live(const std::weak_ptr<State>& weak) {
+        auto self = weak.lock();
+        if (!self) throw Error(error_code::internal_error, "the mount was removed");
+        return self;
+    }
+
+    std::optional<std::string> skipped(std::string_view kind, std::string_view inner, std::string_view why) const {
+        detail::log().warn("mount {}: {} {} left out: {}", prefix, kind, inner, why);
+        return std::nullopt;
+    }
+
+    template <class Register>
+    std::optional<std::string> registered(std::string_view kind, std::string_view inner, const std::string& outer,
+                                          Register&& do_register) {
+        try {
+            do_register();
+            return outer;
+        } catch (const std::invalid_argument& e) {
+            return skipped(kind, inner, e.what());  // a name taken already, a schema refused
+        }
+    }
+
+    // ---- Removal.
+
+    void remove(std::map<std::string, Registered, std::less<>>& kind, ListKind list, bool is_template) {
+        for (const auto& [inner, entry] : kind) remove_one(entry.outer, list, is_template);
+        kind.clear();
+    }
+    void remove_one(const std::string& outer, ListKind list, bool is_template) {
+        switch (list) {
+            case ListKind::tools: server.remove_tool(outer); break;
+            case ListKind::prompts: server.remove_prompt(outer); break;
+            case ListKind::resources:
+                if (is_template) {
+                    server.remove_resource_template(outer);
+                } else {
+                    server.remove_resource(outer);
+                }
+                break;
+        }
+    }
+
+    // Makes `registered` (one kind) equal to `items`: `key` names an item, `add` registers it.
+    template <class Item, class Key, class Add>
+    void sync_kind(std::map<std::string, Registered, std::less<>>& registered, const std::vector<Item>& items,
+                   ListKind list, bool is_template, Key key, Add add) {
+        std::map<std::string, const Item*, std::less<>> wanted;
+        for (const Item& item : items) wanted.emplace(key(item), &item);
+        for (auto it = registered.begin(); it != registered.end();) {
+            auto found = wanted.find(it->first);
+            if (found != wanted.end() && fingerprint(*found->second) == it->second.fingerprint) {
+                wanted.erase(found);
+                ++it;
+                continue;
+            }
+            remove_one(it->second.outer, list, is_template);
+            it = registered.erase(it);
+        }
+        for (const auto& [k, item] : wanted) {
+            if (auto outer = add(*item)) registered.emplace(k, Registered{*outer, fingerprint(*item)});
+        }
+    }
+
+    void sync_tools(const std::vector<Tool>& items) {
+        sync_kind(
+            tools, items, ListKind::tools, false, [](const Tool& t) { return t.name; },
+            [this](const Tool& t) { return add_tool(t); });
+    }
+    void sync_prompts(const std::vector<Prompt>& items) {
+        sync_kind(
+            prompts, items, ListKind::prompts, false, [](const Prompt& p) { return p.name; },
+            [this](const Prompt& p) { return add_prompt(p); });
+    }
+    void sync_resources(const std::vector<Resource>& items) {
+        sync_kind(
+            resources, items, ListKind::resources, false, [](const Resource& r) { return r.uri; },
+            [this](const Resource& r) { return add_resource(r); });
+    }
+    void sync_templates(const std::vector<ResourceTemplate>& items) {
+        sync_kind(
+            templates, items, ListKind::resources, true, [](const ResourceTemplate& t) { return t.uri_template; },
+            [this](const ResourceTemplate& t) { return add_template(t); });
+    }
+
+    // Lists one kind through the client (every page) and syncs it; a failure is logged, and
+    // changes nothing.
+    void refresh(ListKind kind) {
+        auto c = client();
+        if (!c) return;
+        const char* capability = kind == ListKind::tools     ? "tools"
+                                 : kind == ListKind::prompts ? "prompts"
+                                                             : "resources";
+        try {
+            const bool has = c->server_capabilities().contains(capability);
+            switch (kind) {
+                case ListKind::tools: {
+                    auto items = has ? c->all_tools() : std::vector<Tool>{};
+                    std::lock_guard lock(mutex);
+                    sync_tools(items);
+                    break;
+                }
+                case ListKind::prompts: {
+                    auto items = has ? c->all_prompts() : std::vector<Prompt>{};
+                    std::lock_guard lock(mutex);
+                    sync_prompts(items);
+                    break;
+                }
+                case ListKind::resources: {
+                    auto items = has ? c->all_resources() : std::vector<Resource>{};
+                    auto templates_now = has ? c->all_resource_templates() : std::vector<ResourceTemplate>{};
+                    std::lock_guard lock(mutex);
+                    sync_resources(items);
+                    sync_templates(templates_now);
+                    break;
+                }
+            }
+        } catch (const std::exception& e) {
+            detail::log().warn("mount {}: listing its {} failed: {}", prefix, capability, e.what());
+        }
+    }
+};
+
+Mount::Mount(Server& server, std::string prefix, MountClientSource source) {
+    if (prefix.empty() || detail::mount_prefix(prefix) != prefix) {
+        throw std::invalid_argument("a mount's prefix must be letters, digits, '_', '-' or '.': \"" + prefix + "\"");
+    }
+    state_ = std::make_shared<State>(server, std::move(prefix), std::move(source));
+}
+
+Mount::~Mount() {
+    clear();
+    // The source may own the client: close it here, not on a thread of its own pool.
+    MountClientSource source;
+    std::lock_guard lock(state_->source_mutex);
+    source = std::exchange(state_->source, {});
+}
+
+const std::string& Mount::prefix() const { return state_->prefix; }
+
+void Mount::sync(const MountCatalog& catalog) {
+    std::lock_guard lock(state_->mutex);
+    state_->sync_tools(catalog.tools);
+    state_->sync_prompts(catalog.prompts);
+    state_->sync_resources(catalog.resources);
+    state_->sync_templates(catalog.templates);
+}
+
+void Mount::refresh() {
+    for (ListKind kind : {ListKind::tools, ListKind::prompts, ListKind::resources}) refresh(kind);
+}
+
+void Mount::refresh(ListKind kind) { state_->refresh(kind); }
+
+void Mount::clear() {
+    std::lock_guard lock(state_->mutex);
+    state_->remove(state_->tools, ListKind::tools, false);
+    state_->remove(state_->prompts, ListKind::prompts, false);
+    state_->remove(state_->resources, ListKind::resources, false);
+    state_->remove(state_->templates, ListKind::resources, true);
+}
+
+ClientHandlers Mount::handlers(ClientHandlers handlers) {
+    std::weak_ptr<State> weak = state_;
+    handlers.list_changed = [weak, then = std::move(handlers.list_changed)](ListKind kind) {
+        if (auto self = weak.lock()) self->refresh(kind);
+        if (then) then(kind);
+    };
+    handlers.resource_updated = [weak, then = std::move(handlers.resource_updated)](const std::string& uri) {
+        if (auto self = weak.lock()) {
+            if (auto outer = detail::mounted_uri(self->prefix, uri)) self->server.notify_resource_updated(*outer);
+        }
+        if (then) then(uri);
+    };
+    return handlers;
+}
+
+std::optional<std::string> Mount::outer_name(std::string_view inner) const {
+    return detail::mounted_name(state_->prefix, inner);
+}
+std::optional<std::string> Mount::outer_uri(std::string_view inner) const {
+    return detail::mounted_uri(state_->prefix, inner);
+}
+std::optional<std::string> Mount::inner_uri(std::string_view outer) const {
+    return detail::unmounted_uri(state_->prefix, outer);
+}
+
+std::shared_ptr<Mount> mount(Server& server, std::string prefix, std::shared_ptr<Client> client) {
+    auto m = std::make_shared<Mount>(server, std::move(prefix), [client = std::move(client)] { return client; });
+    m->refresh();
+    return m;
+}
+
+std::shared_ptr<Mount> mount(Server& server, std::string prefix, std::shared_ptr<ClientTransport> transport,
+                             ClientOptions options) {
+    // The client is made after the mount (its handlers hold the mount), and served once connected.
+    // A 2026 server tells of list changes only on a listen stream, which lives as long as the client.
+    struct Slot {
+        std::mutex mutex;
+        std::shared_ptr<Client> client;
+        Subscription changes;  // ended before the client closes
+    };
+    auto slot = std::make_shared<Slot>();
+    auto m = std::make_shared<Mount>(server, std::move(prefix), [slot] {
+        std::lock_guard lock(slot->mutex);
+        return slot->client;
+    });
+    options.handlers = m->handlers(std::move(options.handlers));
+    auto client = std::make_shared<Client>(std::move(transport), std::move(options));
+    client->connect();
+    Subscription changes;
+    if (client->era() == Era::stateless) {
+        changes =
+            client->listen({.tools_list_changed = true, .prompts_list_changed = true, .resources_list_changed = true});
+    }
+    {
+        std::lock_guard lock(slot->mutex);
+        slot->client = std::move(client);
+        slot->changes = std::move(changes);
+    }
+    m->refresh();
+    return m;
+}
+
+}  // namespace mcp
