@@ -32,8 +32,10 @@ set(CPACK_DEBIAN_TOOLS_PACKAGE_SECTION net)
 set(CPACK_DEBIAN_TOOLS_PACKAGE_SHLIBDEPS ON)
 set(CPACK_COMPONENT_TOOLS_DESCRIPTION "Model Context Protocol programs built with mcp-cpp
  mcp-cpp-demo, a small notes assistant that serves MCP on stdio or
- over Streamable HTTP, and mcp-cpp-client, which calls any MCP server's
- tools, resources and prompts from the command line.")
+ over Streamable HTTP; mcp-cpp-client, which calls any MCP server's
+ tools, resources and prompts from the command line; and mcp-cpp-gateway,
+ which serves the MCP servers of a host configuration file as one server
+ over Streamable HTTP.")
 
 # Debian wants a copyright file and a compressed changelog in each package's documentation directory.
 string(TIMESTAMP MCP_PACKAGE_DATE "%a, %d %b %Y 00:00:00 +0000" UTC)

@@ -90,6 +90,14 @@ ResourceSpec template_spec(const ResourceTemplate& t) {
             .meta = t.meta};
 }
 
+// The inner hop's 2026 envelope (its serverInfo, its cache hints) says nothing true of the outer
+// answer: the outer core writes its own.
+void drop_envelope(boost::json::object& meta) {
+    for (auto it = meta.begin(); it != meta.end();) {
+        it = it->key().starts_with("io.modelcontextprotocol/") ? meta.erase(it) : std::next(it);
+    }
+}
+
 // Passes an inner call's progress to the outer call while that call runs, and drops what comes
 // after it returned (the client's callbacks run on its pool, the handler's Context is gone by then).
 class ProgressRelay {
@@ -205,6 +213,7 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
                         return client.call_tool(inner, std::move(own), options);
                     });
                     for (Content& c : result.content) self->rewrite(c);
+                    drop_envelope(result.meta);
                     return result;
                 });
         });
@@ -230,6 +239,7 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
                                       return client.get_prompt(inner, args, options);
                                   });
                               for (PromptMessage& m : result.messages) self->rewrite(m.content);
+                              drop_envelope(result.meta);
                               return result;
                           });
         });
@@ -262,6 +272,7 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
         ReadResourceResult result = forward(
             ctx, [&](Client& client, const CallOptions& options) { return client.read_resource(inner_uri, options); });
         for (ResourceContents& c : result.contents) rewrite(c);
+        drop_envelope(result.meta);
         return result;
     }
 
@@ -450,6 +461,8 @@ std::optional<std::string> Mount::outer_uri(std::string_view inner) const {
 std::optional<std::string> Mount::inner_uri(std::string_view outer) const {
     return detail::unmounted_uri(state_->prefix, outer);
 }
+
+std::string mount_prefix(std::string_view server_name) { return detail::mount_prefix(server_name); }
 
 std::shared_ptr<Mount> mount(Server& server, std::string prefix, std::shared_ptr<Client> client) {
     auto m = std::make_shared<Mount>(server, std::move(prefix), [client = std::move(client)] { return client; });

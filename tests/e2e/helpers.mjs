@@ -398,11 +398,11 @@ export function tryConnect(port, timeoutMs = 3000) {
 // server said it is serving; close() (call it from an after hook) leaves no process behind.
 export class HttpDemo {
     // `port`: a port chosen beforehand (the test needed the URL first); tried once. `scheme`:
-    // https when args make the demo serve TLS.
-    static async start(args = [], { env = {}, attempts = 3, port, scheme = 'http' } = {}) {
+    // https when args make the demo serve TLS. `binary`: another mcp::run program than the demo.
+    static async start(args = [], { env = {}, attempts = 3, port, scheme = 'http', binary } = {}) {
         let lastError;
         for (let i = 0; i < (port ? 1 : attempts); ++i) {
-            const demo = new HttpDemo(port ?? (await freePort()), args, env, scheme);
+            const demo = new HttpDemo(port ?? (await freePort()), args, env, scheme, binary);
             try {
                 await demo.#ready();
                 return demo;
@@ -416,11 +416,11 @@ export class HttpDemo {
         throw lastError;
     }
 
-    constructor(port, args, env, scheme = 'http') {
+    constructor(port, args, env, scheme = 'http', binary = demoBinary()) {
         this.port = port;
         this.url = `${scheme}://127.0.0.1:${port}/mcp`;
         this.args = ['--http', `127.0.0.1:${port}`, ...args];
-        this.child = spawn(demoBinary(), this.args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
+        this.child = spawn(binary, this.args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
         this.stderr = '';
         this.exitInfo = undefined;
         this.exit = new Promise((resolve) => this.child.once('close', (code, signal) => resolve({ code, signal })));

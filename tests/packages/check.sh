@@ -70,12 +70,19 @@ echo "/usr/bin/mcp-cpp-demo: answers"
 client_out=$(/usr/bin/mcp-cpp-client tools/call echo text=packaged -- /usr/bin/mcp-cpp-demo --log-level off)
 [[ $client_out == packaged ]] || { echo "error: /usr/bin/mcp-cpp-client printed: $client_out" >&2; exit 1; }
 echo "/usr/bin/mcp-cpp-client: calls the demo's echo"
+printf '{"mcpServers": {"demo": {"command": "/usr/bin/mcp-cpp-demo", "args": ["--log-level", "off"]}}}' >"$work/servers.json"
+gateway_out=$(printf '%s\n' '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"check","version":"1"}}}' \
+  '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
+  '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"demo_echo","arguments":{"text":"gated"}}}' \
+  | /usr/bin/mcp-cpp-gateway --servers "$work/servers.json" --log-level off)
+[[ $gateway_out == *'"text":"gated"'* ]] || { echo "error: /usr/bin/mcp-cpp-gateway answered: $gateway_out" >&2; exit 1; }
+echo "/usr/bin/mcp-cpp-gateway: serves the demo's echo as demo_echo"
 
 echo "--- apt-get purge"
 "${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq "${packages[@]}" >/dev/null
 left=()
 for path in /usr/include/mcp /usr/lib/libmcp-cpp.a /usr/lib/cmake/mcp-cpp /usr/lib/pkgconfig/mcp-cpp.pc /usr/bin/mcp-cpp-demo \
-            /usr/bin/mcp-cpp-client /usr/share/doc/libmcp-cpp-dev /usr/share/doc/mcp-cpp-tools; do
+            /usr/bin/mcp-cpp-client /usr/bin/mcp-cpp-gateway /usr/share/doc/libmcp-cpp-dev /usr/share/doc/mcp-cpp-tools; do
   [[ -e $path ]] && left+=("$path")
 done
 ((${#left[@]} == 0)) || { echo "error: left after purge: ${left[*]}" >&2; exit 1; }

@@ -159,7 +159,12 @@ TEST_P(MountInProcess, ListsTheInnerServerUnderThePrefix) {
 
 TEST_P(MountInProcess, ForwardsCallsReadsAndPrompts) {
     auto& c = start();
-    EXPECT_EQ(first_text(c.call_tool("in_echo", {{"text", "through"}})), "through");
+    const auto echoed = c.call_tool("in_echo", {{"text", "through"}});
+    EXPECT_EQ(first_text(echoed), "through");
+    // The answer is the outer server's: the inner hop's envelope does not come along.
+    if (const auto* info = echoed.meta.if_contains("io.modelcontextprotocol/serverInfo")) {
+        EXPECT_EQ(info->at("name").as_string(), "outer");
+    }
     const auto sum = c.call_tool("in_add", {{"a", 2}, {"b", 40}});
     ASSERT_TRUE(sum.structured_content);
     EXPECT_EQ(sum.structured_content->at("sum").as_int64(), 42);

@@ -79,6 +79,10 @@ private:
     std::shared_ptr<State> state_;
 };
 
+// A server's name made a prefix a mount accepts: characters other than letters, digits, '_', '-'
+// and '.' become '_' ("my server" -> "my_server").
+std::string mount_prefix(std::string_view server_name);
+
 // Mounts a connected client: lists it now. It is live (its list_changed reach the mount) when it
 // was built with Mount::handlers(); otherwise call refresh() when its lists change.
 std::shared_ptr<Mount> mount(Server& server, std::string prefix, std::shared_ptr<Client> client);

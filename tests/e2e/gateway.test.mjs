@@ -1,0 +1,262 @@
+// End-to-end: mcp-cpp-gateway in front of servers nobody here wrote, from npm:
+// @modelcontextprotocol/server-everything, server-memory and server-filesystem as stdio children
+// (2025-11-25 servers), served on one Streamable HTTP endpoint and driven by the TypeScript SDK v1
+// client (2025-11-25, a session), the v2 client pinned to 2026-07-28 (stateless) and mcp-cpp-client
+// on both; a child killed mid-call fails that call at once and comes back (docs/adr/0029-gateway.md).
+//   MCP_CPP_GATEWAY=build/tools/mcp-cpp-gateway/mcp-cpp-gateway MCP_CPP_CLIENT=build/tools/mcp-cpp-client/mcp-cpp-client \
+//   MCP_CPP_DEMO=build/examples/demo/mcp-cpp-demo node --test tests/e2e/gateway.test.mjs
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { Client as ClientV2, ProtocolError, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
+
+import { HttpDemo, MODERN, waitUntil, withTimeout } from './helpers.mjs';
+
+const run = promisify(execFile);
+const REQUEST = { timeout: 15_000 };
+const TEST = { timeout: 60_000 };
+const here = fileURLToPath(new URL('.', import.meta.url));
+const packages = join(here, 'node_modules', '@modelcontextprotocol');
+
+function binary(variable, target) {
+    const path = process.env[variable];
+    assert.ok(path, `${variable} must name the ${target} binary (ctest sets it)`);
+    assert.ok(existsSync(path), `${variable}=${path} does not exist: build the ${target} target first`);
+    return path;
+}
+
+// The children's processes, found by the scratch directory their command lines name.
+function childPids(scratch, name) {
+    const pids = [];
+    for (const entry of readdirSync('/proc')) {
+        if (!/^\d+$/.test(entry)) continue;
+        try {
+            const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+            if (cmdline.includes(join(scratch, name))) pids.push(Number(entry));
+        } catch {
+            // gone meanwhile
+        }
+    }
+    return pids;
+}
+
+// The scratch directory: a file for server-filesystem, server-memory's graph, and one small script
+// per server that runs the npm package's own entry point, so that each child's command line names
+// this directory (and a test never kills another suite's server-everything).
+function writeServers(scratch) {
+    writeFileSync(join(scratch, 'hello.txt'), 'hello through the gateway\n');
+    const scripts = {
+        everything: 'server-everything/dist/index.js',
+        memory: 'server-memory/dist/index.js',
+        filesystem: 'server-filesystem/dist/index.js',
+    };
+    for (const [name, entry] of Object.entries(scripts)) {
+        writeFileSync(join(scratch, `${name}.mjs`), `import ${JSON.stringify(join(packages, entry))};\n`);
+    }
+    const config = {
+        mcpServers: {
+            everything: { command: process.execPath, args: [join(scratch, 'everything.mjs'), 'stdio'] },
+            memory: { command: process.execPath, args: [join(scratch, 'memory.mjs')], env: { MEMORY_FILE_PATH: join(scratch, 'memory.jsonl') } },
+            filesystem: { command: process.execPath, args: [join(scratch, 'filesystem.mjs'), scratch] },
+        },
+    };
+    const file = join(scratch, 'servers.json');
+    writeFileSync(file, `// a host's configuration, comments and all\n${JSON.stringify(config, null, 2)}\n`);
+    return file;
+}
+
+async function connectV1(url) {
+    const client = new ClientV1({ name: 'gateway-e2e-v1', version: '1.0.0' }, { capabilities: {} });
+    await client.connect(new TransportV1(new URL(url)), REQUEST);
+    return client;
+}
+
+async function connectV2(url) {
+    const client = new ClientV2({ name: 'gateway-e2e-v2', version: '1.0.0' }, { capabilities: {}, versionNegotiation: { mode: { pin: MODERN } } });
+    await client.connect(new TransportV2(new URL(url)), REQUEST);
+    return client;
+}
+
+const textOf = (result) => {
+    assert.equal(result.content?.[0]?.type, 'text', `first content block is text: ${JSON.stringify(result)}`);
+    return result.content[0].text;
+};
+
+const names = (items) => items.map((i) => i.name);
+
+// tools/call through either SDK: v1 takes (params, resultSchema, options), v2 (params, options).
+const callTool = (client, params, options = REQUEST) =>
+    (client instanceof ClientV1 ? client.callTool(params, undefined, options) : client.callTool(params, options));
+
+describe('mcp-cpp-gateway in front of server-everything, server-memory and server-filesystem', () => {
+    let scratch;
+    let gateway;
+    const clients = {};
+
+    before(async () => {
+        scratch = mkdtempSync(join(tmpdir(), 'mcp-gateway-e2e-'));
+        const servers = writeServers(scratch);
+        gateway = await HttpDemo.start(['--servers', servers], { binary: binary('MCP_CPP_GATEWAY', 'mcp-cpp-gateway') });
+        clients.v1 = await connectV1(gateway.url);
+        clients.v2 = await connectV2(gateway.url);
+    });
+    after(async () => {
+        for (const c of Object.values(clients)) await c?.close().catch(() => {});
+        await gateway?.close();
+        // The gateway's children go with it.
+        if (scratch) {
+            await waitUntil(() => childPids(scratch, '').length === 0, 10_000, 'the children to exit with the gateway');
+            rmSync(scratch, { recursive: true, force: true });
+        }
+    });
+
+    for (const wire of ['v1', 'v2']) {
+        const era = wire === 'v1' ? '2025-11-25, SDK v1' : '2026-07-28, SDK v2';
+
+        test(`${era}: the three servers' tools, prompts, resources and templates under their prefixes`, TEST, async () => {
+            const c = clients[wire];
+            const tools = names((await c.listTools(undefined, REQUEST)).tools);
+            for (const name of ['everything_echo', 'everything_get-sum', 'memory_create_entities', 'memory_read_graph',
+                'filesystem_read_text_file', 'filesystem_list_allowed_directories']) {
+                assert.ok(tools.includes(name), `${name} is listed: ${tools.join(' ')}`);
+            }
+            assert.ok(tools.every((n) => /^(everything|memory|filesystem)_/.test(n)), `every name has its server's prefix: ${tools.join(' ')}`);
+            assert.ok(names((await c.listPrompts(undefined, REQUEST)).prompts).includes('everything_simple-prompt'));
+            const resources = (await c.listResources(undefined, REQUEST)).resources.map((r) => r.uri);
+            assert.ok(resources.includes('memory://memory/knowledge-graph'), `server-memory's graph: ${resources.join(' ')}`);
+            assert.ok(resources.length > 1 && resources.every((u) => /^(demo:\/\/everything|memory:\/\/memory)\//.test(u)),
+                `every URI rewritten: ${resources.join(' ')}`);
+            const templates = (await c.listResourceTemplates(undefined, REQUEST)).resourceTemplates.map((t) => t.uriTemplate);
+            assert.ok(templates.includes('demo://everything/resource/dynamic/text/{resourceId}'), `rewritten templates: ${templates.join(' ')}`);
+        });
+
+        test(`${era}: calls, prompts and reads reach the right child`, TEST, async () => {
+            const c = clients[wire];
+            assert.equal(textOf(await callTool(c, { name: 'everything_echo', arguments: { message: wire } }, REQUEST)), `Echo: ${wire}`);
+            const sum = await callTool(c, { name: 'everything_get-sum', arguments: { a: 2, b: 40 } }, REQUEST);
+            assert.match(textOf(sum), /42/);
+
+            const entity = `Ada_${wire}`;
+            await callTool(c, { name: 'memory_create_entities', arguments: { entities: [{ name: entity, entityType: 'person', observations: ['wrote the first program'] }] } }, REQUEST);
+            const graph = await callTool(c, { name: 'memory_read_graph', arguments: {} }, REQUEST);
+            assert.ok(JSON.stringify(graph).includes(entity), `the graph holds ${entity}: ${JSON.stringify(graph).slice(0, 500)}`);
+
+            const file = await callTool(c, { name: 'filesystem_read_text_file', arguments: { path: join(scratch, 'hello.txt') } }, REQUEST);
+            assert.equal(textOf(file).trim(), 'hello through the gateway');
+            const outside = await callTool(c, { name: 'filesystem_read_text_file', arguments: { path: '/etc/hostname' } }, REQUEST);
+            assert.equal(outside.isError, true, 'the child\'s own refusal comes back as its isError result');
+
+            const prompt = await c.getPrompt({ name: 'everything_simple-prompt' }, REQUEST);
+            assert.match(prompt.messages[0].content.text, /simple prompt/);
+
+            const read = await c.readResource({ uri: 'demo://everything/resource/dynamic/text/2' }, REQUEST);
+            assert.equal(read.contents[0].uri, 'demo://everything/resource/dynamic/text/2', 'the URI as this client knows it');
+            assert.match(read.contents[0].text, /Resource 2/);
+
+            const links = await callTool(c, { name: 'everything_get-resource-links', arguments: { count: 2 } }, REQUEST);
+            const linked = links.content.filter((b) => b.type === 'resource_link').map((b) => b.uri);
+            assert.equal(linked.length, 2);
+            for (const uri of linked) {
+                assert.ok(uri.startsWith('demo://everything/'), `a link the client can read through the gateway: ${uri}`);
+                await c.readResource({ uri }, REQUEST);
+            }
+        });
+
+        test(`${era}: the child's progress reaches the caller`, TEST, async () => {
+            const progress = [];
+            const result = await callTool(clients[wire], { name: 'everything_trigger-long-running-operation', arguments: { duration: 1, steps: 4 } }, { ...REQUEST, onprogress: (p) => progress.push(p.progress) });
+            assert.match(textOf(result), /completed/i);
+            assert.ok(progress.length >= 2, `progress came through: ${JSON.stringify(progress)}`);
+            assert.deepEqual([...progress].sort((a, b) => a - b), progress, 'in order');
+        });
+
+        test(`${era}: a child killed mid-call fails the call at once with an error, and is restarted`, TEST, async () => {
+            const c = clients[wire];
+            const before = childPids(scratch, 'everything.mjs');
+            assert.equal(before.length, 1, `one server-everything child: ${before}`);
+            let killed = false;
+            const call = callTool(c, { name: 'everything_trigger-long-running-operation', arguments: { duration: 30, steps: 30 } }, { timeout: 60_000, onprogress: () => {
+                    if (!killed) {
+                        killed = true;
+                        process.kill(before[0], 'SIGKILL');
+                    }
+                } });
+            // Well before the call's own 30 s: the caller hears of the death, it does not wait for it.
+            const error = await withTimeout(call.then(() => undefined, (e) => e), 10_000, 'the killed call to fail');
+            assert.ok(killed, 'the child was killed mid-call');
+            assert.ok(error instanceof (wire === 'v1' ? McpError : ProtocolError), `a JSON-RPC error, not a result: ${error}`);
+            assert.equal(error.code, -32603);
+            assert.match(error.message, /mounted server "everything" cannot be reached/);
+
+            await waitUntil(async () => {
+                const pids = childPids(scratch, 'everything.mjs');
+                if (pids.length !== 1 || pids[0] === before[0]) return false;
+                try {
+                    return textOf(await callTool(c, { name: 'everything_echo', arguments: { message: 'back' } }, REQUEST)) === 'Echo: back';
+                } catch {
+                    return false;  // restarting: the call fails at once
+                }
+            }, 20_000, 'server-everything to be restarted and answer');
+            // The other children never noticed.
+            const dirs = await callTool(c, { name: 'filesystem_list_allowed_directories', arguments: {} }, REQUEST);
+            assert.match(textOf(dirs), new RegExp(scratch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+        });
+    }
+
+    for (const version of ['2025-11-25', MODERN]) {
+        test(`mcp-cpp-client on ${version}: lists and calls through the gateway`, TEST, async () => {
+            const client = binary('MCP_CPP_CLIENT', 'mcp-cpp-client');
+            const common = ['--url', gateway.url, '--protocol-version', version];
+            const listed = await run(client, [...common, 'tools/list'], { timeout: 30_000 });
+            assert.match(listed.stdout, /^everything_echo\t/m);
+            assert.match(listed.stdout, /^memory_read_graph\t/m);
+            const echoed = await run(client, [...common, 'tools/call', 'everything_echo', 'message=from C++'], { timeout: 30_000 });
+            assert.equal(echoed.stdout.trim(), 'Echo: from C++');
+            const read = await run(client, [...common, 'resources/read', 'demo://everything/resource/dynamic/text/1'], { timeout: 30_000 });
+            assert.match(read.stdout, /Resource 1/);
+        });
+    }
+});
+
+describe('mcp-cpp-gateway refuses what it cannot serve', () => {
+    test('no --servers, a missing file, a malformed one, two servers of one prefix: exit 2 with the reason', TEST, async () => {
+        const gatewayBinary = binary('MCP_CPP_GATEWAY', 'mcp-cpp-gateway');
+        const scratch = mkdtempSync(join(tmpdir(), 'mcp-gateway-bad-'));
+        try {
+            const cases = [
+                [[], /--servers FILE is required/],
+                [['--servers'], /--servers needs a file/],
+                [['--servers', join(scratch, 'none.json')], /none\.json/],
+                [['--servers', join(scratch, 'bad.json')], /bad\.json/],
+                [['--servers', join(scratch, 'twins.json')], /would both be named "a_b_\.\.\."/],
+                [['--servers', join(scratch, 'twins.json'), '--servers', join(scratch, 'bad.json')], /--servers given twice/],
+            ];
+            writeFileSync(join(scratch, 'bad.json'), '{"mcpServers": {"x": {"command": 42}}}');
+            writeFileSync(join(scratch, 'twins.json'), JSON.stringify({ mcpServers: { 'a b': { command: 'true' }, 'a/b': { command: 'true' } } }));
+            for (const [args, message] of cases) {
+                const outcome = await run(gatewayBinary, ['--log-level', 'off', ...args], { timeout: 30_000 }).then(
+                    () => ({ code: 0, stderr: '' }), (e) => e);
+                assert.equal(outcome.code, 2, `${args.join(' ')}: exit code (stderr: ${outcome.stderr})`);
+                assert.match(outcome.stderr, message, args.join(' '));
+            }
+        } finally {
+            rmSync(scratch, { recursive: true, force: true });
+        }
+    });
+
+    test('--help shows the gateway\'s option and every option of mcp::run', TEST, async () => {
+        const { stdout } = await run(binary('MCP_CPP_GATEWAY', 'mcp-cpp-gateway'), ['--help'], { timeout: 30_000 });
+        for (const option of ['--servers FILE', '--http', '--auth-issuer', '--tls-cert', '--cors-origins', '--metrics', '--audit-log', '--store']) {
+            assert.ok(stdout.includes(option), `--help names ${option}`);
+        }
+    });
+});

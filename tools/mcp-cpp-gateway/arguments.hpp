@@ -1,0 +1,23 @@
+#pragma once
+// The gateway's own arguments, taken out of the command line; the rest is mcp::run's.
+#include <string>
+#include <vector>
+
+namespace mcp_gateway {
+
+struct GatewayArguments {
+    // --servers FILE (or --servers=FILE; else the MCP_SERVERS variable): the host configuration.
+    std::string servers_file;
+    // --help or -h among the arguments: the gateway's usage goes before mcp::run's.
+    bool help = false;
+    // Everything else, the program's name first, for mcp::run.
+    std::vector<std::string> run_arguments;
+};
+
+// Throws std::invalid_argument for --servers without a value, or given twice.
+GatewayArguments split_arguments(int argc, const char* const* argv, const char* servers_from_env);
+
+// What --help shows before mcp::run's options.
+extern const char* const kUsage;
+
+}  // namespace mcp_gateway

@@ -1,0 +1,81 @@
+#include "gateway.hpp"
+
+#include <mcp/server/server.hpp>
+
+#include <cstdio>
+#include <set>
+#include <stdexcept>
+
+namespace mcp_gateway {
+
+namespace {
+
+mcp::ClientOptions inner_client_options(const mcp::ServerConfig&) {
+    mcp::ClientOptions options;
+    options.info = {.name = "mcp-cpp-gateway", .version = MCP_CPP_VERSION};
+    // Every caller shares the inner client: a result read for one must never be served to another.
+    options.cache_entries = 0;
+    return options;
+}
+
+}  // namespace
+
+Gateway::Gateway(mcp::Server& server, const std::vector<mcp::ServerConfig>& servers) {
+    std::set<std::string> prefixes;
+    for (const auto& config : servers) {
+        std::string prefix = mcp::mount_prefix(config.name);
+        if (!prefixes.insert(prefix).second) {
+            throw std::invalid_argument("servers \"" + config.name + "\" and another one would both be named \"" +
+                                        prefix + "_...\"; rename one");
+        }
+        mounts_.emplace(config.name,
+                        std::make_shared<mcp::Mount>(server, std::move(prefix),
+                                                     [this, name = config.name] { return group_->client(name); }));
+    }
+    mcp::ClientGroupOptions options;
+    options.client_options = inner_client_options;
+    options.naming = mcp::GroupNaming::prefix_always;
+    options.on_change = [this] { update(); };
+    options.on_state = [this](const mcp::ServerState& state) {
+        if (state.status == mcp::ServerStatus::reconnecting || state.status == mcp::ServerStatus::failed) {
+            std::fprintf(stderr, "mcp-cpp-gateway: server \"%s\" %s after %d failure(s): %s\n", state.name.c_str(),
+                         std::string(mcp::to_string(state.status)).c_str(), state.failures, state.error.c_str());
+        }
+        update();
+    };
+    group_ = std::make_unique<mcp::ClientGroup>(std::move(options));
+    for (const auto& config : servers) group_->add(config);
+}
+
+Gateway::~Gateway() {
+    close();
+    mounts_.clear();
+}
+
+bool Gateway::wait_connected(std::chrono::milliseconds timeout) const { return group_->wait_connected(timeout); }
+
+std::vector<mcp::ServerState> Gateway::servers() const { return group_->servers(); }
+
+void Gateway::close() { group_->close(); }
+
+void Gateway::update() {
+    std::lock_guard lock(mutex_);
+    std::map<std::string, mcp::MountCatalog> catalogs;
+    for (auto& t : group_->tools()) catalogs[t.server].tools.push_back(std::move(t.tool));
+    for (auto& p : group_->prompts()) catalogs[p.server].prompts.push_back(std::move(p.prompt));
+    for (auto& r : group_->resources()) catalogs[r.server].resources.push_back(std::move(r.resource));
+    for (auto& t : group_->resource_templates()) catalogs[t.server].templates.push_back(std::move(t.resource_template));
+    for (const auto& state : group_->servers()) {
+        auto mount = mounts_.find(state.name);
+        if (mount == mounts_.end()) continue;
+        switch (state.status) {
+            case mcp::ServerStatus::connected: mount->second->sync(catalogs[state.name]); break;
+            case mcp::ServerStatus::failed:
+            case mcp::ServerStatus::closed: mount->second->clear(); break;
+            case mcp::ServerStatus::connecting:
+            case mcp::ServerStatus::reconnecting: break;
+        }
+    }
+}
+
+}  // namespace mcp_gateway

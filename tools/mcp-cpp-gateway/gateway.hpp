@@ -1,0 +1,48 @@
+#pragma once
+// The gateway: one mcp::Mount per configured server, kept equal to what an mcp::ClientGroup lists
+// of it. The group starts each server, restarts it with backoff when it goes away and lists it
+// again when it says its lists changed (docs/adr/0029-gateway.md).
+#include <mcp/bridge/mount.hpp>
+#include <mcp/client/group.hpp>
+#include <mcp/client/server_config.hpp>
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace mcp {
+class Server;
+}
+
+namespace mcp_gateway {
+
+class Gateway {
+public:
+    // Mounts each server under its name made a prefix (mcp::mount_prefix) and starts connecting
+    // them all. Throws std::invalid_argument for two servers whose prefixes come out equal.
+    Gateway(mcp::Server& server, const std::vector<mcp::ServerConfig>& servers);
+    // close(), then the mounts' entries are removed.
+    ~Gateway();
+    Gateway(const Gateway&) = delete;
+    Gateway& operator=(const Gateway&) = delete;
+
+    // True once every server is connected; false at the timeout or when one has failed.
+    bool wait_connected(std::chrono::milliseconds timeout) const;
+    std::vector<mcp::ServerState> servers() const;
+    // Stops every server. Idempotent.
+    void close();
+
+private:
+    // The mounts made equal to the group's lists: a connected server's entries are synced, a failed
+    // one's removed, a restarting one's kept (its calls fail at once meanwhile).
+    void update();
+
+    std::mutex mutex_;                                           // update() one at a time
+    std::map<std::string, std::shared_ptr<mcp::Mount>> mounts_;  // by server name
+    std::unique_ptr<mcp::ClientGroup> group_;
+};
+
+}  // namespace mcp_gateway
