@@ -399,7 +399,7 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
 };
 
 Mount::Mount(Server& server, std::string prefix, MountClientSource source) {
-    if (prefix.empty() || detail::mount_prefix(prefix) != prefix) {
+    if (detail::mount_prefix(prefix) != prefix) {
         throw std::invalid_argument("a mount's prefix must be letters, digits, '_', '-' or '.': \"" + prefix + "\"");
     }
     state_ = std::make_shared<State>(server, std::move(prefix), std::move(source));

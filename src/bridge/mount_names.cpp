@@ -41,6 +41,7 @@ std::string mount_prefix(std::string_view name) {
 }
 
 std::optional<std::string> mounted_name(std::string_view prefix, std::string_view name) {
+    if (prefix.empty()) return std::string(name);
     if (prefix.size() + 1 + name.size() > kMaxName) return std::nullopt;
     std::string outer(prefix);
     outer += '_';
@@ -51,6 +52,7 @@ std::optional<std::string> mounted_name(std::string_view prefix, std::string_vie
 std::optional<std::string> mounted_uri(std::string_view prefix, std::string_view uri) {
     const std::size_t scheme = scheme_length(uri);
     if (scheme == 0) return std::nullopt;
+    if (prefix.empty()) return std::string(uri);
     const std::size_t at = insertion_point(uri, scheme);
     std::string outer(uri.substr(0, at));
     outer += prefix;
@@ -62,6 +64,7 @@ std::optional<std::string> mounted_uri(std::string_view prefix, std::string_view
 std::optional<std::string> unmounted_uri(std::string_view prefix, std::string_view uri) {
     const std::size_t scheme = scheme_length(uri);
     if (scheme == 0) return std::nullopt;
+    if (prefix.empty()) return std::string(uri);
     const std::size_t at = insertion_point(uri, scheme);
     const std::string_view rest = uri.substr(at);
     if (!rest.starts_with(prefix) || rest.substr(prefix.size()).substr(0, 1) != "/") return std::nullopt;

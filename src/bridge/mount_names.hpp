@@ -10,6 +10,8 @@ namespace mcp::detail {
 // The prefix with every character a tool name may not have ([A-Za-z0-9_.-]) made '_'.
 std::string mount_prefix(std::string_view name);
 
+// An empty prefix leaves names and URIs as they are (one server behind a gateway).
+
 // "<prefix>_<name>"; nothing when that is over the 64 characters a name may have.
 std::optional<std::string> mounted_name(std::string_view prefix, std::string_view name);
 

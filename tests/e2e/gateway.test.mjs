@@ -227,8 +227,37 @@ describe('mcp-cpp-gateway in front of server-everything, server-memory and serve
     }
 });
 
+describe('mcp-cpp-gateway --no-prefix in front of one server', () => {
+    test('server-memory\'s own names and URIs, on both wires', TEST, async () => {
+        const scratch = mkdtempSync(join(tmpdir(), 'mcp-gateway-one-'));
+        writeFileSync(join(scratch, 'memory.mjs'), `import ${JSON.stringify(join(packages, 'server-memory/dist/index.js'))};\n`);
+        const file = join(scratch, 'one.json');
+        writeFileSync(file, JSON.stringify({ servers: { memory: { type: 'stdio', command: process.execPath, args: [join(scratch, 'memory.mjs')],
+            env: { MEMORY_FILE_PATH: join(scratch, 'memory.jsonl') } } } }));
+        const one = await HttpDemo.start(['--servers', file, '--no-prefix'], { binary: binary('MCP_CPP_GATEWAY', 'mcp-cpp-gateway') });
+        const connected = [];
+        try {
+            connected.push(await connectV1(one.url), await connectV2(one.url));
+            for (const c of connected) {
+                const tools = names((await c.listTools(undefined, REQUEST)).tools);
+                assert.ok(tools.includes('create_entities') && tools.includes('read_graph'), `unprefixed: ${tools.join(' ')}`);
+                assert.ok(tools.every((n) => !n.startsWith('memory_')), `no prefix: ${tools.join(' ')}`);
+                const resources = (await c.listResources(undefined, REQUEST)).resources.map((r) => r.uri);
+                assert.deepEqual(resources, ['memory://knowledge-graph']);
+                const graph = await callTool(c, { name: 'read_graph', arguments: {} });
+                assert.ok(Array.isArray(JSON.parse(textOf(graph)).entities), textOf(graph));
+            }
+        } finally {
+            for (const c of connected) await c.close().catch(() => {});
+            await one.close();
+            await waitUntil(() => childPids(scratch, '').length === 0, 10_000, 'the child to exit with the gateway');
+            rmSync(scratch, { recursive: true, force: true });
+        }
+    });
+});
+
 describe('mcp-cpp-gateway refuses what it cannot serve', () => {
-    test('no --servers, a missing file, a malformed one, two servers of one prefix: exit 2 with the reason', TEST, async () => {
+    test('no --servers, a missing file, a malformed one, two servers of one prefix, --no-prefix with two: exit 2 with the reason', TEST, async () => {
         const gatewayBinary = binary('MCP_CPP_GATEWAY', 'mcp-cpp-gateway');
         const scratch = mkdtempSync(join(tmpdir(), 'mcp-gateway-bad-'));
         try {
@@ -239,6 +268,7 @@ describe('mcp-cpp-gateway refuses what it cannot serve', () => {
                 [['--servers', join(scratch, 'bad.json')], /bad\.json/],
                 [['--servers', join(scratch, 'twins.json')], /would both be named "a_b_\.\.\."/],
                 [['--servers', join(scratch, 'twins.json'), '--servers', join(scratch, 'bad.json')], /--servers given twice/],
+                [['--servers', join(scratch, 'twins.json'), '--no-prefix'], /--no-prefix serves one server; the configuration has 2/],
             ];
             writeFileSync(join(scratch, 'bad.json'), '{"mcpServers": {"x": {"command": 42}}}');
             writeFileSync(join(scratch, 'twins.json'), JSON.stringify({ mcpServers: { 'a b': { command: 'true' }, 'a/b': { command: 'true' } } }));

@@ -93,9 +93,16 @@ TEST(MountNames, HostileUrisAreNotMountedOrNotOurs) {
     EXPECT_EQ(unmounted_uri("p", "s://p/"), "s://");           // an empty rest is one too
 }
 
+TEST(MountNames, AnEmptyPrefixLeavesNamesAndUrisAsTheyAre) {
+    EXPECT_EQ(mounted_name("", "read_file"), "read_file");
+    EXPECT_EQ(mounted_name("", std::string(64, 'x')), std::string(64, 'x'));
+    EXPECT_EQ(mounted_uri("", "file:///tmp/a"), "file:///tmp/a");
+    EXPECT_EQ(unmounted_uri("", "file:///tmp/a"), "file:///tmp/a");
+    EXPECT_EQ(mounted_uri("", "no scheme"), std::nullopt);
+}
+
 TEST(MountNames, APrefixOutsideTheNameCharactersIsRefused) {
     mcp::Server server{{.name = "outer", .version = "1"}};
-    EXPECT_THROW(mcp::Mount(server, "", {}), std::invalid_argument);
     EXPECT_THROW(mcp::Mount(server, "a b", {}), std::invalid_argument);
     EXPECT_THROW(mcp::Mount(server, "a/b", {}), std::invalid_argument);
 }

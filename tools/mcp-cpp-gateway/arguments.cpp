@@ -14,6 +14,8 @@ const char* const kUsage =
     "  --servers FILE    The servers: {\"mcpServers\": {...}} (Claude Desktop, Cursor) or VS Code's\n"
     "                    {\"servers\": {...}}; env MCP_SERVERS. Each server's tools and prompts are\n"
     "                    <server>_<name>, its resource URIs scheme://<server>/...\n"
+    "  --no-prefix       Serve the one server of FILE under its own names and URIs (a gateway\n"
+    "                    in front of a single server)\n"
     "\n";
 
 GatewayArguments split_arguments(int argc, const char* const* argv, const char* servers_from_env) {
@@ -31,6 +33,8 @@ GatewayArguments split_arguments(int argc, const char* const* argv, const char* 
         if (arg == "--servers") {
             if (i + 1 >= argc) throw std::invalid_argument("--servers needs a file");
             take_servers(argv[++i]);
+        } else if (arg == "--no-prefix") {
+            out.no_prefix = true;
         } else if (arg.starts_with("--servers=")) {
             take_servers(arg.substr(std::string_view("--servers=").size()));
         } else {

@@ -8,6 +8,8 @@ namespace mcp_gateway {
 struct GatewayArguments {
     // --servers FILE (or --servers=FILE; else the MCP_SERVERS variable): the host configuration.
     std::string servers_file;
+    // --no-prefix: the one configured server's names and URIs as they are.
+    bool no_prefix = false;
     // --help or -h among the arguments: the gateway's usage goes before mcp::run's.
     bool help = false;
     // Everything else, the program's name first, for mcp::run.

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <set>
 #include <stdexcept>
+#include <string>
 
 namespace mcp_gateway {
 
@@ -20,10 +21,14 @@ mcp::ClientOptions inner_client_options(const mcp::ServerConfig&) {
 
 }  // namespace
 
-Gateway::Gateway(mcp::Server& server, const std::vector<mcp::ServerConfig>& servers) {
+Gateway::Gateway(mcp::Server& server, const std::vector<mcp::ServerConfig>& servers, bool prefixed) {
+    if (!prefixed && servers.size() > 1) {
+        throw std::invalid_argument("--no-prefix serves one server; the configuration has " +
+                                    std::to_string(servers.size()));
+    }
     std::set<std::string> prefixes;
     for (const auto& config : servers) {
-        std::string prefix = mcp::mount_prefix(config.name);
+        std::string prefix = prefixed ? mcp::mount_prefix(config.name) : std::string();
         if (!prefixes.insert(prefix).second) {
             throw std::invalid_argument("servers \"" + config.name + "\" and another one would both be named \"" +
                                         prefix + "_...\"; rename one");

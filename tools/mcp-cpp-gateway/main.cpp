@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     try {
-        mcp_gateway::Gateway gateway(server, servers);
+        mcp_gateway::Gateway gateway(server, servers, !arguments.no_prefix);
         if (!gateway.wait_connected(kStartupWait)) {
             for (const auto& state : gateway.servers()) {
                 if (state.status != mcp::ServerStatus::connected) {

@@ -10,6 +10,7 @@
 // Names: a tool or prompt `name` is `<prefix>_<name>`. URIs: `scheme://rest` is
 // `scheme://<prefix>/rest` (`scheme:rest`, `scheme:<prefix>/rest`), templates alike; URIs in what
 // comes back are rewritten the same way. A name or URI the server has already is left out (logged).
+// An empty prefix serves the inner names and URIs as they are.
 //
 // Calls: the outer call's cancellation and progress reach the inner call; an inner JSON-RPC error
 // is thrown as the same mcp::Error; an inner server that cannot be reached (no client, the process
@@ -43,7 +44,8 @@ using MountClientSource = std::function<std::shared_ptr<Client>()>;
 
 class Mount {
 public:
-    // Registers nothing yet: sync() or refresh() does. The server must outlive the mount.
+    // Registers nothing yet: sync() or refresh() does. The server must outlive the mount. Throws
+    // std::invalid_argument for a prefix with characters other than letters, digits, '_', '-', '.'.
     Mount(Server& server, std::string prefix, MountClientSource source);
     // Removes everything the mount registered.
     ~Mount();
