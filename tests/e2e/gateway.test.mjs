@@ -67,6 +67,8 @@ function writeServers(scratch) {
             everything: { command: process.execPath, args: [join(scratch, 'everything.mjs'), 'stdio'] },
             memory: { command: process.execPath, args: [join(scratch, 'memory.mjs')], env: { MEMORY_FILE_PATH: join(scratch, 'memory.jsonl') } },
             filesystem: { command: process.execPath, args: [join(scratch, 'filesystem.mjs'), scratch] },
+            // A server that cannot start: it must not hold the gateway or the others back.
+            broken: { command: join(scratch, 'no-such-server') },
         },
     };
     const file = join(scratch, 'servers.json');
@@ -106,6 +108,7 @@ describe('mcp-cpp-gateway in front of server-everything, server-memory and serve
         scratch = mkdtempSync(join(tmpdir(), 'mcp-gateway-e2e-'));
         const servers = writeServers(scratch);
         gateway = await HttpDemo.start(['--servers', servers], { binary: binary('MCP_CPP_GATEWAY', 'mcp-cpp-gateway') });
+        assert.match(gateway.stderr, /server "broken" is reconnecting/, 'the gateway says which server it serves without');
         clients.v1 = await connectV1(gateway.url);
         clients.v2 = await connectV2(gateway.url);
     });
@@ -129,7 +132,7 @@ describe('mcp-cpp-gateway in front of server-everything, server-memory and serve
                 'filesystem_read_text_file', 'filesystem_list_allowed_directories']) {
                 assert.ok(tools.includes(name), `${name} is listed: ${tools.join(' ')}`);
             }
-            assert.ok(tools.every((n) => /^(everything|memory|filesystem)_/.test(n)), `every name has its server's prefix: ${tools.join(' ')}`);
+            assert.ok(tools.every((n) => /^(everything|memory|filesystem)_/.test(n)), `every name has its server's prefix, none of the broken one: ${tools.join(' ')}`);
             assert.ok(names((await c.listPrompts(undefined, REQUEST)).prompts).includes('everything_simple-prompt'));
             const resources = (await c.listResources(undefined, REQUEST)).resources.map((r) => r.uri);
             assert.ok(resources.includes('memory://memory/knowledge-graph'), `server-memory's graph: ${resources.join(' ')}`);
@@ -234,7 +237,7 @@ describe('mcp-cpp-gateway --no-prefix in front of one server', () => {
         const file = join(scratch, 'one.json');
         writeFileSync(file, JSON.stringify({ servers: { memory: { type: 'stdio', command: process.execPath, args: [join(scratch, 'memory.mjs')],
             env: { MEMORY_FILE_PATH: join(scratch, 'memory.jsonl') } } } }));
-        const one = await HttpDemo.start(['--servers', file, '--no-prefix'], { binary: binary('MCP_CPP_GATEWAY', 'mcp-cpp-gateway') });
+        const one = await HttpDemo.start([`--servers=${file}`, '--no-prefix'], { binary: binary('MCP_CPP_GATEWAY', 'mcp-cpp-gateway') });
         const connected = [];
         try {
             connected.push(await connectV1(one.url), await connectV2(one.url));

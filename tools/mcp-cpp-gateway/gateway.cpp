@@ -2,10 +2,12 @@
 
 #include <mcp/server/server.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 namespace mcp_gateway {
 
@@ -57,7 +59,20 @@ Gateway::~Gateway() {
     mounts_.clear();
 }
 
-bool Gateway::wait_connected(std::chrono::milliseconds timeout) const { return group_->wait_connected(timeout); }
+bool Gateway::wait_started(std::chrono::milliseconds timeout) const {
+    const auto until = std::chrono::steady_clock::now() + timeout;
+    for (;;) {
+        const auto states = group_->servers();
+        const bool starting = std::any_of(states.begin(), states.end(), [](const mcp::ServerState& s) {
+            return s.status == mcp::ServerStatus::connecting;
+        });
+        if (!starting || std::chrono::steady_clock::now() >= until) {
+            return std::all_of(states.begin(), states.end(),
+                               [](const mcp::ServerState& s) { return s.status == mcp::ServerStatus::connected; });
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+}
 
 std::vector<mcp::ServerState> Gateway::servers() const { return group_->servers(); }
 

@@ -30,8 +30,10 @@ public:
     Gateway(const Gateway&) = delete;
     Gateway& operator=(const Gateway&) = delete;
 
-    // True once every server is connected; false at the timeout or when one has failed.
-    bool wait_connected(std::chrono::milliseconds timeout) const;
+    // Waits until every server's first attempt is over (connected, or failed and to be retried),
+    // at most `timeout`; true when every one is connected. A server that cannot start does not
+    // hold the others back.
+    bool wait_started(std::chrono::milliseconds timeout) const;
     std::vector<mcp::ServerState> servers() const;
     // Stops every server. Idempotent.
     void close();

@@ -18,7 +18,8 @@
 
 namespace {
 
-// How long the servers get to connect before the gateway serves (those still starting join later).
+// How long the servers' first attempts get before the gateway serves (those still starting join
+// the lists when they connect).
 constexpr std::chrono::seconds kStartupWait{30};
 
 int run_mcp(mcp::Server& server, std::vector<std::string>& arguments) {
@@ -56,7 +57,7 @@ int main(int argc, char** argv) {
     }
     try {
         mcp_gateway::Gateway gateway(server, servers, !arguments.no_prefix);
-        if (!gateway.wait_connected(kStartupWait)) {
+        if (!gateway.wait_started(kStartupWait)) {
             for (const auto& state : gateway.servers()) {
                 if (state.status != mcp::ServerStatus::connected) {
                     std::fprintf(stderr, "mcp-cpp-gateway: server \"%s\" is %s: %s\n", state.name.c_str(),
