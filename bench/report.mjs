@@ -48,6 +48,8 @@ const TARGET_LABEL = {
     'v2-session': 'TS server 2.4.0 (sessions)',
     'v1-stateless': 'TS sdk 1.32.2 (stateless)',
     'v1-session': 'TS sdk 1.32.2 (sessions)',
+    gateway: 'mcp-cpp-gateway → mcp-cpp-demo on stdio',
+    supergateway: 'supergateway 4.0.0 (--stateful) → mcp-cpp-demo on stdio',
 };
 const WIRE_LABEL = {
     2026: '2026-07-28 stateless',
@@ -357,6 +359,28 @@ if (targets.length) {
     for (const t of [...targets].sort((a, b) => TARGET_ORDER.indexOf(a.target) - TARGET_ORDER.indexOf(b.target))) {
         const peaks = rows.filter((r) => r.target === t.target && r.peak_rss_kb != null).map((r) => `${WIRE_LABEL[r.wire]}: ${mb(r.peak_rss_kb)}`);
         p(`| ${TARGET_LABEL[t.target]} | ${mb(t.idle_rss_kb)} | ${peaks.join('; ') || '–'} |`);
+    }
+    p();
+}
+// Issue 27's targets: the gateway in front of a stdio server against supergateway in front of the
+// same, and what the gateway adds to a call over the demo serving HTTP itself (same wire, same
+// connections).
+const gatewayRows = rows.filter((r) => r.target === 'gateway');
+if (gatewayRows.length) {
+    p("## The gateway (issue 27's targets, information, not asserted)");
+    p();
+    p('calls/s ÷ supergateway: the same wire and connections (supergateway serves the 2025 session wire only). ' +
+        'p50 added: the gateway\'s p50 minus mcp-cpp-demo\'s own HTTP p50 at the same point (target ≤ 100 µs); ' +
+        '× supergateway target ≥ 5.');
+    p();
+    p('| wire | conns | gateway calls/s | supergateway calls/s | × supergateway | gateway p50 ms | direct p50 ms | p50 added µs |');
+    p('|---|---:|---:|---:|---:|---:|---:|---:|');
+    for (const r of gatewayRows) {
+        const peer = find('supergateway', r.wire, r.conns);
+        const direct = find('mcp-cpp', r.wire, r.conns);
+        const added = direct ? med(r.p50_us) - med(direct.p50_us) : null;
+        p(`| ${WIRE_LABEL[r.wire]} | ${r.conns} | ${range(r.calls_per_s, int)} | ${peer ? range(peer.calls_per_s, int) : '–'} | ` +
+            `${times(ratio(r, peer))} | ${ms(med(r.p50_us))} | ${direct ? ms(med(direct.p50_us)) : '–'} | ${added == null ? '–' : int(added)} |`);
     }
     p();
 }

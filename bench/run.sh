@@ -23,7 +23,8 @@
 # Benchmarks are not tests: no time is asserted.
 #
 # Suites (see bench/README.md):
-#   http     tools/call over Streamable HTTP, three wires, every target below (wrk)
+#   http     tools/call over Streamable HTTP, three wires, every target below (wrk); among them
+#            mcp-cpp-gateway --no-prefix and supergateway (npm) each in front of mcp-cpp-demo on stdio
 #   stdio    a pipelined tools/call stream, 256 outstanding, through mcp-cpp-demo, the two SDKs'
 #            stdio servers and `cat` (the driver's ceiling): calls/s and CPU per call
 #   memory   VmRSS per 1000 idle 2025 sessions (mcp-cpp and the sessionful peers), per 1000
@@ -51,7 +52,7 @@
 #                           interceptors,client
 #                           (default: all)
 #   --targets LIST          comma-separated subset of: mcp-cpp,mcp-cpp-metrics,floor,v2-stateless,
-#                           v2-session,v1-stateless,v1-session,v2-stdio,v1-stdio,cat,mcp-client,
+#                           v2-session,v1-stateless,v1-session,gateway,supergateway,v2-stdio,v1-stdio,cat,mcp-client,
 #                           mcp-client-2025,ts-client (default: all); each
 #                           suite runs those of its targets that are listed
 #   --conns "1 32 256"      connection counts (http) --duration S   seconds per measured run
@@ -167,7 +168,7 @@ pick_from SUITES ALL_SUITES suite "$suites_opt"
 suite_on() { [[ " ${SUITES[*]} " == *" $1 "* ]]; }
 
 # Each suite's targets, in order; --targets picks among all of them.
-HTTP_TARGETS=(mcp-cpp mcp-cpp-metrics floor v2-stateless v2-session v1-stateless v1-session)
+HTTP_TARGETS=(mcp-cpp mcp-cpp-metrics floor v2-stateless v2-session v1-stateless v1-session gateway supergateway)
 STDIO_TARGETS=(mcp-cpp v2-stdio v1-stdio cat)
 MEMORY_TARGETS=(mcp-cpp v2-session v1-session)
 PARKED_TARGETS=(mcp-cpp v1-session)
@@ -197,6 +198,8 @@ wires_of() {
         v2-session) echo "2025-session 2025-churn" ;;
         v1-stateless) echo "2025-stateless" ;;
         v1-session) echo "2025-session 2025-churn" ;;
+        gateway) echo "2026 2025-session" ;;
+        supergateway) echo "2025-session" ;; # --stateful: one child for the one session
     esac
 }
 
@@ -264,6 +267,7 @@ build_demo() {
     local -a build_targets=(mcp-cpp-demo)
     if suite_on growth || suite_on interceptors; then build_targets+=(mcp-cpp-bench-growth); fi
     if suite_on client; then build_targets+=(mcp-cpp-bench-client); fi
+    if suite_on http && selected gateway; then build_targets+=(mcp-cpp-gateway); fi
     if ((do_build)); then
         local jobs=${BENCH_JOBS:-2}
         if [[ -f $dir/CMakeCache.txt ]]; then
@@ -287,6 +291,11 @@ build_demo() {
         [[ -x $GROWTH ]] || die "no $GROWTH (run without --no-build, or configure with -DMCP_BUILD_BENCH=ON)"
         cp "$GROWTH" "$WORK/mcp-cpp-bench-growth"
         GROWTH_RUN=$WORK/mcp-cpp-bench-growth
+    fi
+    if suite_on http && selected gateway; then
+        [[ -x $dir/tools/mcp-cpp-gateway/mcp-cpp-gateway ]] || die "no $dir/tools/mcp-cpp-gateway/mcp-cpp-gateway (run without --no-build)"
+        cp "$dir/tools/mcp-cpp-gateway/mcp-cpp-gateway" "$WORK/mcp-cpp-gateway"
+        GATEWAY_RUN=$WORK/mcp-cpp-gateway
     fi
     if suite_on client; then
         [[ -x $dir/bench/mcp-cpp-bench-client ]] || die "no $dir/bench/mcp-cpp-bench-client (run without --no-build)"
@@ -438,6 +447,17 @@ start_target() { # start_target TARGET [TOOLS, for growth] -> SPID, PORT
             conf=${conf//@REPLY_2025@/$(<"$WORK/reply.2025.json")}
             printf '%s\n' "$conf" >"$prefix/nginx.conf"
             taskset -c "$SERVER_CPU" nginx -p "$prefix" -c "$prefix/nginx.conf" -e "$prefix/error.log" >"$log" 2>&1 &
+            ;;
+        gateway) # mcp-cpp-gateway in front of the demo on stdio, both on the server's core
+            printf '{"mcpServers": {"demo": {"command": "%s", "args": ["--log-level", "off"]}}}' "$DEMO_RUN" \
+                >"$WORK/gateway-servers.json"
+            taskset -c "$SERVER_CPU" "$GATEWAY_RUN" --servers "$WORK/gateway-servers.json" --no-prefix \
+                --http "127.0.0.1:$PORT" --io-threads 1 --log-level off "${ONE_CLIENT_ARGS[@]}" >"$log" 2>&1 &
+            ;;
+        supergateway) # supergateway (npm) in front of the same, stateful: one child per session
+            taskset -c "$SERVER_CPU" node "$BENCH/peers/node_modules/supergateway/dist/index.js" \
+                --stdio "$DEMO_RUN --log-level off" --outputTransport streamableHttp --stateful \
+                --port "$PORT" --logLevel none >"$log" 2>&1 &
             ;;
         v2-*) taskset -c "$SERVER_CPU" node "$BENCH/peers/server-v2.mjs" --port "$PORT" --mode "${target#v2-}" >"$log" 2>&1 & ;;
         v1-*) taskset -c "$SERVER_CPU" node "$BENCH/peers/server-v1.mjs" --port "$PORT" --mode "${target#v1-}" >"$log" 2>&1 & ;;
