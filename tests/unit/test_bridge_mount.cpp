@@ -351,3 +351,46 @@ TEST(MountFailures, SyncMakesTheRegistrationsEqualToTheCatalog) {
     EXPECT_EQ(tools[0].description, "two");
     EXPECT_TRUE(c.all_resources({.fresh = true}).empty());
 }
+
+TEST(MountFailures, AHostileCatalogMountsWhatItCanAndLeavesOutTheRest) {
+    mcp::Server outer{{.name = "outer", .version = "1"}};
+    outer.resource("x://m/taken", {.name = "own"}, [] { return std::string("outer's own"); });
+    mcp::Mount m(outer, "m", [] { return std::shared_ptr<mcp::Client>(); });
+    const boost::json::object schema{{"type", "object"}};
+    mcp::MountCatalog catalog{
+        .tools = {mcp::Tool{.name = "a b", .description = "a space", .input_schema = schema},
+                  mcp::Tool{.name = "string_root", .description = "d", .input_schema = {{"type", "string"}}},
+                  mcp::Tool{.name = "twice", .description = "first", .input_schema = schema},
+                  mcp::Tool{.name = "twice", .description = "second", .input_schema = schema},
+                  mcp::Tool{.name = "ok", .description = "d", .input_schema = schema}},
+        .resources = {mcp::Resource{.uri = "x://taken", .name = "collides"},
+                      mcp::Resource{.uri = "x://free", .name = "f"}},
+        .templates = {mcp::ResourceTemplate{.uri_template = "x://{unclosed", .name = "bad"},
+                      mcp::ResourceTemplate{.uri_template = "x://items/{id}", .name = "good"}}};
+    for (int i = 0; i < 500; ++i) {
+        catalog.tools.push_back(
+            mcp::Tool{.name = "many_" + std::to_string(i), .description = "d", .input_schema = schema});
+    }
+    m.sync(catalog);
+
+    mcp::Client c(mcp::in_process(outer));
+    c.connect();
+    const auto tools = c.all_tools();
+    ASSERT_EQ(tools.size(), 502U);  // ok, one of the twice, the 500
+    EXPECT_TRUE(lists(tools, "m_ok", [](const mcp::Tool& t) { return t.name; }));
+    EXPECT_TRUE(lists(tools, "m_twice", [](const mcp::Tool& t) { return t.name; }));
+    EXPECT_TRUE(lists(tools, "m_many_499", [](const mcp::Tool& t) { return t.name; }));
+    const auto resources = c.all_resources();
+    ASSERT_EQ(resources.size(), 2U);  // the outer server's own, and x://m/free
+    EXPECT_EQ(text_of(c.read_resource("x://m/taken").contents.at(0)), "outer's own");
+    const auto templates = c.all_resource_templates();
+    ASSERT_EQ(templates.size(), 1U);
+    EXPECT_EQ(templates[0].uri_template, "x://m/items/{id}");
+
+    // Syncing the same catalog again changes nothing, and an empty one removes only the mount's.
+    m.sync(catalog);
+    EXPECT_EQ(c.all_tools({.fresh = true}).size(), 502U);
+    m.sync({});
+    EXPECT_TRUE(c.all_tools({.fresh = true}).empty());
+    EXPECT_EQ(c.all_resources({.fresh = true}).size(), 1U);
+}
