@@ -1,0 +1,119 @@
+// End-to-end: two mcp-cpp-gateway nodes sharing a redis-server (--store redis://…, one key ring),
+// each with server-everything (npm) as its own stdio child, and a 2025-11-25 session whose requests
+// go to the nodes in turn: the session made on one node is served by the other, each call
+// answered by the child of the node it reached; a child killed on one node fails that node's call
+// and leaves the other node's child serving (docs/adr/0029-gateway.md, decisions 7 and 10).
+//   MCP_CPP_GATEWAY=build/tools/mcp-cpp-gateway/mcp-cpp-gateway MCP_CPP_DEMO=build/examples/demo/mcp-cpp-demo \
+//   node --test tests/e2e/gateway_cluster.test.mjs
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { modernCall, newSecret, RedisServer, RoundRobinSession, startNodes, tails, toolText } from './cluster.mjs';
+import { waitUntil } from './helpers.mjs';
+
+const TEST = { timeout: 60_000 };
+const here = fileURLToPath(new URL('.', import.meta.url));
+const everything = join(here, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+
+function gatewayBinary() {
+    const path = process.env.MCP_CPP_GATEWAY;
+    assert.ok(path && existsSync(path), `MCP_CPP_GATEWAY must name the mcp-cpp-gateway binary (ctest sets it): ${path}`);
+    return path;
+}
+
+// The processes whose command line names `marker` (each node's child has its own script).
+function pidsNaming(marker) {
+    return readdirSync('/proc').filter((e) => /^\d+$/.test(e)).filter((pid) => {
+        try {
+            return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker);
+        } catch {
+            return false;
+        }
+    }).map(Number);
+}
+
+describe('two mcp-cpp-gateway nodes on one Redis, server-everything behind each', () => {
+    let redis;
+    let cluster;
+    let scratch;
+    let A;
+    let B;
+
+    before(async () => {
+        scratch = mkdtempSync(join(tmpdir(), 'mcp-gateway-cluster-'));
+        writeFileSync(join(scratch, 'everything.mjs'), `import ${JSON.stringify(everything)};\n`);
+        writeFileSync(join(scratch, 'servers.json'), JSON.stringify({
+            mcpServers: { everything: { command: process.execPath, args: [join(scratch, 'everything.mjs'), 'stdio'] } },
+        }));
+        redis = await RedisServer.start();
+        cluster = await startNodes(2, { store: redis.url, secret: newSecret(), binary: gatewayBinary(),
+            args: ['--servers', join(scratch, 'servers.json')] });
+        [A, B] = cluster.nodes;
+    });
+    after(async () => {
+        await cluster?.close();
+        await redis?.close();
+        if (scratch) {
+            await waitUntil(() => pidsNaming(scratch).length === 0, 10_000, 'the children to exit with their nodes');
+            rmSync(scratch, { recursive: true, force: true });
+        }
+    });
+
+    const withLogs = (fn) => async () => {
+        try {
+            await fn();
+        } catch (e) {
+            e.message += `\n${tails(cluster.nodes)}`;
+            throw e;
+        }
+    };
+
+    test('a session made on A is served by B, each call by the child of the node it reached', TEST, withLogs(async () => {
+        assert.equal(pidsNaming(join(scratch, 'everything.mjs')).length, 2, 'one child per node');
+        const s = new RoundRobinSession(cluster.nodes);
+        try {
+            const init = await s.initialize({ node: A });
+            assert.equal(init.message.result.serverInfo.name, 'mcp-cpp-gateway');
+            const list = await s.request('tools/list', {});
+            assert.equal(list.status, 200, list.text);
+            assert.ok(list.message.result.tools.some((t) => t.name === 'everything_echo'), list.text);
+            for (let i = 0; i < 6; ++i) {
+                const call = await s.request('tools/call', { name: 'everything_echo', arguments: { message: `m${i}` } });
+                assert.equal(call.status, 200, call.text);
+                assert.equal(toolText(call.message), `Echo: m${i}`);
+            }
+            s.assertSwitchedEveryTime();
+        } finally {
+            s.close();
+        }
+        for (const node of [A, B]) {
+            const r = await modernCall(node.url, `echo-${node.name}`, 'tools/call', { name: 'everything_echo', arguments: { message: node.name } });
+            assert.equal(toolText(r.message), `Echo: ${node.name}`, `2026 on ${node.name}`);
+        }
+    }));
+
+    test('a child killed on A: A\'s call fails with -32603, B goes on, and A\'s child comes back', TEST, withLogs(async () => {
+        const children = pidsNaming(join(scratch, 'everything.mjs'));
+        assert.equal(children.length, 2);
+        const onA = children.find((pid) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(' ')[3] === String(A.child.pid));
+        assert.ok(onA, `A's child among ${children}`);
+        const slow = modernCall(A.url, 'slow-on-A', 'tools/call', { name: 'everything_trigger-long-running-operation', arguments: { duration: 20, steps: 20 } },
+            { timeoutMs: 15_000 });
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        process.kill(onA, 'SIGKILL');
+        const failed = await slow;
+        assert.equal(failed.message?.error?.code, -32603, JSON.stringify(failed.message));
+        assert.match(failed.message.error.message, /mounted server "everything" cannot be reached/);
+
+        const onB = await modernCall(B.url, 'echo-B', 'tools/call', { name: 'everything_echo', arguments: { message: 'still here' } });
+        assert.equal(toolText(onB.message), 'Echo: still here');
+        await waitUntil(async () => {
+            const r = await modernCall(A.url, `echo-A-${Date.now()}`, 'tools/call', { name: 'everything_echo', arguments: { message: 'back' } });
+            return r.message?.result?.content?.[0]?.text === 'Echo: back';
+        }, 20_000, 'A\'s child to be restarted');
+    }));
+});
