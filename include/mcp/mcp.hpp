@@ -15,6 +15,7 @@
 #include <boost/json/serialize.hpp>
 
 #include <mcp/bridge/in_process.hpp>
+#include <mcp/bridge/mount.hpp>
 #include <mcp/client/client.hpp>
 #include <mcp/client/group.hpp>
 #include <mcp/client/server_config.hpp>

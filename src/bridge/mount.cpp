@@ -10,10 +10,14 @@
 
 #include <boost/json/serialize.hpp>
 
+#include <iterator>
 #include <map>
 #include <mutex>
 #include <stdexcept>
+#include <string>
 #include <utility>
+#include <variant>
+#include <vector>
 
 namespace mcp {
 
