@@ -192,6 +192,17 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
         if (auto* embedded = std::get_if<EmbeddedResource>(&content)) rewrite(embedded->resource);
     }
 
+    // An MCP App's tool names its view in _meta.ui.resourceUri: the view is read through the mount.
+    boost::json::object tool_meta(const Tool& tool) const {
+        boost::json::object meta = tool.meta;
+        if (auto* ui = meta.if_contains("ui"); ui != nullptr && ui->is_object()) {
+            if (auto* uri = ui->as_object().if_contains("resourceUri"); uri != nullptr && uri->is_string()) {
+                *uri = outer_uri_or_same(std::string(uri->as_string()));
+            }
+        }
+        return meta;
+    }
+
     // ---- Registration: each add_* registers one entry, or logs why it cannot.
 
     std::optional<std::string> add_tool(const Tool& tool) {
@@ -202,7 +213,7 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
                       .title = tool.title,
                       .annotations = tool.annotations,
                       .icons = tool.icons,
-                      .meta = tool.meta,
+                      .meta = tool_meta(tool),
                       .input_schema = tool.input_schema,
                       .output_schema = tool.output_schema};
         std::weak_ptr<State> weak = weak_from_this();

@@ -332,7 +332,10 @@ TEST(MountFailures, SyncMakesTheRegistrationsEqualToTheCatalog) {
     mcp::Server outer{{.name = "outer", .version = "1"}};
     mcp::Mount m(outer, "m", [] { return std::shared_ptr<mcp::Client>(); });
     const boost::json::object schema{{"type", "object"}};
-    m.sync({.tools = {mcp::Tool{.name = "a", .description = "one", .input_schema = schema},
+    m.sync({.tools = {mcp::Tool{.name = "a",
+                                .description = "one",
+                                .input_schema = schema,
+                                .meta = {{"ui", {{"resourceUri", "ui://view"}, {"visibility", {"model"}}}}}},
                       mcp::Tool{.name = "b", .title = "Bee", .input_schema = schema}},
             .resources = {mcp::Resource{.uri = "no-scheme", .name = "bad"}, mcp::Resource{.uri = "x://r", .name = "r"}},
             .templates = {mcp::ResourceTemplate{.uri_template = "{s}://t", .name = "bad"}}});
@@ -344,6 +347,8 @@ TEST(MountFailures, SyncMakesTheRegistrationsEqualToTheCatalog) {
     EXPECT_EQ(tools[1].description, "Bee");                  // the title stands in for a missing description
     ASSERT_EQ(c.all_resources({.fresh = true}).size(), 1U);  // the URI without a scheme left out
     EXPECT_TRUE(c.all_resource_templates({.fresh = true}).empty());
+
+    EXPECT_EQ(tools[0].meta.at("ui").at("resourceUri").as_string(), "ui://m/view");  // an MCP App's view, mounted
 
     m.sync({.tools = {mcp::Tool{.name = "a", .description = "two", .input_schema = schema}}});
     tools = c.all_tools({.fresh = true});
