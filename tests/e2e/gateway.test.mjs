@@ -2,12 +2,15 @@
 // @modelcontextprotocol/server-everything, server-memory and server-filesystem as stdio children
 // (2025-11-25 servers), served on one Streamable HTTP endpoint and driven by the TypeScript SDK v1
 // client (2025-11-25, a session), the v2 client pinned to 2026-07-28 (stateless) and mcp-cpp-client
-// on both; a child killed mid-call fails that call at once and comes back (docs/adr/0029-gateway.md).
+// on both; a child killed mid-call fails that call at once and comes back; a remote upstream gets
+// the headers its entry names and never the caller's token (docs/adr/0029-gateway.md).
 //   MCP_CPP_GATEWAY=build/tools/mcp-cpp-gateway/mcp-cpp-gateway MCP_CPP_CLIENT=build/tools/mcp-cpp-client/mcp-cpp-client \
 //   MCP_CPP_DEMO=build/examples/demo/mcp-cpp-demo node --test tests/e2e/gateway.test.mjs
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:http';
+import { Readable } from 'node:stream';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -254,6 +257,65 @@ describe('mcp-cpp-gateway --no-prefix in front of one server', () => {
             for (const c of connected) await c.close().catch(() => {});
             await one.close();
             await waitUntil(() => childPids(scratch, '').length === 0, 10_000, 'the child to exit with the gateway');
+            rmSync(scratch, { recursive: true, force: true });
+        }
+    });
+});
+
+// An HTTP relay in front of an upstream MCP server that keeps every request's headers and body.
+async function recordingRelay(upstream) {
+    const seen = [];
+    const server = createServer(async (req, res) => {
+        const chunks = [];
+        for await (const c of req) chunks.push(c);
+        const body = Buffer.concat(chunks).toString('utf8');
+        seen.push({ headers: req.headers, body });
+        const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k)));
+        try {
+            const answer = await fetch(upstream, { method: req.method, headers, body: req.method === 'POST' ? body : undefined });
+            res.writeHead(answer.status, Object.fromEntries(answer.headers));
+            if (answer.body) Readable.fromWeb(answer.body).pipe(res);
+            else res.end();
+        } catch (e) {
+            res.writeHead(502).end(String(e));
+        }
+    });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { seen, url: `http://127.0.0.1:${server.address().port}/mcp`, close: () => new Promise((r) => server.close(r)) };
+}
+
+describe('mcp-cpp-gateway in front of a remote server', () => {
+    test('the upstream gets the headers its configuration names, never the caller\'s token', TEST, async () => {
+        const demo = await HttpDemo.start();
+        const relay = await recordingRelay(demo.url);
+        const scratch = mkdtempSync(join(tmpdir(), 'mcp-gateway-remote-'));
+        const file = join(scratch, 'remote.json');
+        writeFileSync(file, JSON.stringify({ servers: { remote: { type: 'http', url: relay.url, headers: { 'X-Upstream-Key': 'configured-key' } } } }));
+        const gateway = await HttpDemo.start(['--servers', file], { binary: binary('MCP_CPP_GATEWAY', 'mcp-cpp-gateway') });
+        const callerToken = 'caller-token-that-must-stay-here';
+        const front = await recordingRelay(gateway.url);  // shows that the token did reach the gateway
+        const connected = [];
+        try {
+            for (const [Client, Transport] of [[ClientV1, TransportV1], [ClientV2, TransportV2]]) {
+                const c = new Client({ name: 'gateway-e2e-remote', version: '1.0.0' }, { capabilities: {} });
+                await c.connect(new Transport(new URL(front.url), { requestInit: { headers: { Authorization: `Bearer ${callerToken}` } } }), REQUEST);
+                connected.push(c);
+                assert.equal(textOf(await callTool(c, { name: 'remote_echo', arguments: { text: 'over two hops' } })), 'over two hops');
+            }
+            assert.ok(front.seen.length > 0 && front.seen.every(({ headers }) => headers.authorization === `Bearer ${callerToken}`),
+                'every request reached the gateway with the caller\'s token');
+            assert.ok(relay.seen.length > 0, 'the upstream was called');
+            for (const { headers, body } of relay.seen) {
+                assert.equal(headers['x-upstream-key'], 'configured-key', 'every upstream request carries the configured header');
+                assert.equal(headers.authorization, undefined, 'no Authorization header upstream');
+                assert.ok(!JSON.stringify(headers).includes(callerToken) && !body.includes(callerToken), 'the caller\'s token never goes upstream');
+            }
+        } finally {
+            for (const c of connected) await c.close().catch(() => {});
+            await front.close();
+            await gateway.close();
+            await relay.close();
+            await demo.close();
             rmSync(scratch, { recursive: true, force: true });
         }
     });
