@@ -212,6 +212,7 @@ describe('mcp-cpp-gateway in front of server-everything, server-memory and serve
                     return false;  // restarting: the call fails at once
                 }
             }, 20_000, 'server-everything to be restarted and answer');
+            await waitUntil(() => /server "everything" is back/.test(gateway.stderr), 5_000, 'the gateway to say the server is back');
             // The other children never noticed.
             const dirs = await callTool(c, { name: 'filesystem_list_allowed_directories', arguments: {} }, REQUEST);
             assert.match(textOf(dirs), new RegExp(scratch.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));

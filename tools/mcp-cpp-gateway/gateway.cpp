@@ -44,10 +44,7 @@ Gateway::Gateway(mcp::Server& server, const std::vector<mcp::ServerConfig>& serv
     options.naming = mcp::GroupNaming::prefix_always;
     options.on_change = [this] { update(); };
     options.on_state = [this](const mcp::ServerState& state) {
-        if (state.status == mcp::ServerStatus::reconnecting || state.status == mcp::ServerStatus::failed) {
-            std::fprintf(stderr, "mcp-cpp-gateway: server \"%s\" %s after %d failure(s): %s\n", state.name.c_str(),
-                         std::string(mcp::to_string(state.status)).c_str(), state.failures, state.error.c_str());
-        }
+        report(state);
         update();
     };
     group_ = std::make_unique<mcp::ClientGroup>(std::move(options));
@@ -77,6 +74,29 @@ bool Gateway::wait_started(std::chrono::milliseconds timeout) const {
 std::vector<mcp::ServerState> Gateway::servers() const { return group_->servers(); }
 
 void Gateway::close() { group_->close(); }
+
+void Gateway::report(const mcp::ServerState& state) {
+    std::lock_guard lock(report_mutex_);
+    int& reported = reported_failures_[state.name];
+    switch (state.status) {
+        case mcp::ServerStatus::connected:
+            if (reported > 0) std::fprintf(stderr, "mcp-cpp-gateway: server \"%s\" is back\n", state.name.c_str());
+            reported = 0;
+            break;
+        case mcp::ServerStatus::reconnecting:
+            if (state.failures <= reported) break;  // the next attempt starting: told already
+            reported = state.failures;
+            std::fprintf(stderr, "mcp-cpp-gateway: server \"%s\" failed (%d in a row), restarting: %s\n",
+                         state.name.c_str(), state.failures, state.error.c_str());
+            break;
+        case mcp::ServerStatus::failed:
+            std::fprintf(stderr, "mcp-cpp-gateway: server \"%s\" given up after %d failures in a row: %s\n",
+                         state.name.c_str(), state.failures, state.error.c_str());
+            break;
+        case mcp::ServerStatus::connecting:
+        case mcp::ServerStatus::closed: break;
+    }
+}
 
 void Gateway::update() {
     std::lock_guard lock(mutex_);

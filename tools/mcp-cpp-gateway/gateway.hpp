@@ -42,8 +42,12 @@ private:
     // The mounts made equal to the group's lists: a connected server's entries are synced, a failed
     // one's removed, a restarting one's kept (its calls fail at once meanwhile).
     void update();
+    // Says on stderr when a server fails (once per failure), is given up, or is back.
+    void report(const mcp::ServerState& state);
 
-    std::mutex mutex_;                                           // update() one at a time
+    std::mutex mutex_;  // update() one at a time
+    std::mutex report_mutex_;
+    std::map<std::string, int> reported_failures_;               // by server name
     std::map<std::string, std::shared_ptr<mcp::Mount>> mounts_;  // by server name
     std::unique_ptr<mcp::ClientGroup> group_;
 };
