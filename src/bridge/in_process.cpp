@@ -7,7 +7,9 @@
 #include <boost/json/serialize.hpp>
 
 #include <atomic>
+#include <condition_variable>
 #include <mutex>
+#include <utility>
 
 namespace mcp {
 
@@ -32,7 +34,14 @@ public:
     }
 
     void close() override {
-        if (closed_.exchange(true) || !session_) return;
+        {
+            std::unique_lock lock(mutex_);
+            if (closed_.exchange(true) || !session_) return;
+            // A server thread still handing a message to the client finishes before the client goes
+            // on to tear itself down (one on this very thread, closing from its callback, cannot).
+            const int own = delivering_here == this ? 1 : 0;
+            idle_.wait(lock, [&] { return delivering_ <= own; });
+        }
         // The client has failed its calls in flight already: the server stops them too.
         session_->cancel_all();
         session_->close();
@@ -40,7 +49,22 @@ public:
     }
 
     void deliver(const boost::json::value& message) {
-        if (!closed_.load() && events_.message) events_.message(boost::json::serialize(message));
+        {
+            std::lock_guard lock(mutex_);
+            if (closed_.load() || !events_.message) return;
+            ++delivering_;
+        }
+        // Counted out however the client's callback returns.
+        struct Delivering {
+            InProcessTransport& transport;
+            const InProcessTransport* previous = std::exchange(delivering_here, &transport);
+            ~Delivering() {
+                delivering_here = previous;
+                std::lock_guard lock(transport.mutex_);
+                if (--transport.delivering_ == 0) transport.idle_.notify_all();
+            }
+        } delivering{*this};
+        events_.message(boost::json::serialize(message));
     }
 
 private:
@@ -62,12 +86,20 @@ private:
         std::weak_ptr<InProcessTransport> transport_;
     };
 
+    // The transport whose deliver() runs on this thread, if any.
+    static thread_local const InProcessTransport* delivering_here;
+
     Server& server_;
     InProcessOptions options_;
     TransportEvents events_;
     std::shared_ptr<Session> session_;
     std::atomic<bool> closed_{false};
+    std::mutex mutex_;  // closed_'s change against deliveries starting, and the count below
+    std::condition_variable idle_;
+    int delivering_ = 0;  // deliver() calls under way
 };
+
+thread_local const InProcessTransport* InProcessTransport::delivering_here = nullptr;
 
 }  // namespace
 
