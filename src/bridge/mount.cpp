@@ -138,8 +138,9 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
     std::mutex source_mutex;
     MountClientSource source;
 
-    std::mutex mutex;                                      // the registrations below, and sync's changes to the server
-    std::map<std::string, Registered, std::less<>> tools;  // by inner name
+    std::mutex mutex;     // the registrations below, and sync's changes to the server
+    bool closed = false;  // the mount is gone: a refresh still running registers nothing more
+    std::map<std::string, Registered, std::less<>> tools;      // by inner name
     std::map<std::string, Registered, std::less<>> prompts;    // by inner name
     std::map<std::string, Registered, std::less<>> resources;  // by inner URI
     std::map<std::string, Registered, std::less<>> templates;  // by inner URI template
@@ -355,21 +356,25 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
     }
 
     void sync_tools(const std::vector<Tool>& items) {
+        if (closed) return;
         sync_kind(
             tools, items, ListKind::tools, false, [](const Tool& t) { return t.name; },
             [this](const Tool& t) { return add_tool(t); });
     }
     void sync_prompts(const std::vector<Prompt>& items) {
+        if (closed) return;
         sync_kind(
             prompts, items, ListKind::prompts, false, [](const Prompt& p) { return p.name; },
             [this](const Prompt& p) { return add_prompt(p); });
     }
     void sync_resources(const std::vector<Resource>& items) {
+        if (closed) return;
         sync_kind(
             resources, items, ListKind::resources, false, [](const Resource& r) { return r.uri; },
             [this](const Resource& r) { return add_resource(r); });
     }
     void sync_templates(const std::vector<ResourceTemplate>& items) {
+        if (closed) return;
         sync_kind(
             templates, items, ListKind::resources, true, [](const ResourceTemplate& t) { return t.uri_template; },
             [this](const ResourceTemplate& t) { return add_template(t); });
@@ -422,6 +427,10 @@ Mount::Mount(Server& server, std::string prefix, MountClientSource source) {
 
 Mount::~Mount() {
     clear();
+    {
+        std::lock_guard lock(state_->mutex);
+        state_->closed = true;
+    }
     // The source may own the client: close it here, not on a thread of its own pool.
     MountClientSource source;
     std::lock_guard lock(state_->source_mutex);
@@ -493,6 +502,12 @@ std::shared_ptr<Mount> mount(Server& server, std::string prefix, std::shared_ptr
         std::mutex mutex;
         std::shared_ptr<Client> client;
         Subscription changes;  // ended before the client closes
+        // Closed by the thread that drops the mount: close() waits for the client's callbacks (a
+        // refresh holding the client too), so the client's last owner is never one of them.
+        ~Slot() {
+            changes = Subscription();
+            if (client) client->close();
+        }
     };
     auto slot = std::make_shared<Slot>();
     auto m = std::make_shared<Mount>(server, std::move(prefix), [slot] {

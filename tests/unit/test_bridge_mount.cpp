@@ -133,9 +133,11 @@ protected:
         return *client;
     }
 
+    // The mount first: its inner client's callbacks (progress relayed to the outer call) end with it,
+    // so none is still delivering to the outer client while that one closes.
     void TearDown() override {
-        if (client) client->close();
         mounted.reset();
+        if (client) client->close();
     }
 
     client_testing::Observed seen;
