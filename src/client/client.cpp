@@ -33,6 +33,15 @@ T read(const boost::json::value& result, const char* what, T (*reader)(const boo
     }
 }
 
+// A tool result the caller owns, read without copying what it keeps.
+CallToolResult read_tool_result(boost::json::value&& result) {
+    try {
+        return tool_result_from_wire(std::move(result));
+    } catch (const std::invalid_argument& e) {
+        throw ProtocolViolation(std::string("malformed tool result: ") + e.what());
+    }
+}
+
 template <class T>
 T read_wire(const boost::json::value& result, const char* what) {
     return read<T>(result, what, [](const boost::json::value& v) { return from_wire<T>(v); });
@@ -164,7 +173,7 @@ CallToolResult Client::call_tool(std::string_view name, boost::json::object argu
     auto result = impl_->call(tool_call(impl_->tools, name, std::move(arguments), options));
     if (const auto* o = result.if_object(); o != nullptr && o->contains("resultType") && o->at("resultType") == "task")
         return task_result(read(result, "task", &detail::task_from_wire).id, options);
-    auto typed = read_wire<CallToolResult>(result, "tool result");
+    auto typed = read_tool_result(std::move(result));
     impl_->tools.check_output(name, typed);
     return typed;
 }
@@ -177,18 +186,20 @@ void Client::async_call_tool(std::string name, boost::json::object arguments, Ca
     impl->start(
         spec, 0, spec->params,
         [impl, inline_completion, name = std::move(name), done = std::move(done)](detail::Outcome outcome) mutable {
-            auto deliver = [impl, name = std::move(name), done = std::move(done), outcome = std::move(outcome)] {
-                CallToolResult typed;
+            auto deliver = [impl, name = std::move(name), done = std::move(done),
+                            outcome = std::move(outcome)]() mutable {
+                // Constructed in place, never assigned: the result keeps the storage it was parsed into.
+                std::optional<CallToolResult> typed;
                 std::exception_ptr error = outcome.error;
                 if (!error) {
                     try {
-                        typed = read_wire<CallToolResult>(outcome.result, "tool result");
-                        impl->tools.check_output(name, typed);
+                        typed.emplace(read_tool_result(std::move(outcome.result)));
+                        impl->tools.check_output(name, *typed);
                     } catch (...) {
                         error = std::current_exception();
                     }
                 }
-                done(error, std::move(typed));
+                done(error, error ? CallToolResult() : std::move(*typed));
             };
             run_completion(impl->pool, inline_completion, std::move(deliver));
         });

@@ -90,10 +90,7 @@ void Client::Impl::init() {
         });
 }
 
-Era Client::Impl::era() const {
-    std::lock_guard lock(mutex);
-    return era_;
-}
+Era Client::Impl::era() const { return era_.load(std::memory_order_acquire); }
 
 std::string Client::Impl::version() const {
     std::lock_guard lock(mutex);
