@@ -121,11 +121,13 @@ void Peer::request(std::string_view method, const boost::json::object& params, R
     out.kind = OutboundMessage::Kind::request;
     out.id = id;
     out.method = std::string(method);
-    if (const auto* info = find_method_info(method); info != nullptr && !info->entity_param.empty()) {
-        if (const auto* name = params.if_contains(info->entity_param); name != nullptr && name->is_string())
-            out.name = std::string(name->get_string());
+    if (transport_->mirrors_headers()) {
+        if (const auto* info = find_method_info(method); info != nullptr && !info->entity_param.empty()) {
+            if (const auto* name = params.if_contains(info->entity_param); name != nullptr && name->is_string())
+                out.name = std::string(name->get_string());
+        }
+        out.params = std::move(spec.param_headers);
     }
-    out.params = std::move(spec.param_headers);
     out.protocol_version = std::move(spec.protocol_version);
     out.text = request_text(id, method, *sent, spec.envelope ? *spec.envelope : std::string_view());
     // Holds the request alone, which a std::function keeps without an allocation of its own.
