@@ -7,6 +7,9 @@
 #include <charconv>
 #include <cstdint>
 #include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace mcp::detail {
 
@@ -15,6 +18,9 @@ namespace {
 // Below this nesting the walk recurses; a deeper value (one an application built: parsed ones
 // are bounded far lower) goes to Boost.JSON's serializer, which keeps its stack on the heap.
 constexpr int kMaxRecursion = 64;
+
+// A plain string up to this long is quoted on the stack and appended once.
+constexpr std::size_t kShortString = 128;
 
 // What each byte becomes inside a JSON string: 0 as is, 'u' as \u00XX, else \ and that letter.
 constexpr std::array<char, 256> kEscapes = [] {
@@ -30,17 +36,36 @@ constexpr std::array<char, 256> kEscapes = [] {
     return table;
 }();
 
-// Whether any of the 8 bytes in `word` needs escaping: below 0x20, a quote or a backslash. The
-// "has a byte below n" bit trick, exact for "any".
-bool needs_escape(std::uint64_t word) {
+// How many bytes at the start of `string` JSON writes as they are (no control character, quote or
+// backslash): sixteen at a time with SSE2, else eight with the "has a byte below n" bit trick.
+std::size_t plain_prefix(std::string_view string) {
+    std::size_t i = 0;
+#if defined(__SSE2__)
+    const __m128i max_control = _mm_set1_epi8(0x1F);
+    const __m128i quote = _mm_set1_epi8('"');
+    const __m128i backslash = _mm_set1_epi8('\\');
+    for (; string.size() - i >= 16; i += 16) {
+        const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(string.data() + i));
+        const __m128i control = _mm_cmpeq_epi8(_mm_min_epu8(bytes, max_control), bytes);
+        const __m128i special =
+            _mm_or_si128(control, _mm_or_si128(_mm_cmpeq_epi8(bytes, quote), _mm_cmpeq_epi8(bytes, backslash)));
+        if (_mm_movemask_epi8(special) != 0) break;
+    }
+#else
     constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
     constexpr std::uint64_t kHighs = 0x8080808080808080ULL;
-    const std::uint64_t quote = word ^ (kOnes * '"');
-    const std::uint64_t backslash = word ^ (kOnes * '\\');
-    const std::uint64_t below_space = (word - kOnes * 0x20) & ~word;
-    const std::uint64_t is_quote = (quote - kOnes) & ~quote;
-    const std::uint64_t is_backslash = (backslash - kOnes) & ~backslash;
-    return ((below_space | is_quote | is_backslash) & kHighs) != 0;
+    for (std::uint64_t word = 0; string.size() - i >= 8; i += 8) {
+        std::memcpy(&word, string.data() + i, 8);
+        const std::uint64_t quote = word ^ (kOnes * '"');
+        const std::uint64_t backslash = word ^ (kOnes * '\\');
+        const std::uint64_t below_space = (word - kOnes * 0x20) & ~word;
+        const std::uint64_t is_quote = (quote - kOnes) & ~quote;
+        const std::uint64_t is_backslash = (backslash - kOnes) & ~backslash;
+        if (((below_space | is_quote | is_backslash) & kHighs) != 0) break;
+    }
+#endif
+    while (i < string.size() && kEscapes[static_cast<unsigned char>(string[i])] == 0) ++i;
+    return i;
 }
 
 void append_with_serializer(std::string& out, const boost::json::value& value) {
@@ -111,13 +136,16 @@ void append_json(std::string& out, const boost::json::object& object) { append_o
 
 void append_json(std::string& out, std::string_view string) {
     static constexpr char kHex[] = "0123456789abcdef";
-    // Most strings have nothing to escape: eight bytes at a time to the first that needs it.
-    std::size_t i = 0;
-    for (std::uint64_t word = 0; string.size() - i >= 8; i += 8) {
-        std::memcpy(&word, string.data() + i, 8);
-        if (needs_escape(word)) break;
+    std::size_t i = plain_prefix(string);
+    if (i == string.size() && string.size() <= kShortString) {
+        // Most strings are short and plain: quoted on the stack, appended in one go.
+        char quoted[kShortString + 2];
+        quoted[0] = '"';
+        std::memcpy(quoted + 1, string.data(), string.size());
+        quoted[string.size() + 1] = '"';
+        out.append(quoted, string.size() + 2);
+        return;
     }
-    while (i < string.size() && kEscapes[static_cast<unsigned char>(string[i])] == 0) ++i;
     out += '"';
     out.append(string.data(), i);
     for (; i < string.size(); ++i) {
