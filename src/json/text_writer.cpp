@@ -19,6 +19,9 @@ namespace {
 // are bounded far lower) goes to Boost.JSON's serializer, which keeps its stack on the heap.
 constexpr int kMaxRecursion = 64;
 
+// What json_text reserves before it writes.
+constexpr std::size_t kFirstReserve = 480;
+
 // A plain string up to this long is quoted on the stack and appended once.
 constexpr std::size_t kShortString = 128;
 
@@ -133,6 +136,14 @@ void append_value(std::string& out, const boost::json::value& value, int depth) 
 void append_json(std::string& out, const boost::json::value& value) { append_value(out, value, 0); }
 
 void append_json(std::string& out, const boost::json::object& object) { append_object(out, object, 0); }
+
+std::string json_text(const boost::json::value& value) {
+    std::string text;
+    // A typical message in one allocation, not grown four times; a scalar in the string itself.
+    if (value.is_object() || value.is_array()) text.reserve(kFirstReserve);
+    append_value(text, value, 0);
+    return text;
+}
 
 void append_json(std::string& out, std::string_view string) {
     static constexpr char kHex[] = "0123456789abcdef";

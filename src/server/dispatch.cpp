@@ -1,5 +1,6 @@
 #include "server/dispatch.hpp"
 
+#include "json/text_writer.hpp"
 #include "protocol/era.hpp"
 #include "protocol/params.hpp"
 #include "server/call_observer.hpp"
@@ -16,8 +17,6 @@
 
 #include <mcp/json/bind.hpp>
 #include <mcp/protocol/errors.hpp>
-
-#include <boost/json/serialize.hpp>
 
 #include <unordered_map>
 
@@ -227,8 +226,7 @@ TraceContext trace_of(const jsonrpc::Message& msg, const Inbound& inbound) {
 }
 
 LogFields log_fields_of(const CallState& call) {
-    LogFields fields{{"mcp.request.id", boost::json::serialize(call.message.id)},
-                     {"mcp.method", std::string(call.message.method)}};
+    LogFields fields{{"mcp.request.id", json_text(call.message.id)}, {"mcp.method", std::string(call.message.method)}};
     if (call.session && !call.session->id().empty()) fields.emplace_back("mcp.session", call.session->id());
     if (const auto& name = call.exchange->client_info().name; !name.empty()) fields.emplace_back("mcp.client", name);
     if (const auto& principal = call.exchange->principal()) fields.emplace_back("mcp.principal", principal->subject);

@@ -1,5 +1,6 @@
 // The MCP endpoint: POST, GET and DELETE under the rules of both eras (2025-11-25 sessions and
 // 2026-07-28 stateless requests), decided per request.
+#include "json/text_writer.hpp"
 #include "transport/http/bearer_auth.hpp"
 #include "transport/http/cors.hpp"
 #include "transport/http/guards.hpp"
@@ -193,8 +194,8 @@ asio::awaitable<bool> post_initialize(HttpStream& stream, const Request& request
     if (!sink->response) co_return co_await write_response(stream, request, 202, {}, {}, {}, ctx);
     const auto& response = *sink->response;
     if (!response.as_object().contains("result")) {
-        co_return co_await write_response(stream, request, status_of(response, Era::sessions),
-                                          boost::json::serialize(response), "application/json", {}, ctx);
+        co_return co_await write_response(stream, request, status_of(response, Era::sessions), json_text(response),
+                                          "application/json", {}, ctx);
     }
     const auto client = caller.key();
     switch (co_await near_store(ctx, [&] { return ctx.sessions.admit(session, client); })) {
@@ -207,7 +208,7 @@ asio::awaitable<bool> post_initialize(HttpStream& stream, const Request& request
             co_return co_await write_error(stream, request, 503, kServerError, "Too many sessions, try again later",
                                            ctx, header_list("Retry-After", "5"), id);
     }
-    co_return co_await write_response(stream, request, 200, boost::json::serialize(response), "application/json",
+    co_return co_await write_response(stream, request, 200, json_text(response), "application/json",
                                       header_list("Mcp-Session-Id", session->id()), ctx);
 }
 
