@@ -52,7 +52,8 @@
 #                           (default: all)
 #   --targets LIST          comma-separated subset of: mcp-cpp,mcp-cpp-metrics,mcp-cpp-redis,
 #                           mcp-cpp-redis-cluster,floor,v2-stateless,v2-session,v1-stateless,v1-session,
-#                           v2-stdio,v1-stdio,cat,mcp-client,mcp-client-2025,ts-client (default: all); each
+#                           v2-stdio,v1-stdio,cat,mcp-client,mcp-client-2025,ts-client,ts2-client
+#                           (default: all); each
 #                           suite runs those of its targets that are listed
 #   --conns "1 32 256"      connection counts (http) --duration S   seconds per measured run
 #   --reps N                repetitions per point    --warmup S     seconds of warm-up per point
@@ -92,6 +93,7 @@
 #   mcp-client    client: mcp::Client, protocol_version auto (2026-07-28 against the demo)
 #   mcp-client-2025  client: mcp::Client pinned to 2025-11-25, the TypeScript client's wire
 #   ts-client     client: @modelcontextprotocol/sdk 1.32.2's Client (2025-11-25)
+#   ts2-client    client: @modelcontextprotocol/client 2.4.0's Client pinned to 2026-07-28
 set -euo pipefail
 shopt -u patsub_replacement 2>/dev/null || true
 
@@ -181,7 +183,7 @@ PARKED_TARGETS=(mcp-cpp v1-session)
 GROWTH_TARGETS=(mcp-cpp)
 HTTPS_TARGETS=(mcp-cpp)
 INTERCEPTORS_TARGETS=(mcp-cpp)
-CLIENT_TARGETS=(mcp-client mcp-client-2025 ts-client)
+CLIENT_TARGETS=(mcp-client mcp-client-2025 ts-client ts2-client)
 ALL_TARGETS=("${HTTP_TARGETS[@]}" v2-stdio v1-stdio cat "${CLIENT_TARGETS[@]}")
 pick_from TARGETS ALL_TARGETS target "$targets_opt"
 selected() { [[ " ${TARGETS[*]} " == *" $1 "* ]]; }
@@ -1030,6 +1032,7 @@ suite_client() {
                 mcp-client) driver=("$CLIENT_RUN" --protocol auto) ;;
                 mcp-client-2025) driver=("$CLIENT_RUN" --protocol 2025-11-25) ;;
                 ts-client) driver=(node "$BENCH/peers/client-ts.mjs") ;;
+                ts2-client) driver=(node "$BENCH/peers/client-ts.mjs" --sdk v2 --pin 2026-07-28) ;;
             esac
             if [[ $transport == http ]]; then
                 start_target mcp-cpp
@@ -1084,7 +1087,7 @@ write_meta() {
           growth:{tools:$growth_tools, text_bytes:$growth_bytes, conns:$growth_conns, duration_s:$growth_duration},
           callgrind_calls:$callgrind_calls, callgrind_http_calls:$callgrind_http_calls,
           versions:{wrk:$wrk, nginx:$nginx, node:$node, valgrind:$valgrind, mcp_cpp:$commit, mcp_cpp_uncommitted_files:$dirty,
-                    "@modelcontextprotocol/server":"2.4.0", "@modelcontextprotocol/sdk":"1.32.2"}}' >"$WORK/meta.json"
+                    "@modelcontextprotocol/server":"2.4.0", "@modelcontextprotocol/client":"2.4.0", "@modelcontextprotocol/sdk":"1.32.2"}}' >"$WORK/meta.json"
 }
 
 # --- the run -------------------------------------------------------------------------------------
