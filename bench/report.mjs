@@ -43,6 +43,8 @@ const clientRecords = jsonl('client.jsonl');
 const TARGET_LABEL = {
     'mcp-cpp': 'mcp-cpp',
     'mcp-cpp-metrics': 'mcp-cpp, --metrics scraped every 1 s',
+    'mcp-cpp-redis': 'mcp-cpp, --metrics, --store redis:// (one redis-server)',
+    'mcp-cpp-redis-cluster': 'mcp-cpp, --metrics, --store redis-cluster:// (3 masters)',
     floor: 'nginx floor',
     'v2-stateless': 'TS server 2.4.0 (createMcpHandler)',
     'v2-session': 'TS server 2.4.0 (sessions)',
@@ -112,6 +114,9 @@ function aggregatePoint(all, head, point) {
         runs_still_disturbed: runs.filter((s) => s.disturbed).length,
         wrk_cpu_us_per_request: stat(runs.filter((s) => s.requests > 0 && s.wrk_cpu_s != null).map((s) => (s.wrk_cpu_s / s.requests) * 1e6)),
         wrk_process_busy: stat(runs.filter((s) => s.wrk_cpu_s != null).map((s) => s.wrk_cpu_s / (s.duration_us / 1e6))),
+        // The store targets: Redis commands and the node's store round trips per call.
+        redis_commands_per_call: stat(runs.filter((s) => s.store && calls(s) > 0).map((s) => s.store.redis_commands / calls(s))),
+        round_trips_per_call: stat(runs.filter((s) => s.store && calls(s) > 0).map((s) => s.store.round_trips / calls(s))),
         failures: all.reduce((a, s) => a + s.failures, 0),
         socket_errors: all.reduce((a, s) => a + errorsOf(s), 0),
         first_failure: firstFailure,
@@ -361,6 +366,37 @@ if (targets.length) {
     for (const t of [...targets].sort((a, b) => TARGET_ORDER.indexOf(a.target) - TARGET_ORDER.indexOf(b.target))) {
         const peaks = rows.filter((r) => r.target === t.target && r.peak_rss_kb != null).map((r) => `${WIRE_LABEL[r.wire]}: ${mb(r.peak_rss_kb)}`);
         p(`| ${TARGET_LABEL[t.target]} | ${mb(t.idle_rss_kb)} | ${peaks.join('; ') || '–'} |`);
+    }
+    p();
+}
+// The shared stores beside the memory store, the same server otherwise (--metrics scraped every
+// second on all three), a reused 2025 session; issue 25's targets for information.
+const storeRows = rows.filter((r) => r.target.startsWith('mcp-cpp-redis') && r.wire === '2025-session');
+if (storeRows.length) {
+    p('## What a shared store costs a reused-session 2025 call');
+    p();
+    p('Each store row beside mcp-cpp with --metrics and the memory store at the same connections. Redis commands: ' +
+        'INFO total_commands_processed over every Redis server (a script\'s own commands count), background work ' +
+        '(the cluster\'s slot map read once a second, health checks) included. Round trips: the node\'s ' +
+        'mcp_store_command_duration_seconds count (a pipeline once). Redis runs on the load core, beside wrk. ' +
+        "Issue 25's targets: CPU ≤ 1.5× the memory store's, ≤ 1 command and ≤ 0.1 round trips per call.");
+    p();
+    p('| store | conns | calls/s | CPU µs/call | × memory CPU | Redis commands/call | round trips/call | targets met |');
+    p('|---|---:|---:|---:|---:|---:|---:|---|');
+    for (const conns of [...new Set(storeRows.map((r) => r.conns))].sort((a, b) => a - b)) {
+        const memory = find('mcp-cpp-metrics', '2025-session', conns);
+        if (memory) {
+            p(`| memory | ${conns} | ${range(memory.calls_per_s, int)} | ${range(memory.server_cpu_us_per_call, (x) => fix(x, 1))} | 1.0× | 0 | 0 | |`);
+        }
+        for (const r of storeRows.filter((x) => x.conns === conns)) {
+            const cpu = med(memory?.server_cpu_us_per_call) ? med(r.server_cpu_us_per_call) / med(memory.server_cpu_us_per_call) : null;
+            const commands = med(r.redis_commands_per_call);
+            const trips = med(r.round_trips_per_call);
+            const met = cpu == null || commands == null || trips == null ? '–' : cpu <= 1.5 && commands <= 1 && trips <= 0.1 ? 'yes' : 'no';
+            p(`| ${r.target === 'mcp-cpp-redis' ? 'redis' : 'redis-cluster'} | ${conns} | ${range(r.calls_per_s, int)} | ` +
+                `${range(r.server_cpu_us_per_call, (x) => fix(x, 1))} | ${times(cpu)} | ${range(r.redis_commands_per_call, (x) => fix(x, 3))} | ` +
+                `${range(r.round_trips_per_call, (x) => fix(x, 4))} | ${met} |`);
+        }
     }
     p();
 }

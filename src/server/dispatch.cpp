@@ -276,6 +276,34 @@ void handle_notification(ServerCore& core, const jsonrpc::Message& message, cons
     }
 }
 
+namespace {
+
+// Whether the entry the request names (by `param`) runs on the calling thread and never parks.
+template <class Registry>
+bool names_inline_unparked(const Registry& registry, const jsonrpc::Message& message, std::string_view param) {
+    const auto* name = message.params != nullptr ? message.params->if_contains(param) : nullptr;
+    if (name == nullptr || !name->is_string()) return false;
+    const auto entry = registry.find(name->get_string());
+    return entry && entry->def.spec.runs_inline && !entry->def.spec.replayable;
+}
+
+}  // namespace
+
+bool answers_without_store(const ServerCore& core, const jsonrpc::Message& message) {
+    if (message.kind != jsonrpc::Kind::request) return false;
+    const auto method = message.method;
+    if (method == "ping" || method == "tools/list" || method == "prompts/list" || method == "resources/list" ||
+        method == "resources/templates/list") {
+        return true;
+    }
+    const auto* info = find_method_info(method);
+    if (info == nullptr) return false;
+    if (method == "tools/call") return names_inline_unparked(core.catalog.tools, message, info->entity_param);
+    if (method == "prompts/get") return names_inline_unparked(core.catalog.prompts, message, info->entity_param);
+    if (method == "resources/read") return names_inline_unparked(core.catalog.resources, message, info->entity_param);
+    return false;
+}
+
 void handle_request(ServerCore& core, const std::shared_ptr<CallState>& call, const Inbound& inbound) {
     const Method* method = nullptr;
     const Era era = era_of(call->message, inbound);

@@ -20,6 +20,7 @@
 
 #include <mcp/protocol/errors.hpp>
 #include <mcp/protocol/jsonrpc.hpp>
+#include <mcp/server/detail/transport_access.hpp>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -270,12 +271,24 @@ asio::awaitable<bool> post(HttpStream& stream, Request& request, const Caller& c
                                        "Bad Request: Mcp-Session-Id header is required", ctx, {}, id);
     }
     auto outbox = std::make_shared<Outbox>(ctx.options.max_pending_bytes);
-    const bool found = co_await near_store(ctx, [&] {
-        auto session = ctx.sessions.find(session_id, caller.subject());
-        if (!session) return false;
+    const auto serve = [&](const std::shared_ptr<ResumableSession>& session) {
         dispatch(ctx, std::move(document), caller.inbound(session->session(), {}, nullptr, Era::sessions),
                  std::make_shared<ResponseStream>(Era::sessions, outbox, session, ctx.options.sse_retry.count(),
                                                   ctx.bearer.get()));
+    };
+    // A session whose record this node trusts, and a request the core answers without the store:
+    // served on this thread, as with the memory store (the hand-off to the store threads and back
+    // was most of what a call cost more with Redis).
+    if (ctx.store_threads && answers_without_store(ctx.server, message)) {
+        if (auto session = ctx.sessions.find_trusted(session_id, caller.subject())) {
+            serve(session);
+            co_return co_await deliver(stream, request, outbox, nullptr, {}, ctx);
+        }
+    }
+    const bool found = co_await near_store(ctx, [&] {
+        auto session = ctx.sessions.find(session_id, caller.subject());
+        if (!session) return false;
+        serve(session);
         return true;
     });
     if (!found)
