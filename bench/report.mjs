@@ -43,6 +43,8 @@ const clientRecords = jsonl('client.jsonl');
 const TARGET_LABEL = {
     'mcp-cpp': 'mcp-cpp',
     'mcp-cpp-metrics': 'mcp-cpp, --metrics scraped every 1 s',
+    'mcp-cpp-redis': 'mcp-cpp, --metrics, --store redis:// (one redis-server)',
+    'mcp-cpp-redis-cluster': 'mcp-cpp, --metrics, --store redis-cluster:// (3 masters)',
     floor: 'nginx floor',
     'v2-stateless': 'TS server 2.4.0 (createMcpHandler)',
     'v2-session': 'TS server 2.4.0 (sessions)',
@@ -114,6 +116,9 @@ function aggregatePoint(all, head, point) {
         runs_still_disturbed: runs.filter((s) => s.disturbed).length,
         wrk_cpu_us_per_request: stat(runs.filter((s) => s.requests > 0 && s.wrk_cpu_s != null).map((s) => (s.wrk_cpu_s / s.requests) * 1e6)),
         wrk_process_busy: stat(runs.filter((s) => s.wrk_cpu_s != null).map((s) => s.wrk_cpu_s / (s.duration_us / 1e6))),
+        // The store targets: Redis commands and the node's store round trips per call.
+        redis_commands_per_call: stat(runs.filter((s) => s.store && calls(s) > 0).map((s) => s.store.redis_commands / calls(s))),
+        round_trips_per_call: stat(runs.filter((s) => s.store && calls(s) > 0).map((s) => s.store.round_trips / calls(s))),
         failures: all.reduce((a, s) => a + s.failures, 0),
         socket_errors: all.reduce((a, s) => a + errorsOf(s), 0),
         first_failure: firstFailure,
@@ -183,7 +188,11 @@ const CLIENT_LABEL = {
     'mcp-client': 'mcp::Client, auto (2026-07-28)',
     'mcp-client-2025': 'mcp::Client, 2025-11-25',
     'ts-client': 'TS sdk 1.32.2 Client (2025-11-25)',
+    'ts2-client': 'TS client 2.4.0 (2026-07-28)',
 };
+// Each mcp::Client row is held against the TypeScript client that speaks its wire.
+const TS_PEER = { 'mcp-client': 'ts2-client', 'mcp-client-2025': 'ts-client' };
+const isTs = (target) => !(target in TS_PEER);
 const clientRows = ['http', 'stdio'].flatMap((transport) =>
     Object.keys(CLIENT_LABEL).filter((t) => clientRecords.some((r) => r.target === t && r.transport === transport)).map((target) => {
         const recs = clientRecords.filter((r) => r.target === target && r.transport === transport);
@@ -206,7 +215,7 @@ const clientRows = ['http', 'stdio'].flatMap((transport) =>
 );
 const clientOf = (target, transport) => clientRows.find((r) => r.target === target && r.transport === transport);
 const clientVsTs = (r, key) => {
-    const ts = clientOf('ts-client', r.transport);
+    const ts = clientOf(TS_PEER[r.target], r.transport);
     return med(r[key]) && med(ts?.[key]) ? med(r[key]) / med(ts[key]) : null;
 };
 
@@ -384,6 +393,37 @@ if (gatewayRows.length) {
     }
     p();
 }
+// The shared stores beside the memory store, the same server otherwise (--metrics scraped every
+// second on all three), a reused 2025 session; issue 25's targets for information.
+const storeRows = rows.filter((r) => r.target.startsWith('mcp-cpp-redis') && r.wire === '2025-session');
+if (storeRows.length) {
+    p('## What a shared store costs a reused-session 2025 call');
+    p();
+    p('Each store row beside mcp-cpp with --metrics and the memory store at the same connections. Redis commands: ' +
+        'INFO total_commands_processed over every Redis server (a script\'s own commands count), background work ' +
+        '(the cluster\'s slot map read once a second, health checks) included. Round trips: the node\'s ' +
+        'mcp_store_command_duration_seconds count (a pipeline once). Redis runs on the load core, beside wrk. ' +
+        "Issue 25's targets: CPU ≤ 1.5× the memory store's, ≤ 1 command and ≤ 0.1 round trips per call.");
+    p();
+    p('| store | conns | calls/s | CPU µs/call | × memory CPU | Redis commands/call | round trips/call | targets met |');
+    p('|---|---:|---:|---:|---:|---:|---:|---|');
+    for (const conns of [...new Set(storeRows.map((r) => r.conns))].sort((a, b) => a - b)) {
+        const memory = find('mcp-cpp-metrics', '2025-session', conns);
+        if (memory) {
+            p(`| memory | ${conns} | ${range(memory.calls_per_s, int)} | ${range(memory.server_cpu_us_per_call, (x) => fix(x, 1))} | 1.0× | 0 | 0 | |`);
+        }
+        for (const r of storeRows.filter((x) => x.conns === conns)) {
+            const cpu = med(memory?.server_cpu_us_per_call) ? med(r.server_cpu_us_per_call) / med(memory.server_cpu_us_per_call) : null;
+            const commands = med(r.redis_commands_per_call);
+            const trips = med(r.round_trips_per_call);
+            const met = cpu == null || commands == null || trips == null ? '–' : cpu <= 1.5 && commands <= 1 && trips <= 0.1 ? 'yes' : 'no';
+            p(`| ${r.target === 'mcp-cpp-redis' ? 'redis' : 'redis-cluster'} | ${conns} | ${range(r.calls_per_s, int)} | ` +
+                `${range(r.server_cpu_us_per_call, (x) => fix(x, 1))} | ${times(cpu)} | ${range(r.redis_commands_per_call, (x) => fix(x, 3))} | ` +
+                `${range(r.round_trips_per_call, (x) => fix(x, 4))} | ${met} |`);
+        }
+    }
+    p();
+}
 // Issue 6's speed targets, for information (a benchmark asserts nothing).
 const at32 = (w) => find('mcp-cpp', w, 32);
 if (at32('2026') || at32('2025-session')) {
@@ -429,8 +469,9 @@ if (clientRows.length) {
     p('## client');
     p();
     p(`Each client calls mcp-cpp-demo's \`echo\` (${meta.text_bytes} bytes of text) with ${meta.client_inflight} calls in flight, ` +
-        'every reply checked: mcp::Client through `async_call_tool` (bench/client/client_driver.cpp), the TypeScript SDK\'s ' +
-        'Client through `callTool` (bench/peers/client-ts.mjs). HTTP: a fresh `mcp-cpp-demo --http --io-threads 1` per run; stdio: ' +
+        'every reply checked: mcp::Client through `async_call_tool` (bench/client/client_driver.cpp), the TypeScript SDKs\' ' +
+        'Clients through `callTool` (bench/peers/client-ts.mjs). Each mcp::Client row\'s ÷ TS is against the TypeScript client ' +
+        'on the same wire: 2026-07-28 against the 2.4.0 client, 2025-11-25 against the 1.32.2 one. HTTP: a fresh `mcp-cpp-demo --http --io-threads 1` per run; stdio: ' +
         'the demo the client starts. The client on the load core, the server on the server core. ' +
         `${meta.warmup_s} s warm-up, then ${meta.reps} × ${meta.duration_s} s, medians (min–max). Client CPU: the driver's own ` +
         'getrusage / process.cpuUsage (all its threads); server CPU: /proc/<pid>/stat. Per client core: calls ÷ client CPU seconds. ' +
@@ -439,16 +480,16 @@ if (clientRows.length) {
     p('| transport | client | calls/s | ÷ TS | per client core | ÷ TS | client CPU µs/call | client core busy | server CPU µs/call | server core busy | failed |');
     p('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const r of clientRows) {
-        const own = r.target === 'ts-client';
+        const own = isTs(r.target);
         p(`| ${r.transport} | ${CLIENT_LABEL[r.target]} | ${range(r.calls_per_s, int)} | ${own ? '' : times(clientVsTs(r, 'calls_per_s'))} | ` +
             `${int(med(r.calls_per_client_core_s))} | ${own ? '' : times(clientVsTs(r, 'calls_per_client_core_s'))} | ` +
             `${fix(med(r.client_cpu_us_per_call), 1)} | ${pct(med(r.client_busy))} | ${fix(med(r.server_cpu_us_per_call), 1)} | ` +
             `${pct(med(r.server_busy))} | ${r.error ? 'error' : r.failures} |`);
     }
     p();
-    const goal = clientRows.filter((r) => r.target !== 'ts-client').map((r) => [r, clientVsTs(r, 'calls_per_client_core_s')]);
+    const goal = clientRows.filter((r) => !isTs(r.target)).map((r) => [r, clientVsTs(r, 'calls_per_client_core_s')]);
     if (goal.some(([, v]) => v != null)) {
-        p("Issue 22's target, ≥ 10× the TypeScript client's calls/s per client core (information, not asserted): " +
+        p("Issue 22's target, ≥ 10× the TypeScript client's calls/s per client core on the same wire (information, not asserted): " +
             goal.map(([r, v]) => `${r.transport}, ${CLIENT_LABEL[r.target]}: ${v == null ? '–' : `${times(v)} (${v >= 10 ? 'met' : 'missed'})`}`).join('; ') + '.');
         p();
     }

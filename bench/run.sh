@@ -51,9 +51,10 @@
 #   --suites LIST           comma-separated subset of: http,stdio,memory,parked,growth,https,
 #                           interceptors,client
 #                           (default: all)
-#   --targets LIST          comma-separated subset of: mcp-cpp,mcp-cpp-metrics,floor,v2-stateless,
-#                           v2-session,v1-stateless,v1-session,gateway,supergateway,v2-stdio,v1-stdio,cat,mcp-client,
-#                           mcp-client-2025,ts-client (default: all); each
+#   --targets LIST          comma-separated subset of: mcp-cpp,mcp-cpp-metrics,mcp-cpp-redis,
+#                           mcp-cpp-redis-cluster,floor,v2-stateless,v2-session,v1-stateless,v1-session,
+#                           gateway,supergateway,v2-stdio,v1-stdio,cat,mcp-client,mcp-client-2025,ts-client,
+#                           ts2-client (default: all); each
 #                           suite runs those of its targets that are listed
 #   --conns "1 32 256"      connection counts (http) --duration S   seconds per measured run
 #   --reps N                repetitions per point    --warmup S     seconds of warm-up per point
@@ -71,6 +72,13 @@
 #                 interceptors: build/bench/mcp-cpp-bench-growth (bench/server/growth_server.cpp)
 #   mcp-cpp-metrics  http: the same, with --metrics on a second port that curl scrapes every second
 #                 (as Prometheus would), wires 2026 and 2025-session: the cost of metrics
+#   mcp-cpp-redis  http: mcp-cpp-metrics with --store redis:// on one redis-server (on the load core),
+#                 wire 2025-session: calls/s, server CPU per call, Redis commands per call (INFO
+#                 total_commands_processed) and round trips per call (the node's
+#                 mcp_store_command_duration_seconds count) beside the memory store's mcp-cpp-metrics
+#   mcp-cpp-redis-cluster  http: the same with --store redis-cluster:// on three masters (no replicas),
+#                 started as e2e.redis_cluster starts its cluster; --quick skips it (its start alone
+#                 takes seconds the smoke does not have)
 #   floor         nginx, one worker, fixed replies byte-identical to mcp-cpp's (bench/nginx/nginx.conf)
 #                 wires 2026 (checked) alternating with 2026-nocheck (no response() hook: its cost),
 #                 2025-session and 2025-churn (the same scripts as for the servers: what wrk can drive)
@@ -86,6 +94,7 @@
 #   mcp-client    client: mcp::Client, protocol_version auto (2026-07-28 against the demo)
 #   mcp-client-2025  client: mcp::Client pinned to 2025-11-25, the TypeScript client's wire
 #   ts-client     client: @modelcontextprotocol/sdk 1.32.2's Client (2025-11-25)
+#   ts2-client    client: @modelcontextprotocol/client 2.4.0's Client pinned to 2026-07-28
 set -euo pipefail
 shopt -u patsub_replacement 2>/dev/null || true
 
@@ -168,14 +177,15 @@ pick_from SUITES ALL_SUITES suite "$suites_opt"
 suite_on() { [[ " ${SUITES[*]} " == *" $1 "* ]]; }
 
 # Each suite's targets, in order; --targets picks among all of them.
-HTTP_TARGETS=(mcp-cpp mcp-cpp-metrics floor v2-stateless v2-session v1-stateless v1-session gateway supergateway)
+HTTP_TARGETS=(mcp-cpp mcp-cpp-metrics mcp-cpp-redis mcp-cpp-redis-cluster floor v2-stateless v2-session v1-stateless v1-session
+              gateway supergateway)
 STDIO_TARGETS=(mcp-cpp v2-stdio v1-stdio cat)
 MEMORY_TARGETS=(mcp-cpp v2-session v1-session)
 PARKED_TARGETS=(mcp-cpp v1-session)
 GROWTH_TARGETS=(mcp-cpp)
 HTTPS_TARGETS=(mcp-cpp)
 INTERCEPTORS_TARGETS=(mcp-cpp)
-CLIENT_TARGETS=(mcp-client mcp-client-2025 ts-client)
+CLIENT_TARGETS=(mcp-client mcp-client-2025 ts-client ts2-client)
 ALL_TARGETS=("${HTTP_TARGETS[@]}" v2-stdio v1-stdio cat "${CLIENT_TARGETS[@]}")
 pick_from TARGETS ALL_TARGETS target "$targets_opt"
 selected() { [[ " ${TARGETS[*]} " == *" $1 "* ]]; }
@@ -193,6 +203,7 @@ wires_of() {
     case $1 in
         mcp-cpp) echo "2026 2025-session 2025-churn" ;;
         mcp-cpp-metrics) echo "2026 2025-session" ;;
+        mcp-cpp-redis | mcp-cpp-redis-cluster) echo "2025-session" ;;
         floor) echo "2026+2026-nocheck 2025-session 2025-churn" ;; # a+b: a and b alternate run by run
         v2-stateless) echo "2026 2025-stateless" ;;
         v2-session) echo "2025-session 2025-churn" ;;
@@ -220,10 +231,11 @@ install_debian() {
     command -v wrk >/dev/null || missing+=(wrk)
     command -v curl >/dev/null || missing+=(curl)
     command -v jq >/dev/null || missing+=(jq)
-    if ((soak_minutes)); then
+    if ((soak_minutes)) || { suite_on http && { selected mcp-cpp-redis || selected mcp-cpp-redis-cluster; }; }; then
         command -v redis-server >/dev/null || missing+=(redis-server)
-        command -v gnuplot >/dev/null || missing+=(gnuplot-nox)
+        command -v redis-cli >/dev/null || missing+=(redis-tools)
     fi
+    if ((soak_minutes)); then command -v gnuplot >/dev/null || missing+=(gnuplot-nox); fi
     command -v taskset >/dev/null || missing+=(util-linux)
     command -v openssl >/dev/null || missing+=(openssl)
     if suite_on interceptors && ! command -v valgrind >/dev/null; then missing+=(valgrind); fi
@@ -416,12 +428,13 @@ start_target() { # start_target TARGET [TOOLS, for growth] -> SPID, PORT
             taskset -c "$SERVER_CPU" "$DEMO_RUN" --http "127.0.0.1:$PORT" --io-threads 1 --log-level off \
                 "${ONE_CLIENT_ARGS[@]}" "${TARGET_ARGS[@]}" >"$log" 2>&1 &
             ;;
-        mcp-cpp-metrics) # and a scraper, as Prometheus with a 1 s interval, for the server's life
-            local mport
-            mport=$(free_port)
-            taskset -c "$SERVER_CPU" "$DEMO_RUN" --http "127.0.0.1:$PORT" --io-threads 1 --log-level off \
-                "${ONE_CLIENT_ARGS[@]}" --metrics "127.0.0.1:$mport" >"$log" 2>&1 &
-            local server=$!
+        mcp-cpp-metrics | mcp-cpp-redis*) # and a scraper, as Prometheus with a 1 s interval, for the server's life
+            local -a store=()
+            [[ $target == mcp-cpp-redis* ]] && store=(--store "$REDIS_URL")
+            METRICS_PORT=$(free_port)
+            MCP_SECRET=$(head -c 32 /dev/urandom | base64) taskset -c "$SERVER_CPU" "$DEMO_RUN" --http "127.0.0.1:$PORT" \
+                --io-threads 1 --log-level off "${ONE_CLIENT_ARGS[@]}" --metrics "127.0.0.1:$METRICS_PORT" "${store[@]}" >"$log" 2>&1 &
+            local server=$! mport=$METRICS_PORT
             (while kill -0 "$server" 2>/dev/null; do
                 curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$mport/metrics"
                 sleep 1
@@ -465,6 +478,42 @@ start_target() { # start_target TARGET [TOOLS, for growth] -> SPID, PORT
     SPID=$!
     STARTED+=("$SPID")
     wait_listening "$PORT" "$SPID"
+}
+
+# The Redis of an mcp-cpp-redis target: single (one redis-server) or cluster (three masters), started
+# by bench/drivers/redis_store.mjs on the load core, as the end-to-end tests start theirs. Sets
+# REDIS_URL (the --store URL), REDIS_PORTS, REDIS_PASSWORD and REDIS_PID (stop_pid stops them all).
+REDIS_URL="" REDIS_PORTS=() REDIS_PASSWORD="" REDIS_PID="" METRICS_PORT=""
+start_redis() { # single|cluster
+    local out=$WORK/logs/redis-$1.txt line="" i
+    taskset -c "$LOAD_CPU" node "$BENCH/drivers/redis_store.mjs" "$1" >"$out" 2>&1 &
+    REDIS_PID=$!
+    STARTED+=("$REDIS_PID")
+    for ((i = 0; i < 600; i++)); do
+        line=$(grep -m1 '^BENCH_REDIS ' "$out" 2>/dev/null) && break
+        kill -0 "$REDIS_PID" 2>/dev/null || return 1
+        sleep 0.1
+    done
+    [[ -n $line ]] || return 1
+    line=${line#BENCH_REDIS }
+    REDIS_URL=$(jq -r .url <<<"$line") REDIS_PASSWORD=$(jq -r .password <<<"$line")
+    read -r -a REDIS_PORTS <<<"$(jq -r '.ports | map(tostring) | join(" ")' <<<"$line")"
+}
+
+# "COMMANDS TRIPS": the commands every Redis server has run (INFO total_commands_processed; a
+# script's own commands count too; this reading's INFO counts in the next one), and the round trips
+# of the node on METRICS_PORT (mcp_store_command_duration_seconds_count: a pipeline counts once).
+store_counters() {
+    local commands=0 port n trips
+    local -a auth=()
+    [[ -n $REDIS_PASSWORD ]] && auth=(-a "$REDIS_PASSWORD" --no-auth-warning)
+    for port in "${REDIS_PORTS[@]}"; do
+        n=$(redis-cli -p "$port" "${auth[@]}" INFO stats | tr -d '\r' | awk -F: '$1=="total_commands_processed"{print $2}')
+        commands=$((commands + ${n:-0}))
+    done
+    trips=$(curl -s --max-time 2 "http://127.0.0.1:$METRICS_PORT/metrics" |
+        awk '/^mcp_store_command_duration_seconds_count/{s+=$2} END{printf "%d", s}')
+    echo "$commands ${trips:-0}"
 }
 
 # mcp-cpp's own replies, which the floor serves byte for byte: the 2026 echo reply, and the 2025
@@ -536,7 +585,10 @@ run_wrk() {
         tools-list) script=list2026.lua threads=$conns ;; # a listing is a sequence, as the churn
     esac
     log=$WORK/logs/$target$LOG_TAG.$wire.c$conns.r$rep.a$attempt.txt
-    local t0 t1 s0 s1 l0 l1 res w0 w1
+    local t0 t1 s0 s1 l0 l1 res w0 w1 store=null
+    local -a c0 c1
+    # Read outside the window the server's CPU is measured over (the metrics page costs it some).
+    [[ $target == mcp-cpp-redis* ]] && read -r -a c0 <<<"$(store_counters)"
     t0=$(proc_ticks "$SPID") s0=$(core_ticks "$SERVER_CPU") l0=$(core_ticks "$LOAD_CPU")
     times >"$WORK/times.0" # this shell's children: wrk's own CPU time is the difference
     env "${envs[@]}" timeout -k 5 $((secs + 60)) taskset -c "$LOAD_CPU" \
@@ -545,6 +597,10 @@ run_wrk() {
     times >"$WORK/times.1"
     t1=$(proc_ticks "$SPID") s1=$(core_ticks "$SERVER_CPU") l1=$(core_ticks "$LOAD_CPU")
     w0=$(children_cpu_s "$WORK/times.0") w1=$(children_cpu_s "$WORK/times.1")
+    if [[ $target == mcp-cpp-redis* ]]; then
+        read -r -a c1 <<<"$(store_counters)"
+        store="{\"redis_commands\":$((c1[0] - c0[0] - ${#REDIS_PORTS[@]})),\"round_trips\":$((c1[1] - c0[1]))}"
+    fi
     res=$(grep -m1 '^BENCH_RESULT ' "$log" | cut -d' ' -f2-) || true
     if [[ -z $res ]]; then
         event "$target" "$wire" "wrk produced no result at $conns connections (see $log)"
@@ -554,9 +610,9 @@ run_wrk() {
         --argjson attempt "$attempt" --argjson threads "$threads" --argjson server_ticks $((t1 - t0)) \
         --argjson clk "$CLK_TCK" --argjson s0 "[${s0// /,}]" --argjson s1 "[${s1// /,}]" \
         --argjson l0 "[${l0// /,}]" --argjson l1 "[${l1// /,}]" --argjson wrk_cpu "$(awk -v a="$w0" -v b="$w1" 'BEGIN{print b-a}')" \
-        --argjson limit "$DISTURBED_ABOVE" --argjson extra "$EXTRA" '
+        --argjson limit "$DISTURBED_ABOVE" --argjson extra "$EXTRA" --argjson store "$store" '
         def d(a; b; i): (b[i] - a[i]) / $clk;
-        . + $extra + {target:$target, wire:$wire, conns:$conns, rep:$rep, attempt:$attempt, warmup:($rep==0),
+        . + $extra + {target:$target, wire:$wire, conns:$conns, rep:$rep, attempt:$attempt, warmup:($rep==0), store:$store,
              wrk_threads:$threads, server_cpu_s:($server_ticks/$clk), wrk_cpu_s:$wrk_cpu,
              server_core:{tasks_s:d($s0;$s1;0), irq_s:d($s0;$s1;1), steal_s:d($s0;$s1;2), total_s:d($s0;$s1;3)},
              load_core:{tasks_s:d($l0;$l1;0), irq_s:d($l0;$l1;1), steal_s:d($l0;$l1;2), total_s:d($l0;$l1;3)}}
@@ -622,9 +678,19 @@ suite_http() {
             event floor "" "skipped: no captured mcp-cpp replies to serve"
             continue
         fi
+        if [[ $target == mcp-cpp-redis-cluster ]] && ((quick)); then
+            echo "bench: mcp-cpp-redis-cluster skipped by --quick: making a Redis Cluster takes seconds the smoke's budget lacks (the full run measures it)"
+            continue
+        fi
+        if [[ $target == mcp-cpp-redis* ]] && ! start_redis "$([[ $target == mcp-cpp-redis ]] && echo single || echo cluster)"; then
+            event "$target" "" "its Redis did not start (see $WORK/logs/redis-*.txt)"
+            stop_pid "$REDIS_PID"
+            continue
+        fi
         if ! start_target "$target"; then
             event "$target" "" "did not start (see $WORK/logs/$target.server.log)"
             stop_pid "$SPID"
+            [[ $target == mcp-cpp-redis* ]] && stop_pid "$REDIS_PID"
             continue
         fi
         if [[ $target == floor ]] && ! { cmp -s <(post_2026 "$PORT") "$WORK/reply.2026.json" &&
@@ -645,6 +711,7 @@ suite_http() {
             kill -0 "$SPID" 2>/dev/null || break
         done
         stop_pid "$SPID"
+        if [[ $target == mcp-cpp-redis* ]]; then stop_pid "$REDIS_PID"; fi
     done
 }
 
@@ -986,6 +1053,7 @@ suite_client() {
                 mcp-client) driver=("$CLIENT_RUN" --protocol auto) ;;
                 mcp-client-2025) driver=("$CLIENT_RUN" --protocol 2025-11-25) ;;
                 ts-client) driver=(node "$BENCH/peers/client-ts.mjs") ;;
+                ts2-client) driver=(node "$BENCH/peers/client-ts.mjs" --sdk v2 --pin 2026-07-28) ;;
             esac
             if [[ $transport == http ]]; then
                 start_target mcp-cpp
@@ -1040,7 +1108,7 @@ write_meta() {
           growth:{tools:$growth_tools, text_bytes:$growth_bytes, conns:$growth_conns, duration_s:$growth_duration},
           callgrind_calls:$callgrind_calls, callgrind_http_calls:$callgrind_http_calls,
           versions:{wrk:$wrk, nginx:$nginx, node:$node, valgrind:$valgrind, mcp_cpp:$commit, mcp_cpp_uncommitted_files:$dirty,
-                    "@modelcontextprotocol/server":"2.4.0", "@modelcontextprotocol/sdk":"1.32.2"}}' >"$WORK/meta.json"
+                    "@modelcontextprotocol/server":"2.4.0", "@modelcontextprotocol/client":"2.4.0", "@modelcontextprotocol/sdk":"1.32.2"}}' >"$WORK/meta.json"
 }
 
 # --- the run -------------------------------------------------------------------------------------

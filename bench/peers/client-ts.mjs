@@ -1,6 +1,7 @@
 // The TypeScript side of bench/run.sh's client suite: the @modelcontextprotocol/sdk 1.32.2 Client
-// calling the demo's echo tool with a fixed number of calls in flight, over Streamable HTTP or
-// stdio. It prints what bench/client/client_driver.cpp prints, one line per phase (0: the warm-up):
+// (the 2025-11-25 wire), or with --sdk v2 the @modelcontextprotocol/client 2.4.0 Client pinned to
+// --pin (2026-07-28 by default), calling the demo's echo tool with a fixed number of calls in
+// flight, over Streamable HTTP or stdio. It prints what bench/client/client_driver.cpp prints, one line per phase (0: the warm-up):
 //
 //   BENCH_RESULT {"phase":1,"calls":N,"ok":N,"failures":0,"duration_us":D,"client_cpu_us":C,"server_cpu_us":S}
 //
@@ -10,14 +11,29 @@
 //
 //   node client-ts.mjs [options] --url http://127.0.0.1:PORT/mcp --server-pid PID
 //   node client-ts.mjs [options] -- COMMAND ARGS...
-//   options: --inflight N (32)  --warmup S (1)  --seconds S (10)  --reps N (3); the text is $BENCH_TEXT
+//   options: --inflight N (32)  --warmup S (1)  --seconds S (10)  --reps N (3)  --sdk v1|v2 (v1)
+//            --pin VERSION (v2 only; 2026-07-28); the text is $BENCH_TEXT
 import { readFileSync } from 'node:fs';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+// The SDK's Client and its two transports, loaded for the SDK asked for.
+async function sdk(version) {
+    if (version === 'v1') {
+        const [{ Client }, { StdioClientTransport }, { StreamableHTTPClientTransport }] = await Promise.all([
+            import('@modelcontextprotocol/sdk/client/index.js'),
+            import('@modelcontextprotocol/sdk/client/stdio.js'),
+            import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+        ]);
+        return { Client, StdioClientTransport, StreamableHTTPClientTransport };
+    }
+    const [{ Client, StreamableHTTPClientTransport }, { StdioClientTransport }] = await Promise.all([
+        import('@modelcontextprotocol/client'),
+        import('@modelcontextprotocol/client/stdio'),
+    ]);
+    return { Client, StdioClientTransport, StreamableHTTPClientTransport };
+}
 
 function parse(argv) {
-    const a = { inflight: 32, warmup: 1, seconds: 10, reps: 3, command: [] };
+    const a = { inflight: 32, warmup: 1, seconds: 10, reps: 3, sdk: 'v1', pin: '2026-07-28', command: [] };
     for (let i = 0; i < argv.length; i++) {
         const arg = argv[i];
         if (arg === '--') {
@@ -29,6 +45,8 @@ function parse(argv) {
         if (arg === '--url') a.url = value;
         else if (arg === '--server-pid') a.serverPid = Number(value);
         else if (['--inflight', '--warmup', '--seconds', '--reps'].includes(arg)) a[arg.slice(2)] = Number(value);
+        else if (arg === '--sdk' && ['v1', 'v2'].includes(value)) a.sdk = value;
+        else if (arg === '--pin') a.pin = value;
         else throw new Error(`unknown option ${arg}`);
     }
     if (!a.url === (a.command.length === 0)) throw new Error('give --url or a command after --');
@@ -52,10 +70,13 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 async function main() {
     const a = parse(process.argv.slice(2));
     const text = process.env.BENCH_TEXT ?? 'mcp-cpp-bench-client';
+    const { Client, StdioClientTransport, StreamableHTTPClientTransport } = await sdk(a.sdk);
     const transport = a.url
         ? new StreamableHTTPClientTransport(new URL(a.url))
         : new StdioClientTransport({ command: a.command[0], args: a.command.slice(1), stderr: 'inherit' });
-    const client = new Client({ name: 'bench-client-ts', version: '1.32.2' });
+    const client = a.sdk === 'v1'
+        ? new Client({ name: 'bench-client-ts', version: '1.32.2' })
+        : new Client({ name: 'bench-client-ts', version: '2.4.0' }, { capabilities: {}, versionNegotiation: { mode: { pin: a.pin } } });
     await client.connect(transport);
     const server = a.url ? a.serverPid : transport.pid;
     console.error(`connected: ${client.getServerVersion()?.name}, server pid ${server}`);

@@ -24,6 +24,8 @@ public:
         session_ = server_.open_session(std::make_shared<ToClient>(weak_from_this()));
     }
 
+    bool mirrors_headers() const override { return false; }
+
     void send(OutboundMessage message) override {
         if (closed_.load()) {
             if (message.failed) message.failed({"the in-process connection is closed", 0, {}});

@@ -33,6 +33,15 @@ T read(const boost::json::value& result, const char* what, T (*reader)(const boo
     }
 }
 
+// A tool result the caller owns, read without copying what it keeps.
+CallToolResult read_tool_result(boost::json::value&& result) {
+    try {
+        return tool_result_from_wire(std::move(result));
+    } catch (const std::invalid_argument& e) {
+        throw ProtocolViolation(std::string("malformed tool result: ") + e.what());
+    }
+}
+
 template <class T>
 T read_wire(const boost::json::value& result, const char* what) {
     return read<T>(result, what, [](const boost::json::value& v) { return from_wire<T>(v); });
@@ -146,11 +155,12 @@ std::vector<Tool> Client::all_tools(const CallOptions& options) { return all_of(
 
 namespace {
 
-std::shared_ptr<CallSpec> tool_call(const detail::ToolRegistry& tools, std::string_view name,
+// `tools` gives the x-mcp-header values, for a transport that mirrors headers (`with_headers`).
+std::shared_ptr<CallSpec> tool_call(const detail::ToolRegistry& tools, bool with_headers, std::string_view name,
                                     boost::json::object arguments, CallOptions options) {
     auto spec = std::make_shared<CallSpec>();
     spec->method = "tools/call";
-    spec->param_headers = tools.param_headers(name, arguments);
+    if (with_headers) spec->param_headers = tools.param_headers(name, arguments);
     spec->params.reserve(2);
     spec->params.emplace("name", name);
     spec->params.emplace("arguments", std::move(arguments));  // an initializer list would copy them
@@ -161,10 +171,11 @@ std::shared_ptr<CallSpec> tool_call(const detail::ToolRegistry& tools, std::stri
 }  // namespace
 
 CallToolResult Client::call_tool(std::string_view name, boost::json::object arguments, const CallOptions& options) {
-    auto result = impl_->call(tool_call(impl_->tools, name, std::move(arguments), options));
+    auto result =
+        impl_->call(tool_call(impl_->tools, impl_->transport->mirrors_headers(), name, std::move(arguments), options));
     if (const auto* o = result.if_object(); o != nullptr && o->contains("resultType") && o->at("resultType") == "task")
         return task_result(read(result, "task", &detail::task_from_wire).id, options);
-    auto typed = read_wire<CallToolResult>(result, "tool result");
+    auto typed = read_tool_result(std::move(result));
     impl_->tools.check_output(name, typed);
     return typed;
 }
@@ -173,22 +184,25 @@ void Client::async_call_tool(std::string name, boost::json::object arguments, Ca
                              std::function<void(std::exception_ptr, CallToolResult)> done) {
     auto impl = impl_;
     const bool inline_completion = options.inline_completion;
-    auto spec = tool_call(impl->tools, name, std::move(arguments), std::move(options));
+    auto spec =
+        tool_call(impl->tools, impl->transport->mirrors_headers(), name, std::move(arguments), std::move(options));
     impl->start(
         spec, 0, spec->params,
         [impl, inline_completion, name = std::move(name), done = std::move(done)](detail::Outcome outcome) mutable {
-            auto deliver = [impl, name = std::move(name), done = std::move(done), outcome = std::move(outcome)] {
-                CallToolResult typed;
+            auto deliver = [impl, name = std::move(name), done = std::move(done),
+                            outcome = std::move(outcome)]() mutable {
+                // Constructed in place, never assigned: the result keeps the storage it was parsed into.
+                std::optional<CallToolResult> typed;
                 std::exception_ptr error = outcome.error;
                 if (!error) {
                     try {
-                        typed = read_wire<CallToolResult>(outcome.result, "tool result");
-                        impl->tools.check_output(name, typed);
+                        typed.emplace(read_tool_result(std::move(outcome.result)));
+                        impl->tools.check_output(name, *typed);
                     } catch (...) {
                         error = std::current_exception();
                     }
                 }
-                done(error, std::move(typed));
+                done(error, error ? CallToolResult() : std::move(*typed));
             };
             run_completion(impl->pool, inline_completion, std::move(deliver));
         });

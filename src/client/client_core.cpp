@@ -90,10 +90,7 @@ void Client::Impl::init() {
         });
 }
 
-Era Client::Impl::era() const {
-    std::lock_guard lock(mutex);
-    return era_;
-}
+Era Client::Impl::era() const { return era_.load(std::memory_order_acquire); }
 
 std::string Client::Impl::version() const {
     std::lock_guard lock(mutex);
@@ -140,8 +137,10 @@ void Client::Impl::start(std::shared_ptr<const CallSpec> call, int round, const 
     detail::RequestSpec spec;
     if (modern) spec.envelope = envelope();
     if (round == 0) spec.id = call->id;
-    spec.protocol_version = call->method == "initialize" ? std::string() : version();
-    spec.param_headers = call->param_headers;
+    if (transport->mirrors_headers()) {
+        spec.protocol_version = call->method == "initialize" ? std::string() : version();
+        spec.param_headers = call->param_headers;
+    }
     if (!call->long_lived) {
         spec.timeout = call->options.timeout.value_or(options.request_timeout);
         spec.max_total = call->options.max_total_timeout.value_or(options.max_request_timeout);
@@ -160,6 +159,10 @@ void Client::Impl::start(std::shared_ptr<const CallSpec> call, int round, const 
             }
         };
     }
+    if (!modern) {  // no input rounds and no cache on the 2025 wire: nothing to do before `done`
+        peer->request(call->method, params, std::move(spec), std::move(done));
+        return;
+    }
     peer->request(call->method, params, std::move(spec),
                   [self = shared_from_this(), call, round, key = std::move(key),
                    done = std::move(done)](detail::Outcome outcome) mutable {
@@ -169,7 +172,7 @@ void Client::Impl::start(std::shared_ptr<const CallSpec> call, int round, const 
 
 void Client::Impl::finish(std::shared_ptr<const CallSpec> call, int round, const boost::json::object& key,
                           detail::Outcome outcome, detail::Completion done) {
-    if (!outcome.error && era() == Era::stateless) {
+    if (!outcome.error) {
         if (detail::is_input_required(outcome.result)) {
             next_round(std::move(call), round, outcome.result.as_object(), std::move(done));
             return;
@@ -231,25 +234,25 @@ boost::json::value Client::Impl::call(const std::shared_ptr<const CallSpec>& spe
     struct Wait {
         std::mutex mutex;
         std::condition_variable done_cv;
-        bool done = false;
-        detail::Outcome outcome;
+        // Emplaced, not assigned: the result keeps the storage it was parsed into (an assignment
+        // across storages would copy it).
+        std::optional<detail::Outcome> outcome;
     };
     auto wait = std::make_shared<Wait>();
     start(spec, 0, spec->params, [wait](detail::Outcome outcome) {
         {
             std::lock_guard lock(wait->mutex);
-            wait->outcome = std::move(outcome);
-            wait->done = true;
+            wait->outcome.emplace(std::move(outcome));
         }
         wait->done_cv.notify_all();
     });
     {
         BlockingOnPool blocking;
         std::unique_lock lock(wait->mutex);
-        wait->done_cv.wait(lock, [&] { return wait->done; });
+        wait->done_cv.wait(lock, [&] { return wait->outcome.has_value(); });
     }
-    if (wait->outcome.error) std::rethrow_exception(wait->outcome.error);
-    return std::move(wait->outcome.result);
+    if (wait->outcome->error) std::rethrow_exception(wait->outcome->error);
+    return std::move(wait->outcome->result);
 }
 
 boost::json::value Client::Impl::call(std::string method, boost::json::object params, const CallOptions& options) {

@@ -14,6 +14,7 @@
 
 #include <mcp/client/client.hpp>
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
@@ -109,7 +110,8 @@ struct Client::Impl : std::enable_shared_from_this<Client::Impl> {
     bool opened = false;
     bool closed = false;          // close() was called
     bool transport_done = false;  // the transport reported closed
-    Era era_ = Era::stateless;
+    // Read on every call and written only by the negotiation: atomic, outside `mutex`.
+    std::atomic<Era> era_{Era::stateless};
     std::string version_;
     Implementation server_info;
     boost::json::object server_capabilities;

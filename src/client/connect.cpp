@@ -213,8 +213,8 @@ void Client::Impl::initialize(std::string_view preferred, const CallOptions& cal
 void Client::Impl::set_negotiated(Era era, std::string version) {
     peer->set_protocol_version(version);
     std::lock_guard lock(mutex);
-    era_ = era;
     version_ = std::move(version);
+    era_.store(era, std::memory_order_release);
 }
 
 }  // namespace mcp

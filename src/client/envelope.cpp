@@ -1,10 +1,6 @@
 #include "client/envelope.hpp"
 
-#include <fmt/format.h>
-
-#include <boost/json/serialize.hpp>
-#include <boost/json/serializer.hpp>
-#include <iterator>
+#include "json/text_writer.hpp"
 
 namespace mcp::detail {
 
@@ -25,37 +21,6 @@ constexpr std::string_view kVersionKey = "io.modelcontextprotocol/protocolVersio
 constexpr std::string_view kCapabilitiesKey = "io.modelcontextprotocol/clientCapabilities";
 constexpr std::string_view kClientInfoKey = "io.modelcontextprotocol/clientInfo";
 constexpr std::string_view kLogLevelKey = "io.modelcontextprotocol/logLevel";
-
-// An object's members as text, without its braces.
-std::string_view members_of(const std::string& object_text) {
-    return std::string_view(object_text).substr(1, object_text.size() - 2);
-}
-
-// Serializes at the end of `out`, without a string of its own.
-void drain(std::string& out, boost::json::serializer& writer) {
-    char buffer[512];
-    while (!writer.done()) out += writer.read(buffer, sizeof buffer);
-}
-
-void append_json(std::string& out, const boost::json::object& object) {
-    boost::json::serializer writer;
-    writer.reset(&object);
-    drain(out, writer);
-}
-
-void append_json(std::string& out, boost::json::string_view text) {
-    boost::json::serializer writer;
-    writer.reset(text);
-    drain(out, writer);
-}
-
-// An object's members at the end of `out`, without its braces.
-void append_members(std::string& out, const boost::json::object& object) {
-    const auto start = out.size();
-    append_json(out, object);
-    out.erase(start, 1);
-    out.pop_back();
-}
 
 }  // namespace
 
@@ -85,7 +50,9 @@ std::string envelope_members(std::string_view protocol_version, const boost::jso
     meta[kCapabilitiesKey] = capabilities;
     meta[kClientInfoKey] = client_info;
     if (log_level) meta[kLogLevelKey] = to_string(*log_level);
-    return std::string(members_of(boost::json::serialize(meta)));
+    std::string members;
+    append_members(members, meta);
+    return members;
 }
 
 std::string request_text(std::int64_t id, std::string_view method, const boost::json::object& params,
@@ -94,8 +61,10 @@ std::string request_text(std::int64_t id, std::string_view method, const boost::
     // is the hot path. Room for a transport's line end is left.
     std::string text;
     text.reserve(256 + members.size());
-    fmt::format_to(std::back_inserter(text), R"({{"jsonrpc":"2.0","id":{},"method":)", id);
-    append_json(text, boost::json::string_view(method));
+    text += R"({"jsonrpc":"2.0","id":)";
+    append_json(text, boost::json::value(id));
+    text += R"(,"method":)";
+    append_json(text, method);
     text += R"(,"params":)";
     if (members.empty()) {
         append_json(text, params);

@@ -44,6 +44,7 @@ std::exception_ptr error_of(const boost::json::object& error) {
 
 struct Peer::Pending {
     std::int64_t id = 0;
+    std::weak_ptr<Peer> peer;
     Completion done;
     std::function<void(const boost::json::object&)> on_progress;
     std::chrono::milliseconds timeout{0};
@@ -100,6 +101,7 @@ void Peer::request(std::string_view method, const boost::json::object& params, R
     const auto id = spec.id ? *spec.id : reserve_id();
     auto pending = std::make_shared<Pending>();
     pending->id = id;
+    pending->peer = weak_from_this();
     pending->done = std::move(done);
     pending->on_progress = std::move(spec.on_progress);
     pending->timeout = spec.timeout;
@@ -119,20 +121,24 @@ void Peer::request(std::string_view method, const boost::json::object& params, R
     out.kind = OutboundMessage::Kind::request;
     out.id = id;
     out.method = std::string(method);
-    if (const auto* info = find_method_info(method); info != nullptr && !info->entity_param.empty()) {
-        if (const auto* name = params.if_contains(info->entity_param); name != nullptr && name->is_string())
-            out.name = std::string(name->get_string());
+    if (transport_->mirrors_headers()) {
+        if (const auto* info = find_method_info(method); info != nullptr && !info->entity_param.empty()) {
+            if (const auto* name = params.if_contains(info->entity_param); name != nullptr && name->is_string())
+                out.name = std::string(name->get_string());
+        }
+        out.params = std::move(spec.param_headers);
     }
-    out.params = std::move(spec.param_headers);
     out.protocol_version = std::move(spec.protocol_version);
     out.text = request_text(id, method, *sent, spec.envelope ? *spec.envelope : std::string_view());
-    std::weak_ptr<Peer> weak = weak_from_this();
-    out.failed = [weak, id](const TransportFailure& failure) {
-        if (auto self = weak.lock()) {
-            if (auto p = self->take(id))
-                self->settle(p, {nullptr, std::make_exception_ptr(
-                                              TransportError(failure.message, failure.http_status, failure.body))});
-        }
+    // Holds the request alone, which a std::function keeps without an allocation of its own.
+    out.failed = [request = std::weak_ptr<Pending>(pending)](const TransportFailure& failure) {
+        const auto p = request.lock();
+        const auto self = p ? p->peer.lock() : nullptr;
+        if (!self) return;
+        if (auto taken = self->take(p->id))
+            self->settle(
+                taken,
+                {nullptr, std::make_exception_ptr(TransportError(failure.message, failure.http_status, failure.body))});
     };
 
     {
@@ -148,6 +154,7 @@ void Peer::request(std::string_view method, const boost::json::object& params, R
     if (spec.timeout.count() > 0) arm_sweeper();
     transport_->send(std::move(out));
     if (spec.stop.stop_possible()) {
+        std::weak_ptr<Peer> weak = weak_from_this();
         // Constructed after the request is in the table: a token stopped already cancels it at once.
         auto on_stop = std::make_unique<std::stop_callback<std::function<void()>>>(
             spec.stop, std::function<void()>([weak, id] {
@@ -396,6 +403,7 @@ void Peer::fail_all(const std::string& reason) {
 // ---- Timeouts: one timer on the I/O context, ticking while requests are in flight.
 
 void Peer::arm_sweeper() {
+    if (sweeping_.load(std::memory_order_acquire)) return;  // the common case, without the lock
     {
         std::lock_guard lock(mutex_);
         if (sweeping_ || closed_) return;

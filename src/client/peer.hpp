@@ -138,8 +138,8 @@ private:
     std::unordered_map<std::string, bool> server_requests_;  // serialized id → cancelled by the server
     std::string protocol_version_;
     bool closed_ = false;
-    std::string closed_reason_;  // what fail_all was told: requests sent later fail with it
-    bool sweeping_ = false;
+    std::string closed_reason_;          // what fail_all was told: requests sent later fail with it
+    std::atomic<bool> sweeping_{false};  // written under mutex_
     std::atomic<std::int64_t> next_id_{0};
 
     struct Sweeper;

@@ -223,19 +223,46 @@ Content from_wire<Content>(const boost::json::value& wire) {
     throw std::invalid_argument("unknown content type \"" + type + "\"");
 }
 
+namespace {
+
+std::vector<Content> tool_result_content(const boost::json::object& o) {
+    std::vector<Content> content;
+    if (const auto* blocks = detail::optional_array(o, "content")) {
+        content.reserve(blocks->size());
+        for (const auto& block : *blocks) content.push_back(from_wire<Content>(block));
+    }
+    return content;
+}
+
+}  // namespace
+
 template <>
 CallToolResult from_wire<CallToolResult>(const boost::json::value& wire) {
     const auto& o = detail::object_of(wire, "a tool result");
     CallToolResult result;
-    if (const auto* content = detail::optional_array(o, "content")) {
-        result.content.reserve(content->size());
-        for (const auto& block : *content) result.content.push_back(from_wire<Content>(block));
-    }
+    result.content = tool_result_content(o);
     if (const auto* structured = o.if_contains("structuredContent"); structured != nullptr && !structured->is_null())
         result.structured_content = *structured;
     result.is_error = detail::optional_bool(o, "isError");
     result.meta = meta_from_wire(o);
     return result;
+}
+
+CallToolResult tool_result_from_wire(boost::json::value&& wire) {
+    detail::object_of(wire, "a tool result");
+    auto& o = wire.get_object();
+    auto content = tool_result_content(o);
+    std::optional<boost::json::value> structured;
+    if (auto* found = o.if_contains("structuredContent"); found != nullptr && !found->is_null())
+        structured.emplace(std::move(*found));
+    const bool is_error = detail::optional_bool(o, "isError");
+    // Constructed, not assigned: a moved-from value's storage comes along (an assignment across
+    // storages would copy).
+    auto* meta = o.if_contains("_meta");
+    if (meta != nullptr && meta->is_object())
+        return {std::move(content), std::move(structured), is_error,
+                boost::json::object(std::move(meta->get_object()))};
+    return {std::move(content), std::move(structured), is_error, meta_from_wire(o)};
 }
 
 template <>

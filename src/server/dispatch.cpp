@@ -1,5 +1,6 @@
 #include "server/dispatch.hpp"
 
+#include "json/text_writer.hpp"
 #include "protocol/era.hpp"
 #include "protocol/params.hpp"
 #include "server/call_observer.hpp"
@@ -16,8 +17,6 @@
 
 #include <mcp/json/bind.hpp>
 #include <mcp/protocol/errors.hpp>
-
-#include <boost/json/serialize.hpp>
 
 #include <unordered_map>
 
@@ -227,8 +226,7 @@ TraceContext trace_of(const jsonrpc::Message& msg, const Inbound& inbound) {
 }
 
 LogFields log_fields_of(const CallState& call) {
-    LogFields fields{{"mcp.request.id", boost::json::serialize(call.message.id)},
-                     {"mcp.method", std::string(call.message.method)}};
+    LogFields fields{{"mcp.request.id", json_text(call.message.id)}, {"mcp.method", std::string(call.message.method)}};
     if (call.session && !call.session->id().empty()) fields.emplace_back("mcp.session", call.session->id());
     if (const auto& name = call.exchange->client_info().name; !name.empty()) fields.emplace_back("mcp.client", name);
     if (const auto& principal = call.exchange->principal()) fields.emplace_back("mcp.principal", principal->subject);
@@ -276,6 +274,34 @@ void handle_notification(ServerCore& core, const jsonrpc::Message& message, cons
         log().debug("ignoring notification {}: {}", printable(message.method),
                     printable(e.message()));  // nobody to answer
     }
+}
+
+namespace {
+
+// Whether the entry the request names (by `param`) runs on the calling thread and never parks.
+template <class Registry>
+bool names_inline_unparked(const Registry& registry, const jsonrpc::Message& message, std::string_view param) {
+    const auto* name = message.params != nullptr ? message.params->if_contains(param) : nullptr;
+    if (name == nullptr || !name->is_string()) return false;
+    const auto entry = registry.find(name->get_string());
+    return entry && entry->def.spec.runs_inline && !entry->def.spec.replayable;
+}
+
+}  // namespace
+
+bool answers_without_store(const ServerCore& core, const jsonrpc::Message& message) {
+    if (message.kind != jsonrpc::Kind::request) return false;
+    const auto method = message.method;
+    if (method == "ping" || method == "tools/list" || method == "prompts/list" || method == "resources/list" ||
+        method == "resources/templates/list") {
+        return true;
+    }
+    const auto* info = find_method_info(method);
+    if (info == nullptr) return false;
+    if (method == "tools/call") return names_inline_unparked(core.catalog.tools, message, info->entity_param);
+    if (method == "prompts/get") return names_inline_unparked(core.catalog.prompts, message, info->entity_param);
+    if (method == "resources/read") return names_inline_unparked(core.catalog.resources, message, info->entity_param);
+    return false;
 }
 
 void handle_request(ServerCore& core, const std::shared_ptr<CallState>& call, const Inbound& inbound) {

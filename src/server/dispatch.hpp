@@ -24,6 +24,12 @@ void handle_notification(ServerCore& core, const jsonrpc::Message& message, cons
 void deliver_response(ServerCore& core, const boost::json::value& message, const jsonrpc::Message& response,
                       const std::shared_ptr<Session>& session);
 
+// Whether the core answers the 2025 request `message` on the calling thread without asking a
+// shared store: ping, a listing, or a tool, prompt or resource declared runs_inline and not
+// replayable (it never parks). Whatever else (a level or subscription change, tasks, a parked
+// call, a pooled handler's hand-off back) may wait on the store.
+bool answers_without_store(const ServerCore& core, const jsonrpc::Message& message);
+
 // Serves a well-formed request.
 void handle_request(ServerCore& core, const std::shared_ptr<CallState>& call, const Inbound& inbound);
 

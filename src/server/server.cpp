@@ -61,6 +61,9 @@ std::shared_ptr<Session> Server::open_session(std::shared_ptr<MessageSink> chann
 }
 
 detail::SessionService& detail::session_service(Server& server) { return server.core_->sessions(); }
+bool detail::answers_without_store(const Server& server, const jsonrpc::Message& message) {
+    return answers_without_store(*server.core_, message);
+}
 
 void Server::on_broadcast(std::string topic, std::function<void(std::string_view)> handler) {
     core_->nodes.on_broadcast(std::move(topic), std::move(handler));

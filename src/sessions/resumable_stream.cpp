@@ -1,8 +1,8 @@
 #include "sessions/resumable_stream.hpp"
 
-#include <mcp/protocol/errors.hpp>
+#include "json/text_writer.hpp"
 
-#include <boost/json/serialize.hpp>
+#include <mcp/protocol/errors.hpp>
 
 namespace mcp::detail {
 
@@ -65,7 +65,7 @@ void ResumableStream::deliver_new() {
 }
 
 void ResumableStream::publish(const boost::json::value& message) {
-    std::string data = boost::json::serialize(message);
+    std::string data = json_text(message);
     bool wake_others = false;
     {
         std::lock_guard lock(mutex_);

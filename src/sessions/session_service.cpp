@@ -246,16 +246,25 @@ std::shared_ptr<ResumableSession> SessionService::lookup_memory(std::string_view
     return nullptr;
 }
 
+std::shared_ptr<ResumableSession> SessionService::find_trusted(std::string_view id, std::string_view subject) {
+    auto session = records_ ? trusted(id, true, Clock::now()) : lookup_memory(id, true);
+    return session && SessionState::of(*session->session()).owned_by(subject) ? session : nullptr;
+}
+
+std::shared_ptr<ResumableSession> SessionService::trusted(std::string_view id, bool touch, Clock::time_point asked) {
+    std::lock_guard lock(mutex_);
+    auto it = stored_.find(id);
+    if (it == stored_.end() || it->second.trusted_epoch != trust_epoch_.load() || asked >= it->second.trusted_until)
+        return nullptr;
+    if (touch) it->second.hold.touch();
+    return it->second.session;
+}
+
 std::shared_ptr<ResumableSession> SessionService::lookup_shared(std::string_view id, bool touch, bool reload) {
     const auto asked = Clock::now();
     const auto epoch = trust_epoch_.load();
     if (!reload) {
-        std::lock_guard lock(mutex_);
-        if (auto it = stored_.find(id);
-            it != stored_.end() && it->second.trusted_epoch == epoch && asked < it->second.trusted_until) {
-            if (touch) it->second.hold.touch();
-            return it->second.session;
-        }
+        if (auto session = trusted(id, touch, asked)) return session;
     }
     auto record = records_->load(id, touch);
     if (!record) {

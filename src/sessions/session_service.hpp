@@ -72,6 +72,9 @@ public:
     // half-open. Another node's session is adopted here. nullptr when unknown, deleted, expired or
     // not `subject`'s.
     std::shared_ptr<ResumableSession> find(std::string_view id, std::string_view subject);
+    // find() without asking the store: the session when this node holds it and, with a shared
+    // store, trusts its record (read less than kTrustPeriod ago); nullptr means "ask find()".
+    std::shared_ptr<ResumableSession> find_trusted(std::string_view id, std::string_view subject);
     // With a shared store, how long a node serves a session it read from the store without reading
     // it again. A DELETE, a level or subscription change is acknowledged only once that long has
     // passed since the store took it, so that no node serves the state from before it afterwards
@@ -137,6 +140,10 @@ private:
     // With a shared store: the session as its record says, read again unless read lately (and
     // always when `reload`).
     std::shared_ptr<ResumableSession> lookup_shared(std::string_view id, bool touch, bool reload = false);
+    // The session whose record this node read from the store at or after `asked - kTrustPeriod`,
+    // since the store's connections were last remade; nullptr otherwise.
+    std::shared_ptr<ResumableSession> trusted(std::string_view id, bool touch,
+                                              std::chrono::steady_clock::time_point asked);
     // Waits until no node trusts a record read before a change this node just stored.
     static void outlast_trust();
     std::shared_ptr<ResumableSession> wrap(std::shared_ptr<Session> session);

@@ -28,17 +28,18 @@ function redisCli(args, password, timeoutMs, tls = []) {
 }
 
 export class RedisClusterGroup {
-    static async start({ password = 'cluster-pw' } = {}) {
+    // replicas: per master (the test's 1; the bench's 0, three masters alone).
+    static async start({ password = 'cluster-pw', replicas = 1 } = {}) {
         const group = new RedisClusterGroup(password);
         try {
-            for (let i = 0; i < 6; ++i) {
+            for (let i = 0; i < 3 * (1 + replicas); ++i) {
                 const args = ['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf',
                     '--cluster-node-timeout', String(NODE_TIMEOUT_MS), '--cluster-port', String(await freePort()),
                     '--cluster-replica-validity-factor', '0', '--masterauth', password, '--repl-diskless-sync-delay', '0'];
                 group.servers.push(await RedisServer.start({ args, password }));
             }
             await redisCli(['--cluster', 'create', ...group.servers.map((s) => `127.0.0.1:${s.port}`),
-                '--cluster-replicas', '1', '--cluster-yes'], password, 60_000);
+                '--cluster-replicas', String(replicas), '--cluster-yes'], password, 60_000);
             await group.waitHealthy();
         } catch (e) {
             await group.close();

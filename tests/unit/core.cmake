@@ -1,6 +1,8 @@
 # Tests of the library's own layers, linked against mcp::mcp.
 mcp_unit_test(test_json_bind test_json_bind.cpp)
 target_link_libraries(test_json_bind PRIVATE mcp::mcp)
+mcp_unit_test(test_json_text_writer test_json_text_writer.cpp)
+target_link_libraries(test_json_text_writer PRIVATE mcp::mcp)
 mcp_unit_test(test_json_schema test_json_schema.cpp)
 target_link_libraries(test_json_schema PRIVATE mcp::mcp)
 mcp_unit_test(test_jsonrpc test_jsonrpc.cpp)

@@ -467,13 +467,19 @@ TEST_F(RedisSessionsTest, ARecordReadLatelyIsServedWithoutTheStoreAndNeverAfterA
         return std::stoll(info.substr(at + 25));
     };
     bool unread = false;
-    for (int i = 0; i < 20 && !unread; ++i) {
+    bool trusted = false;
+    for (int i = 0; i < 20 && !(unread && trusted); ++i) {
         ASSERT_NE(b->find(changed->id()), nullptr);
         const auto before = commands();
         ASSERT_NE(b->find(changed->id()), nullptr);
         unread = commands() == before + 1;  // the INFO itself
+        // What the HTTP endpoint serves on its own thread: the same trust, never the store.
+        trusted = b->sessions.find_trusted(changed->id(), "alice") != nullptr;
     }
     EXPECT_TRUE(unread) << "a session read lately is served from this node";
+    EXPECT_TRUE(trusted) << "a session read lately is found without the store";
+    EXPECT_EQ(b->sessions.find_trusted(changed->id(), "mallory"), nullptr) << "not mallory's";
+    EXPECT_EQ(b->sessions.find_trusted(a->initialize()->id(), "alice"), nullptr) << "never read by B";
 
     b->backend->bus()->publish("block", "");
     {
@@ -482,8 +488,10 @@ TEST_F(RedisSessionsTest, ARecordReadLatelyIsServedWithoutTheStoreAndNeverAfterA
     }
     EXPECT_TRUE(a->sessions.remove(deleted->id(), "alice"));
     std::this_thread::sleep_for(SessionService::kTrustPeriod);  // as the HTTP endpoint does before it answers
+    EXPECT_EQ(b->sessions.find_trusted(deleted->id(), "alice"), nullptr) << "a DELETE acknowledged on A";
     EXPECT_EQ(b->find(deleted->id()), nullptr) << "a DELETE acknowledged on A: B no longer serves it";
     a->set_level(*changed, LogLevel::error);
+    EXPECT_EQ(b->sessions.find_trusted(changed->id(), "alice"), nullptr) << "a change acknowledged on A";
     const auto seen = b->find(changed->id());
     ASSERT_NE(seen, nullptr);
     EXPECT_EQ(seen->log_level(), LogLevel::error) << "a change acknowledged on A: B's next request sees it";

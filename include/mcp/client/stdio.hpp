@@ -49,6 +49,7 @@ public:
     // Starts the child. Throws std::system_error when it cannot be started.
     void open(boost::asio::io_context& io, TransportEvents events) override;
     void send(OutboundMessage message) override;
+    bool mirrors_headers() const override { return false; }
     void close() override;
 
     // The child's process id, which is also its process group's; 0 before open().

@@ -77,6 +77,11 @@ public:
     // Queues a message. Thread-safe; never blocks on I/O.
     virtual void send(OutboundMessage message) = 0;
 
+    // Whether this transport sends what an OutboundMessage mirrors into headers (`name`, `params`,
+    // a request's `protocol_version`). False (stdio, in-process): the client leaves them empty and
+    // skips the work of finding them.
+    virtual bool mirrors_headers() const { return true; }
+
     // Cancels a request in flight by the transport's own means (2026 Streamable HTTP closes the
     // request's response stream). False when it has none: the client then sends
     // notifications/cancelled.

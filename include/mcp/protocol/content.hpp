@@ -133,6 +133,9 @@ template <>
 ResourceLink from_wire<ResourceLink>(const boost::json::value& wire);
 template <>
 CallToolResult from_wire<CallToolResult>(const boost::json::value& wire);
+// The same read of a result the caller owns: what it keeps (_meta, structuredContent) moves out
+// of `wire`, with the storage it was parsed into, instead of being copied.
+CallToolResult tool_result_from_wire(boost::json::value&& wire);
 template <>
 PromptMessage from_wire<PromptMessage>(const boost::json::value& wire);
 template <>

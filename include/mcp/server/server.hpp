@@ -162,6 +162,7 @@ public:
 
 private:
     friend detail::SessionService& detail::session_service(Server& server);
+    friend bool detail::answers_without_store(const Server& server, const jsonrpc::Message& message);
     friend class Extension;
 
     void add_tool(detail::ToolDefinition def);

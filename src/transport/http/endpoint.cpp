@@ -1,5 +1,6 @@
 // The MCP endpoint: POST, GET and DELETE under the rules of both eras (2025-11-25 sessions and
 // 2026-07-28 stateless requests), decided per request.
+#include "json/text_writer.hpp"
 #include "transport/http/bearer_auth.hpp"
 #include "transport/http/cors.hpp"
 #include "transport/http/guards.hpp"
@@ -19,6 +20,7 @@
 
 #include <mcp/protocol/errors.hpp>
 #include <mcp/protocol/jsonrpc.hpp>
+#include <mcp/server/detail/transport_access.hpp>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -193,8 +195,8 @@ asio::awaitable<bool> post_initialize(HttpStream& stream, const Request& request
     if (!sink->response) co_return co_await write_response(stream, request, 202, {}, {}, {}, ctx);
     const auto& response = *sink->response;
     if (!response.as_object().contains("result")) {
-        co_return co_await write_response(stream, request, status_of(response, Era::sessions),
-                                          boost::json::serialize(response), "application/json", {}, ctx);
+        co_return co_await write_response(stream, request, status_of(response, Era::sessions), json_text(response),
+                                          "application/json", {}, ctx);
     }
     const auto client = caller.key();
     switch (co_await near_store(ctx, [&] { return ctx.sessions.admit(session, client); })) {
@@ -207,7 +209,7 @@ asio::awaitable<bool> post_initialize(HttpStream& stream, const Request& request
             co_return co_await write_error(stream, request, 503, kServerError, "Too many sessions, try again later",
                                            ctx, header_list("Retry-After", "5"), id);
     }
-    co_return co_await write_response(stream, request, 200, boost::json::serialize(response), "application/json",
+    co_return co_await write_response(stream, request, 200, json_text(response), "application/json",
                                       header_list("Mcp-Session-Id", session->id()), ctx);
 }
 
@@ -269,12 +271,24 @@ asio::awaitable<bool> post(HttpStream& stream, Request& request, const Caller& c
                                        "Bad Request: Mcp-Session-Id header is required", ctx, {}, id);
     }
     auto outbox = std::make_shared<Outbox>(ctx.options.max_pending_bytes);
-    const bool found = co_await near_store(ctx, [&] {
-        auto session = ctx.sessions.find(session_id, caller.subject());
-        if (!session) return false;
+    const auto serve = [&](const std::shared_ptr<ResumableSession>& session) {
         dispatch(ctx, std::move(document), caller.inbound(session->session(), {}, nullptr, Era::sessions),
                  std::make_shared<ResponseStream>(Era::sessions, outbox, session, ctx.options.sse_retry.count(),
                                                   ctx.bearer.get()));
+    };
+    // A session whose record this node trusts, and a request the core answers without the store:
+    // served on this thread, as with the memory store (the hand-off to the store threads and back
+    // was most of what a call cost more with Redis).
+    if (ctx.store_threads && answers_without_store(ctx.server, message)) {
+        if (auto session = ctx.sessions.find_trusted(session_id, caller.subject())) {
+            serve(session);
+            co_return co_await deliver(stream, request, outbox, nullptr, {}, ctx);
+        }
+    }
+    const bool found = co_await near_store(ctx, [&] {
+        auto session = ctx.sessions.find(session_id, caller.subject());
+        if (!session) return false;
+        serve(session);
         return true;
     });
     if (!found)

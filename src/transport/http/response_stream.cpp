@@ -1,13 +1,12 @@
 #include "transport/http/response_stream.hpp"
 
+#include "json/text_writer.hpp"
 #include "net/sse_writer.hpp"
 #include "transport/http/bearer_auth.hpp"
 #include "transport/http/sse_connection.hpp"
 
 #include <mcp/protocol/errors.hpp>
 #include <mcp/server/interceptor.hpp>
-
-#include <boost/json/serialize.hpp>
 
 namespace mcp::detail {
 
@@ -45,7 +44,7 @@ void ResponseStream::deliver(const boost::json::value& message) {
     if (sse_)
         sse_->publish(message);
     else
-        outbox_->push(net::sse_event(boost::json::serialize(message)));
+        outbox_->push(net::sse_event(json_text(message)));
 }
 
 bool ResponseStream::send(boost::json::value message) {
@@ -73,7 +72,7 @@ void ResponseStream::complete(std::optional<boost::json::value> response) {
         outbox_->start({ResponseHead::Kind::accepted, 202, {}});
     } else {
         outbox_->start({ResponseHead::Kind::json, status_of(*response, era_), {}});
-        outbox_->push(boost::json::serialize(*response));
+        outbox_->push(json_text(*response));
     }
     outbox_->finish();
 }
@@ -113,7 +112,7 @@ void ResponseStream::complete_with_status(unsigned status, HeaderList headers, c
         return;
     }
     outbox_->start({ResponseHead::Kind::json, status, std::move(headers)});
-    outbox_->push(boost::json::serialize(response));
+    outbox_->push(json_text(response));
     outbox_->finish();
 }
 

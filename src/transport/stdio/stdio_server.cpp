@@ -4,11 +4,10 @@
 #include <mcp/protocol/jsonrpc.hpp>
 #include <mcp/server/server.hpp>
 
+#include "json/text_writer.hpp"
 #include "transport/stdio/line_writer.hpp"
 #include "util/line_reader.hpp"
 #include "util/log.hpp"
-
-#include <boost/json/serialize.hpp>
 
 #include <unistd.h>
 #include <cerrno>
@@ -23,9 +22,9 @@ namespace {
 class StdoutSink final : public CallSink {
 public:
     explicit StdoutSink(std::shared_ptr<detail::LineWriter> writer) : writer_(std::move(writer)) {}
-    bool send(boost::json::value message) override { return writer_->write(boost::json::serialize(message)); }
+    bool send(boost::json::value message) override { return writer_->write(detail::json_text(message)); }
     void complete(std::optional<boost::json::value> response) override {
-        if (response) writer_->write(boost::json::serialize(*response));
+        if (response) writer_->write(detail::json_text(*response));
     }
 
 private:

@@ -3,6 +3,9 @@
 namespace mcp {
 class Server;
 }
+namespace mcp::jsonrpc {
+struct Message;
+}
 
 namespace mcp::detail {
 
@@ -10,5 +13,9 @@ class SessionService;
 
 // The 2025-era session service (src/sessions), which the HTTP transport attaches streams to.
 SessionService& session_service(Server& server);
+// Whether the server answers this 2025 request on the calling thread without asking a shared
+// store (ping, listings, runs_inline handlers that never park): the HTTP transport then serves a
+// session it trusts without handing the request to its store threads.
+bool answers_without_store(const Server& server, const jsonrpc::Message& message);
 
 }  // namespace mcp::detail
