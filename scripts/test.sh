@@ -8,7 +8,7 @@
 #   scripts/test.sh --full [CTEST_ARGS...]   the default tier, then the tests labelled `long` (several nodes on
 #                                            Redis and Sentinel, Prometheus, Chromium, demo.sh's stdout), clang-tidy,
 #                                            the benchmark smoke run, the sanitizer build (clang, ASan, UBSan) with
-#                                            its tests and every fuzz target for 30 s, and the Debian packages
+#                                            its tests and every fuzz target for 20 s, and the Debian packages
 #                                            installed, used and removed. CI runs this (.ci/run).
 #
 # Extra arguments go to the ctest runs of build/ (e.g. -R stdio). It prints the wall time of each stage
@@ -115,5 +115,5 @@ stage "sanitizer build" bash -c "cmake --preset sanitize -DMCP_WERROR=ON -DMCP_N
 stage "sanitizer tests" run_tests --preset sanitize
 # Every fuzz target from its committed seeds and regressions: a crash, undefined behaviour, a hang or
 # unbounded growth fails (tests/fuzz/campaign.sh prints the figures).
-stage "fuzz" tests/fuzz/campaign.sh --build-dir build-sanitize --seconds 30 --jobs "$(nproc)"
+stage "fuzz" tests/fuzz/campaign.sh --build-dir build-sanitize --seconds 20 --jobs "$(nproc)"
 stage "packages" tests/packages/check.sh build
