@@ -473,6 +473,18 @@ export async function startNodes(count, { store, secret = newSecret(), binary, a
 // A node's stderr for a failure message.
 export const tails = (nodes, chars = 1500) => nodes.map((n) => `--- ${n.name} (${n.url}) stderr:\n${n.stderrTail(chars)}`).join('\n');
 
+// Wraps a test so that its failure carries what explains most cluster bugs: the nodes' stderr
+// (`tails(nodes())`) and whatever `more()` adds. Both are called on failure only: the cluster is
+// started after the tests are declared.
+export const withNodeLogs = (nodes, { chars = 1500, more = () => '' } = {}) => (fn) => async () => {
+    try {
+        await fn();
+    } catch (e) {
+        e.message += `\n${tails(nodes(), chars)}${more()}`;
+        throw e;
+    }
+};
+
 // ---------------------------------------------------------------------------------------------
 // Raw HTTP.
 

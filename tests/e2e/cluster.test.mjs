@@ -23,6 +23,7 @@ import {
     RoundRobinSession,
     startNodes,
     tails,
+    withNodeLogs,
     toolText,
 } from './cluster.mjs';
 import { demoBinary, sleep, waitUntil, withTimeout } from './helpers.mjs';
@@ -75,14 +76,7 @@ describe('several nodes sharing Redis: one 2025-11-25 session, the client switch
     });
 
     // Adds the nodes' stderr to a failure: most cluster bugs are explained there.
-    const withLogs = (fn) => async () => {
-        try {
-            await fn();
-        } catch (e) {
-            e.message += `\n${tails(cluster.nodes)}`;
-            throw e;
-        }
-    };
+    const withLogs = withNodeLogs(() => cluster.nodes);
 
     test('a session created (initialize) on A is served by B and C: tools/list, tools/call echo, ping', TEST, withLogs(async () => {
         const s = open();

@@ -25,6 +25,7 @@ import {
     RoundRobinSession,
     startNodes,
     tails,
+    withNodeLogs,
     toolText,
 } from './cluster.mjs';
 import { demoBinary, sleep, waitUntil, withTimeout } from './helpers.mjs';
@@ -148,14 +149,7 @@ describe('Redis stopped, hung and restarted under two nodes', { timeout: 120_000
         }
     });
 
-    const withLogs = (fn) => async () => {
-        try {
-            await fn();
-        } catch (e) {
-            e.message += `\n${tails(cluster.nodes)}\n--- redis log:\n${redis.log.slice(-1000)}`;
-            throw e;
-        }
-    };
+    const withLogs = withNodeLogs(() => cluster.nodes, { more: () => `\n--- redis log:\n${redis.log.slice(-1000)}` });
 
     // JSON-RPC 2.0: the error's id is the request's whenever the request could be read.
     const assertIdsAnswered = () => {

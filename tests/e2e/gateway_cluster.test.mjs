@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { modernCall, newSecret, RedisServer, RoundRobinSession, startNodes, tails, toolText } from './cluster.mjs';
+import { modernCall, newSecret, RedisServer, RoundRobinSession, startNodes, toolText, withNodeLogs } from './cluster.mjs';
 import { waitUntil } from './helpers.mjs';
 
 const TEST = { timeout: 60_000 };
@@ -63,14 +63,7 @@ describe('two mcp-cpp-gateway nodes on one Redis, server-everything behind each'
         }
     });
 
-    const withLogs = (fn) => async () => {
-        try {
-            await fn();
-        } catch (e) {
-            e.message += `\n${tails(cluster.nodes)}`;
-            throw e;
-        }
-    };
+    const withLogs = withNodeLogs(() => cluster.nodes);
 
     test('a session made on A is served by B, each call by the child of the node it reached', TEST, withLogs(async () => {
         assert.equal(pidsNaming(join(scratch, 'everything.mjs')).length, 2, 'one child per node');

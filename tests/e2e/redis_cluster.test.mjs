@@ -16,7 +16,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { freshSlug, modernCall, newSecret, RoundRobinSession, startNodes, tails, toolText } from './cluster.mjs';
+import { freshSlug, modernCall, newSecret, RoundRobinSession, startNodes, tails, toolText, withNodeLogs } from './cluster.mjs';
 import { answer, drain, ELICITING, load, logsOfCall, park, progressOf } from './failover.mjs';
 import { demoBinary, sleep, waitUntil } from './helpers.mjs';
 import { RedisClusterGroup, TlsRedisCluster } from './redis_cluster.mjs';
@@ -50,14 +50,7 @@ describe('three nodes on a Redis Cluster of three masters and three replicas', {
         await group?.close();
     });
 
-    const withLogs = (fn) => async () => {
-        try {
-            await fn();
-        } catch (e) {
-            e.message += `\n${tails(cluster.nodes, 2500)}\n${group.logs()}`;
-            throw e;
-        }
-    };
+    const withLogs = withNodeLogs(() => cluster.nodes, { chars: 2500, more: () => `\n${group.logs()}` });
 
     async function loadedSessions(n) {
         const out = [];

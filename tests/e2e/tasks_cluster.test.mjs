@@ -26,7 +26,7 @@ import {
     RedisServer,
     RoundRobinSession,
     startNodes,
-    tails,
+    withNodeLogs,
 } from './cluster.mjs';
 import { demoBinary, sleep, waitUntil, withTimeout } from './helpers.mjs';
 import { ACCEPT_CONFIRM, CAPS, CONFIRM_REQUEST, EXPORTED, RELATED_TASK, TASKS } from './tasks_fixtures.mjs';
@@ -158,14 +158,7 @@ describe('tasks shared by three nodes through Redis', { timeout: 170_000 }, () =
         await redis?.close();
     });
 
-    const withLogs = (fn) => async () => {
-        try {
-            await fn();
-        } catch (e) {
-            e.message += `\n${tails(cluster.nodes)}`;
-            throw e;
-        }
-    };
+    const withLogs = withNodeLogs(() => cluster.nodes);
 
     test('2026: a task created on A, polled on B, answered through B, completes; its handler ran on A; the record is in Redis', TEST, withLogs(async () => {
         const task = await createTask(A, { step_ms: 200, confirm: true });
