@@ -24,22 +24,24 @@ void run_completion(detail::HandlerPool& pool, bool inline_completion, F deliver
     if (!pool.try_submit([task] { (*task)(); }, detail::Admission::always)) (*task)();
 }
 
+// Runs a reader of what the server sent: what it finds malformed is the server's mistake.
+template <class Reader>
+auto reading(std::string_view what, Reader&& reader) -> decltype(reader()) {
+    try {
+        return reader();
+    } catch (const std::invalid_argument& e) {
+        throw ProtocolViolation("malformed " + std::string(what) + ": " + e.what());
+    }
+}
+
 template <class T>
 T read(const boost::json::value& result, const char* what, T (*reader)(const boost::json::value&)) {
-    try {
-        return reader(result);
-    } catch (const std::invalid_argument& e) {
-        throw ProtocolViolation(std::string("malformed ") + what + ": " + e.what());
-    }
+    return reading(what, [&] { return reader(result); });
 }
 
 // A tool result the caller owns, read without copying what it keeps.
 CallToolResult read_tool_result(boost::json::value&& result) {
-    try {
-        return tool_result_from_wire(std::move(result));
-    } catch (const std::invalid_argument& e) {
-        throw ProtocolViolation(std::string("malformed tool result: ") + e.what());
-    }
+    return reading("tool result", [&] { return tool_result_from_wire(std::move(result)); });
 }
 
 template <class T>
@@ -55,11 +57,7 @@ boost::json::object list_params(const std::optional<std::string>& cursor) {
 
 template <class T>
 Page<T> read_page(const boost::json::value& result, std::string_view key, T (*reader)(const boost::json::value&)) {
-    try {
-        return detail::page_from_wire(result, key, reader);
-    } catch (const std::invalid_argument& e) {
-        throw ProtocolViolation("malformed " + std::string(key) + " listing: " + e.what());
-    }
+    return reading(std::string(key) + " listing", [&] { return detail::page_from_wire(result, key, reader); });
 }
 
 template <class T>
