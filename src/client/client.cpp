@@ -4,6 +4,8 @@
 
 #include "client/client_core.hpp"
 #include "client/wire.hpp"
+#include "protocol/plain_result.hpp"
+#include "protocol/tool_result_text.hpp"
 #include "util/log.hpp"
 
 #include <mcp/protocol/errors.hpp>
@@ -42,6 +44,18 @@ T read(const boost::json::value& result, const char* what, T (*reader)(const boo
 // A tool result the caller owns, read without copying what it keeps.
 CallToolResult read_tool_result(boost::json::value&& result) {
     return reading("tool result", [&] { return tool_result_from_wire(std::move(result)); });
+}
+
+// A tool result from a plain reply's text (detail::Outcome::reply_text): straight into its type when
+// it has the usual shape, else as the peer reads any reply.
+CallToolResult read_tool_reply(std::string_view reply, std::size_t max_message_bytes) {
+    const jsonrpc::Limits limits{.max_message_bytes = max_message_bytes};
+    if (const auto plain = jsonrpc::match_plain_result(reply)) {
+        if (auto typed = detail::plain_tool_result(plain->result, limits.max_depth)) return std::move(*typed);
+    }
+    auto outcome = detail::outcome_of_reply(reply, limits);
+    if (outcome.error) std::rethrow_exception(outcome.error);
+    return read_tool_result(std::move(outcome.result));
 }
 
 template <class T>
@@ -184,17 +198,26 @@ void Client::async_call_tool(std::string name, boost::json::object arguments, Ca
     const bool inline_completion = options.inline_completion;
     auto spec =
         tool_call(impl->tools, impl->transport->mirrors_headers(), name, std::move(arguments), std::move(options));
+    spec->reply_as_text = true;
     impl->start(
         spec, 0, spec->params,
         [impl, inline_completion, name = std::move(name), done = std::move(done)](detail::Outcome outcome) mutable {
-            auto deliver = [impl, name = std::move(name), done = std::move(done),
-                            outcome = std::move(outcome)]() mutable {
-                // Constructed in place, never assigned: the result keeps the storage it was parsed into.
-                std::optional<CallToolResult> typed;
-                std::exception_ptr error = outcome.error;
+            // A reply that came as text is read here, where the text lives.
+            std::optional<CallToolResult> typed;
+            std::exception_ptr error = outcome.error;
+            if (!error && !outcome.reply_text.empty()) {
+                try {
+                    typed.emplace(read_tool_reply(outcome.reply_text, impl->options.max_message_bytes));
+                } catch (...) {
+                    error = std::current_exception();
+                }
+            }
+            auto deliver = [impl, name = std::move(name), done = std::move(done), result = std::move(outcome.result),
+                            typed = std::move(typed), error]() mutable {
                 if (!error) {
                     try {
-                        typed.emplace(read_tool_result(std::move(outcome.result)));
+                        // Constructed in place, never assigned: the result keeps the storage it was parsed into.
+                        if (!typed) typed.emplace(read_tool_result(std::move(result)));
                         impl->tools.check_output(name, *typed);
                     } catch (...) {
                         error = std::current_exception();

@@ -160,6 +160,7 @@ void Client::Impl::start(std::shared_ptr<const CallSpec> call, int round, const 
         };
     }
     if (!modern) {  // no input rounds and no cache on the 2025 wire: nothing to do before `done`
+        spec.reply_as_text = call->reply_as_text;
         peer->request(call->method, params, std::move(spec), std::move(done));
         return;
     }

@@ -50,6 +50,9 @@ struct CallSpec {
     std::vector<std::pair<std::string, std::string>> param_headers;
     bool long_lived = false;         // subscriptions/listen: no timeout
     std::optional<std::int64_t> id;  // the first round's id, chosen ahead (a listen stream's)
+    // The completion reads a plain reply from its text (RequestSpec::reply_as_text), on the
+    // 2025-11-25 wire, which has no rounds or cache that would need it parsed.
+    bool reply_as_text = false;
 };
 
 struct Client::Impl : std::enable_shared_from_this<Client::Impl> {

@@ -2,6 +2,7 @@
 
 #include "client/envelope.hpp"
 #include "protocol/methods.hpp"
+#include "protocol/plain_result.hpp"
 #include "util/log.hpp"
 
 #include <mcp/client/errors.hpp>
@@ -40,12 +41,39 @@ std::exception_ptr error_of(const boost::json::object& error) {
     return std::make_exception_ptr(Error(n, std::move(text), data != nullptr ? *data : nullptr));
 }
 
+// The message in `text`, classified; what it points into is put in `document` (constructed there,
+// so that it keeps its arena).
+std::variant<jsonrpc::Message, jsonrpc::Failure> read_message(std::string_view text, const jsonrpc::Limits& limits,
+                                                              std::optional<boost::json::value>& document) {
+    auto parsed = jsonrpc::parse(text, limits);
+    if (auto* failure = std::get_if<jsonrpc::Failure>(&parsed)) return std::move(*failure);
+    document.emplace(std::move(std::get<boost::json::value>(parsed)));
+    return jsonrpc::classify(*document);
+}
+
+// The result moves out of the parsed document: it keeps the document's arena, and nothing is copied.
+Outcome outcome_of(const jsonrpc::Message& response, boost::json::value& document) {
+    if (response.error != nullptr) return {nullptr, error_of(*response.error)};
+    return {std::move(document.as_object()["result"]), nullptr};
+}
+
 }  // namespace
+
+Outcome outcome_of_reply(std::string_view text, const jsonrpc::Limits& limits) {
+    std::optional<boost::json::value> document;
+    const auto classified = read_message(text, limits, document);
+    const auto* failure = std::get_if<jsonrpc::Failure>(&classified);
+    if (failure == nullptr && std::get<jsonrpc::Message>(classified).kind == jsonrpc::Kind::response)
+        return outcome_of(std::get<jsonrpc::Message>(classified), *document);
+    return {nullptr, std::make_exception_ptr(ProtocolViolation(
+                         "a malformed response: " + (failure != nullptr ? failure->message : "not a response")))};
+}
 
 struct Peer::Pending {
     std::int64_t id = 0;
     std::weak_ptr<Peer> peer;
     Completion done;
+    bool reply_as_text = false;
     std::function<void(const boost::json::object&)> on_progress;
     std::chrono::milliseconds timeout{0};
     Clock::time_point last_activity;
@@ -103,6 +131,7 @@ void Peer::request(std::string_view method, const boost::json::object& params, R
     pending->id = id;
     pending->peer = weak_from_this();
     pending->done = std::move(done);
+    pending->reply_as_text = spec.reply_as_text;
     pending->on_progress = std::move(spec.on_progress);
     pending->timeout = spec.timeout;
     pending->last_activity = Clock::now();
@@ -254,11 +283,19 @@ void Peer::send(OutboundMessage message) {
 // ---- Inbound.
 
 void Peer::on_message(std::string_view text) {
-    auto parsed = jsonrpc::parse(text, options_.limits);
-    auto* document = std::get_if<boost::json::value>(&parsed);
-    const auto classified = document != nullptr
-                                ? jsonrpc::classify(*document)
-                                : std::variant<jsonrpc::Message, jsonrpc::Failure>(std::get<jsonrpc::Failure>(parsed));
+    // A plain reply to a request that reads its reply from the text goes to it unparsed: its
+    // completion reads the result straight into its type (the client's hot path).
+    if (text.size() <= options_.limits.max_message_bytes) {
+        if (const auto plain = jsonrpc::match_plain_result(text)) {
+            if (auto pending = take_text_reader(plain->id)) {
+                transport_->answered(boost::json::value(plain->id));
+                settle(pending, {nullptr, nullptr, text});
+                return;
+            }
+        }
+    }
+    std::optional<boost::json::value> document;
+    const auto classified = read_message(text, options_.limits, document);
     if (const auto* failure = std::get_if<jsonrpc::Failure>(&classified)) {
         if (worth_logging(++malformed_))
             log().warn("client: dropped a malformed message from the server ({}): {}", failure->message,
@@ -283,7 +320,6 @@ void Peer::on_message(std::string_view text) {
     }
 }
 
-// The result moves out of the parsed document: it keeps the document's arena, and nothing is copied.
 void Peer::on_response(const jsonrpc::Message& message, boost::json::value& document) {
     PendingPtr pending = message.id.is_int64() ? take(message.id.get_int64()) : nullptr;
     if (!pending) {
@@ -293,11 +329,7 @@ void Peer::on_response(const jsonrpc::Message& message, boost::json::value& docu
         return;
     }
     transport_->answered(message.id);
-    if (message.error != nullptr) {
-        settle(pending, {nullptr, error_of(*message.error)});
-    } else {
-        settle(pending, {std::move(document.as_object()["result"]), nullptr});
-    }
+    settle(pending, outcome_of(message, document));
 }
 
 void Peer::on_progress(const boost::json::object& params) {
@@ -371,6 +403,15 @@ Peer::PendingPtr Peer::take(std::int64_t id) {
     std::lock_guard lock(mutex_);
     auto it = pending_.find(id);
     if (it == pending_.end()) return nullptr;
+    auto pending = std::move(it->second);
+    pending_.erase(it);
+    return pending;
+}
+
+Peer::PendingPtr Peer::take_text_reader(std::int64_t id) {
+    std::lock_guard lock(mutex_);
+    auto it = pending_.find(id);
+    if (it == pending_.end() || !it->second->reply_as_text) return nullptr;
     auto pending = std::move(it->second);
     pending_.erase(it);
     return pending;

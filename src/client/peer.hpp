@@ -43,14 +43,23 @@ struct RequestSpec {
     std::function<void(const boost::json::object& params)> on_progress;
     // Set (2026-07-28): the envelope members (envelope_members) params._meta starts with.
     std::shared_ptr<const std::string> envelope;
+    // The completion reads Outcome::reply_text: a plain reply is handed on unparsed.
+    bool reply_as_text = false;
 };
 
 // A request's end: its result, or why there is none (mcp::Error for the server's JSON-RPC error).
 struct Outcome {
     boost::json::value result;
     std::exception_ptr error;
+    // For a request with RequestSpec::reply_as_text whose reply matched jsonrpc::match_plain_result:
+    // the whole reply, unparsed, in place of `result`. Valid only while the completion runs.
+    std::string_view reply_text;
 };
 using Completion = std::function<void(Outcome)>;
+
+// What a reply settles its request with, read from its text as the peer reads any message: the
+// result, the server's error, or mcp::ProtocolViolation for what is not a well-formed response.
+Outcome outcome_of_reply(std::string_view text, const jsonrpc::Limits& limits);
 
 // A request from a 2025 server, answered once with Peer::respond.
 struct ServerRequest {
@@ -117,6 +126,9 @@ private:
 
     // Takes the request out of the table: nullptr when it was settled already.
     PendingPtr take(std::int64_t id);
+    // take, for a request whose completion reads its result as text; else nullptr and the
+    // request stays.
+    PendingPtr take_text_reader(std::int64_t id);
     void settle(const PendingPtr& pending, Outcome outcome);
     // Fails a request still in flight and tells the server to drop it.
     void abandon(std::int64_t id, std::exception_ptr error, std::string_view reason);

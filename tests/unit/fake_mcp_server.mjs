@@ -12,6 +12,8 @@
 //                 whose schemas are remote references
 //   input-loop    answers every tools/call with input_required, checking that each retry echoes
 //                 the last requestState verbatim, answers the request and has a fresh id
+//   replies       answers tools/call with the reply its tool's name asks for, written by hand
+//                 (repliesByTool): the shapes a client may read from the text or must parse
 import { createInterface } from 'node:readline';
 
 const scenario = process.argv[2];
@@ -34,6 +36,17 @@ const annotatedTools = [
     outputSchema: { $ref: 'https://schemas.example.invalid/output.json' },
   },
 ];
+
+// The replies of the `replies` scenario, as text ({id} is the request's id).
+const repliesByTool = {
+  'result-first': '{"result":{"content":[{"type":"text","text":"result first"}]},"jsonrpc":"2.0","id":{id}}',
+  'rich': '{"jsonrpc":"2.0","id":{id},"result":{"content":[{"type":"text","text":"rich","annotations":{"priority":1}},' +
+    '{"type":"image","data":"AAAA","mimeType":"image/png"}],"structuredContent":{"n":1},"isError":true,"_meta":{"k":"v"}}}',
+  'extra-member': '{"jsonrpc":"2.0","id":{id},"result":{"content":[{"type":"text","text":"extra"}]},"x":1}',
+  'malformed': '{"jsonrpc":"2.0","id":{id},"result":{"content":[}',
+  'result-and-error': '{"jsonrpc":"2.0","id":{id},"result":{},"error":{"code":-32000,"message":"both"}}',
+  'no-text': '{"jsonrpc":"2.0","id":{id},"result":{"content":[{"type":"text"}]}}',
+};
 
 const seenIds = new Set();
 let lastState = null;
@@ -85,6 +98,8 @@ function callTool(m) {
         requestState: lastState,
       });
     }
+    case 'replies':
+      return process.stdout.write(repliesByTool[m.params.name].replace('{id}', String(m.id)) + '\n');
     default:
       if (m.params?.name === 'remote_ref') return result(m.id, { ...ok, structuredContent: { anything: true } });
       return result(m.id, ok);

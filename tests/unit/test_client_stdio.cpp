@@ -386,6 +386,42 @@ TEST_F(ClientStdioHostile, MalformedLinesAndUnknownOrRepeatedIdsAreDroppedAndCou
     EXPECT_EQ(stats.unknown_responses, 4u);   // id 999999 and the repeated response, twice
 }
 
+// An async call's reply in the two orders servers write, read from its text when it has the usual
+// shape and through a document when not; a plain-looking reply that is not a well-formed result
+// fails its call at once (its id is known) with mcp::ProtocolViolation.
+TEST_F(ClientStdioHostile, AsyncToolRepliesAreReadFromTheirTextOrFailTheirCall) {
+    mcp::Client client(fake("replies"), {.protocol_version = "2025-11-25"});
+    client.connect();
+    ASSERT_EQ(client.era(), mcp::Era::sessions);
+    for (const bool inline_completion : {true, false}) {
+        const auto call = [&](const std::string& tool) {
+            auto outcome = std::make_shared<std::promise<mcp::CallToolResult>>();
+            client.async_call_tool(tool, {}, {.timeout = 10s, .inline_completion = inline_completion},
+                                   [outcome](std::exception_ptr error, mcp::CallToolResult result) {
+                                       if (error)
+                                           outcome->set_exception(error);
+                                       else
+                                           outcome->set_value(std::move(result));
+                                   });
+            return outcome->get_future().get();
+        };
+        EXPECT_EQ(first_text(call("result-first")), "result first");
+        EXPECT_EQ(first_text(call("extra-member")), "extra");
+        const auto rich = call("rich");
+        ASSERT_EQ(rich.content.size(), 2u);
+        EXPECT_EQ(first_text(rich), "rich");
+        EXPECT_EQ(std::get<mcp::TextContent>(rich.content[0]).annotations.priority, 1.0);
+        EXPECT_EQ(std::get<mcp::ImageContent>(rich.content[1]).mime_type, "image/png");
+        ASSERT_TRUE(rich.structured_content);
+        EXPECT_EQ(rich.structured_content->at("n"), 1);
+        EXPECT_TRUE(rich.is_error);
+        EXPECT_EQ(rich.meta.at("k"), "v");
+        for (const std::string tool : {"malformed", "result-and-error", "no-text"})
+            EXPECT_THROW(call(tool), mcp::ProtocolViolation) << tool;
+        EXPECT_EQ(first_text(call("result-first")), "result first");  // the connection is still good
+    }
+}
+
 TEST_F(ClientStdioHostile, ToolsWithInvalidHeaderAnnotationsAreDroppedFromListings) {
     mcp::Client client(fake("tools"));
     client.connect();

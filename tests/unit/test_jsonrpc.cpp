@@ -1,9 +1,15 @@
 #include <mcp/protocol/errors.hpp>
 #include <mcp/protocol/jsonrpc.hpp>
 
+#include "protocol/plain_result.hpp"
+
 #include <gtest/gtest.h>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
+
+#include <optional>
+#include <string>
+#include <utility>
 
 using namespace mcp;
 using namespace mcp::jsonrpc;
@@ -121,4 +127,57 @@ TEST(JsonRpc, ErrorMessagesAreAlwaysValidUtf8) {
     EXPECT_EQ(message_of("\xED\xA0\x80"), replacement + replacement + replacement);  // a surrogate
     EXPECT_EQ(message_of("\xF4\x90\x80\x80"), replacement + replacement + replacement + replacement);  // above U+10FFFF
     EXPECT_EQ(message_of("end\xE2\x82"), "end" + replacement + replacement);                           // cut short
+}
+
+// ---- A plain reply found by its text (the client's hot path): both orders the SDKs write, and
+// nothing else.
+
+namespace {
+
+std::optional<std::pair<std::int64_t, std::string>> plain(std::string_view text) {
+    const auto match = mcp::jsonrpc::match_plain_result(text);
+    if (!match) return std::nullopt;
+    return std::pair{match->id, std::string(match->result)};
+}
+
+}  // namespace
+
+TEST(PlainResult, MatchesBothOrdersAndHandsTheResultOnUnparsed) {
+    using Match = std::pair<std::int64_t, std::string>;
+    EXPECT_EQ(plain(R"({"jsonrpc":"2.0","id":7,"result":{"content":[]}})"), Match(7, R"({"content":[]})"));
+    EXPECT_EQ(plain(R"({"result":{"content":[]},"jsonrpc":"2.0","id":7})"), Match(7, R"({"content":[]})"));
+    EXPECT_EQ(plain("{\"jsonrpc\":\"2.0\",\"id\":0,\"result\":[1]}\r\n"), Match(0, "[1]"));
+    EXPECT_EQ(plain(R"({"jsonrpc":"2.0","id":123456789012345678,"result":1})"), Match(123456789012345678, "1"));
+    // The slice is the caller's to check: here it is not one value, and the reader will say so.
+    EXPECT_EQ(plain(R"({"jsonrpc":"2.0","id":1,"result":{},"error":{}})"), Match(1, R"({},"error":{})"));
+    EXPECT_EQ(plain(R"({"result":{"a":1,"jsonrpc":"2.0","id":5},"jsonrpc":"2.0","id":6})"),
+              Match(6, R"({"a":1,"jsonrpc":"2.0","id":5})"));
+}
+
+TEST(PlainResult, AnythingElseTakesTheGeneralPath) {
+    for (const std::string_view text : {
+             "",
+             "{}",
+             "[]",
+             R"({"jsonrpc":"2.0","id":1,"result":})",                         // no result
+             R"({"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"x"}})",  // an error
+             R"({"jsonrpc":"2.0","id":"1","result":{}})",                     // a string id
+             R"({"jsonrpc":"2.0","id":-1,"result":{}})",                      // a negative id
+             R"({"jsonrpc":"2.0","id":01,"result":{}})",                      // a leading zero
+             R"({"jsonrpc":"2.0","id":1.5,"result":{}})",                     // not an integer
+             R"({"jsonrpc":"2.0","id":1234567890123456789,"result":{}})",     // more digits than ids have
+             R"({"jsonrpc":"1.0","id":1,"result":{}})",                       // another version
+             R"({"jsonrpc": "2.0", "id": 1, "result": {}})",                  // spaces: not written so by SDKs
+             R"({"id":1,"jsonrpc":"2.0","result":{}})",                       // another order
+             R"({"result":{},"jsonrpc":"2.0","id":})",
+             R"({"result":{},"jsonrpc":"2.0","id":1)",  // unterminated
+             R"({"result":{},"id":1})",
+             R"({"result":{}"jsonrpc":"2.0","id":1})",  // no comma before the envelope
+             R"({"result":{},"jsonrpc":"2.0","id":01})",
+             R"({"result":{},"jsonrpc":"2.0","id":1234567890123456789})",
+             R"({"jsonrpc":"2.0","method":"tools/call","id":1,"params":{}})",
+             R"({"jsonrpc":"2.0","id":1,"result":{}}x)",  // trailing bytes
+         }) {
+        EXPECT_EQ(plain(text), std::nullopt) << text;
+    }
 }

@@ -4,12 +4,15 @@
 #include <mcp/protocol/content.hpp>
 
 #include "protocol/param_headers.hpp"
+#include "protocol/tool_result_text.hpp"
 
 #include <gtest/gtest.h>
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
 
 #include <stdexcept>
+#include <string>
+#include <string_view>
 
 using namespace mcp;
 
@@ -136,4 +139,67 @@ TEST(ProtocolWire, ParamHeaderValuesFollowTheAnnotations) {
     EXPECT_EQ(values, (Pairs{{"Region", "eu"}, {"Count", "42"}, {"Dry", "true"}}));
     // Absent and null arguments carry no header.
     EXPECT_TRUE(detail::param_header_values(params, boost::json::parse(R"({"region":null})").as_object()).empty());
+}
+
+// ---- A tool result read straight from its text (the client's hot path): what the document path
+// reads, or nothing.
+
+namespace {
+
+// The result from the SAX reader, and the same text through a document and tool_result_from_wire.
+void expect_same_as_document(std::string_view text) {
+    const auto direct = detail::plain_tool_result(text, 64);
+    ASSERT_TRUE(direct.has_value()) << text;
+    const auto via_document = tool_result_from_wire(boost::json::parse(text));
+    EXPECT_EQ(boost::json::serialize(to_wire(*direct)), boost::json::serialize(to_wire(via_document))) << text;
+}
+
+}  // namespace
+
+TEST(PlainToolResult, ReadsTextBlocksAndIsErrorAsTheDocumentPathDoes) {
+    expect_same_as_document(R"({"content":[{"type":"text","text":"hello"}]})");
+    expect_same_as_document(R"({"content":[]})");
+    expect_same_as_document(R"({})");
+    expect_same_as_document(R"({"isError":true,"content":[{"text":"first the text","type":"text"}]})");
+    expect_same_as_document(R"({"content":[{"type":"text","text":"a"},{"type":"text","text":""}],"isError":false})");
+    // Escapes, a surrogate pair, raw UTF-8 and a long string (read in parts by the parser).
+    expect_same_as_document(R"({"content":[{"type":"text","text":"q\"b\\s\/n\n\u00e9\ud83d\ude00 é )" +
+                            std::string(70000, 'x') + R"("}]})");
+    expect_same_as_document(R"( {"content" : [ {"type" : "text" , "text" : "spaced"} ] } )");
+}
+
+TEST(PlainToolResult, LeavesEveryOtherShapeToTheDocumentPath) {
+    for (const std::string_view text : {
+             R"({"content":[{"type":"text","text":"a"}],"structuredContent":{"n":1}})",
+             R"({"content":[{"type":"text","text":"a"}],"_meta":{"k":"v"}})",
+             R"({"content":[{"type":"text","text":"a","annotations":{"priority":1}}]})",
+             R"({"content":[{"type":"image","data":"AAAA","mimeType":"image/png"}]})",
+             R"({"content":[{"type":"text"}]})",                        // no text
+             R"({"content":[{"text":"a"}]})",                           // no type
+             R"({"content":[{"type":"text","text":1}]})",               // text of another type
+             R"({"content":[{"type":"text","text":"a","text":"b"}]})",  // a member twice
+             R"({"content":[],"content":[]})",
+             R"({"content":{}})",
+             R"({"content":["a"]})",
+             R"({"content":[[]]})",
+             R"({"isError":"yes"})",
+             R"({"isError":null})",
+             R"({"unknown":1})",
+             R"({"resultType":"task","task":{}})",
+             R"([])",
+             R"("text")",
+             R"({"content":[]},"error":{})",  // more than one value
+             R"({"content":[})",              // malformed
+             R"({"content":[{"type":"text","text":"\x"}]})",
+             "{\"content\":[{\"type\":\"text\",\"text\":\"\xff\"}]}",  // not UTF-8
+             "",
+         }) {
+        EXPECT_EQ(detail::plain_tool_result(text, 64), std::nullopt) << text;
+    }
+}
+
+TEST(PlainToolResult, NestingPastTheLimitIsLeftToTheDocumentPath) {
+    const std::string deep = R"({"content":[)" + std::string(100, '[') + std::string(100, ']') + "]}";
+    EXPECT_EQ(detail::plain_tool_result(deep, 64), std::nullopt);
+    EXPECT_EQ(detail::plain_tool_result(R"({"content":[]})", 1), std::nullopt);  // the array is level 2
 }
