@@ -133,7 +133,7 @@ private:
 
     At at_ = At::start;
     Block block_;
-    std::string key_;               // a key that came in parts
+    std::string key_;                // a key that came in parts
     std::string* target_ = nullptr;  // where the string being read goes
     bool seen_content_ = false;
     bool seen_is_error_ = false;

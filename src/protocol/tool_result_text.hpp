@@ -1,8 +1,8 @@
 #pragma once
 // A tools/call result read from its text straight into the typed result, for the usual shape.
 
-#include <mcp/protocol/content.hpp>
 #include <cstddef>
+#include <mcp/protocol/content.hpp>
 #include <optional>
 #include <string_view>
 
