@@ -4,7 +4,6 @@
 
 #include "client/client_core.hpp"
 #include "client/wire.hpp"
-#include "protocol/plain_result.hpp"
 #include "protocol/tool_result_text.hpp"
 #include "util/log.hpp"
 
@@ -46,14 +45,12 @@ CallToolResult read_tool_result(boost::json::value&& result) {
     return reading("tool result", [&] { return tool_result_from_wire(std::move(result)); });
 }
 
-// A tool result from a plain reply's text (detail::Outcome::reply_text): straight into its type when
-// it has the usual shape, else as the peer reads any reply.
-CallToolResult read_tool_reply(std::string_view reply, std::size_t max_message_bytes) {
+// A tool result from a plain reply (detail::Outcome::reply_text and reply_result): straight into its
+// type when it has the usual shape, else as the peer reads any reply.
+CallToolResult read_tool_reply(const detail::Outcome& reply, std::size_t max_message_bytes) {
     const jsonrpc::Limits limits{.max_message_bytes = max_message_bytes};
-    if (const auto plain = jsonrpc::match_plain_result(reply)) {
-        if (auto typed = detail::plain_tool_result(plain->result, limits.max_depth)) return std::move(*typed);
-    }
-    auto outcome = detail::outcome_of_reply(reply, limits);
+    if (auto typed = detail::plain_tool_result(reply.reply_result, limits.max_depth)) return std::move(*typed);
+    auto outcome = detail::outcome_of_reply(reply.reply_text, limits);
     if (outcome.error) std::rethrow_exception(outcome.error);
     return read_tool_result(std::move(outcome.result));
 }
@@ -207,7 +204,7 @@ void Client::async_call_tool(std::string name, boost::json::object arguments, Ca
             std::exception_ptr error = outcome.error;
             if (!error && !outcome.reply_text.empty()) {
                 try {
-                    typed.emplace(read_tool_reply(outcome.reply_text, impl->options.max_message_bytes));
+                    typed.emplace(read_tool_reply(outcome, impl->options.max_message_bytes));
                 } catch (...) {
                     error = std::current_exception();
                 }

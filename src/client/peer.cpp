@@ -289,7 +289,7 @@ void Peer::on_message(std::string_view text) {
         if (const auto plain = jsonrpc::match_plain_result(text)) {
             if (auto pending = take_text_reader(plain->id)) {
                 transport_->answered(boost::json::value(plain->id));
-                settle(pending, {nullptr, nullptr, text});
+                settle(pending, {nullptr, nullptr, text, plain->result});
                 return;
             }
         }

@@ -52,8 +52,10 @@ struct Outcome {
     boost::json::value result;
     std::exception_ptr error;
     // For a request with RequestSpec::reply_as_text whose reply matched jsonrpc::match_plain_result:
-    // the whole reply, unparsed, in place of `result`. Valid only while the completion runs.
+    // the whole reply, unparsed, in place of `result`, and the result's text within it (still to be
+    // checked for being one JSON value). Valid only while the completion runs.
     std::string_view reply_text;
+    std::string_view reply_result;
 };
 using Completion = std::function<void(Outcome)>;
 

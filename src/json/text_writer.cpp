@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <charconv>
 #include <cstdint>
 #include <cstring>
@@ -39,24 +40,44 @@ constexpr std::array<char, 256> kEscapes = [] {
     return table;
 }();
 
-// How many bytes at the start of `string` JSON writes as they are (no control character, quote or
-// backslash): sixteen at a time with SSE2, else eight with the "has a byte below n" bit trick.
-std::size_t plain_prefix(std::string_view string) {
-    std::size_t i = 0;
 #if defined(__SSE2__)
-    const __m128i max_control = _mm_set1_epi8(0x1F);
-    const __m128i quote = _mm_set1_epi8('"');
-    const __m128i backslash = _mm_set1_epi8('\\');
-    for (; string.size() - i >= 16; i += 16) {
-        const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(string.data() + i));
-        const __m128i control = _mm_cmpeq_epi8(_mm_min_epu8(bytes, max_control), bytes);
-        const __m128i special =
-            _mm_or_si128(control, _mm_or_si128(_mm_cmpeq_epi8(bytes, quote), _mm_cmpeq_epi8(bytes, backslash)));
-        if (_mm_movemask_epi8(special) != 0) break;
+// A bit for each of the 16 bytes at `p` that JSON escapes (a control character, quote or backslash).
+unsigned escaped_bytes(const char* p) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i control = _mm_cmpeq_epi8(_mm_min_epu8(bytes, _mm_set1_epi8(0x1F)), bytes);
+    const __m128i quote = _mm_cmpeq_epi8(bytes, _mm_set1_epi8('"'));
+    const __m128i backslash = _mm_cmpeq_epi8(bytes, _mm_set1_epi8('\\'));
+    return static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(control, _mm_or_si128(quote, backslash))));
+}
+
+// How many bytes at the start of `string` JSON writes as they are: sixteen at a time, a short
+// string padded to sixteen with plain bytes, the tail as the last sixteen (overlapping).
+std::size_t plain_prefix(std::string_view string) {
+    const std::size_t size = string.size();
+    if (size < 16) {
+        char padded[16];
+        std::memset(padded, ' ', sizeof padded);
+        std::memcpy(padded, string.data(), size);
+        const unsigned escaped = escaped_bytes(padded);
+        return escaped == 0 ? size : static_cast<std::size_t>(std::countr_zero(escaped));
     }
+    std::size_t i = 0;
+    for (; size - i >= 16; i += 16) {
+        if (const unsigned escaped = escaped_bytes(string.data() + i); escaped != 0)
+            return i + static_cast<std::size_t>(std::countr_zero(escaped));
+    }
+    if (i == size) return size;
+    // The bytes before i are plain, so the first escaped one of the last sixteen is at i or after.
+    const unsigned escaped = escaped_bytes(string.data() + size - 16);
+    return escaped == 0 ? size : size - 16 + static_cast<std::size_t>(std::countr_zero(escaped));
+}
 #else
+// How many bytes at the start of `string` JSON writes as they are, eight at a time with the "has a
+// byte below n" bit trick.
+std::size_t plain_prefix(std::string_view string) {
     constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
     constexpr std::uint64_t kHighs = 0x8080808080808080ULL;
+    std::size_t i = 0;
     for (std::uint64_t word = 0; string.size() - i >= 8; i += 8) {
         std::memcpy(&word, string.data() + i, 8);
         const std::uint64_t quote = word ^ (kOnes * '"');
@@ -66,10 +87,10 @@ std::size_t plain_prefix(std::string_view string) {
         const std::uint64_t is_backslash = (backslash - kOnes) & ~backslash;
         if (((below_space | is_quote | is_backslash) & kHighs) != 0) break;
     }
-#endif
     while (i < string.size() && kEscapes[static_cast<unsigned char>(string[i])] == 0) ++i;
     return i;
 }
+#endif
 
 void append_with_serializer(std::string& out, const boost::json::value& value) {
     boost::json::serializer writer;

@@ -48,7 +48,8 @@ TEST(JsonTextWriter, AByteToEscapeAtEveryPositionOfAWord) {
     // The scan goes sixteen (or eight) bytes at a time: each special byte at each offset, in
     // strings of one block and a tail, two blocks, and longer than the short strings written at once.
     for (const char special : {'\0', '\x1f', '"', '\\', '\x20', '\x7f', '\x80', '\xff', '\n'}) {
-        for (const std::size_t length : {1, 2, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 40, 127, 128, 129, 300}) {
+        for (const std::size_t length :
+             {1, 2, 3, 7, 8, 9, 14, 15, 16, 17, 24, 31, 32, 33, 40, 47, 48, 49, 127, 128, 129, 300}) {
             for (std::size_t at = 0; at < length; ++at) {
                 std::string text(length, 'a');
                 text[at] = special;
