@@ -1,10 +1,11 @@
 // Operating mcp-cpp, as an operator meets it: a real Prometheus (Debian's, scraping every second)
 // reads the demo's /metrics while the test drives calls, and its HTTP API must report what was
-// sent (counters, a histogram quantile, an exemplar carrying the client's trace); promtool checks
-// the exposition; /healthz and /readyz through SIGTERM and through a Redis outage on two nodes;
-// JSON logs and the audit log parse line by line and hostile names cannot forge a line or a label;
-// label cardinality stays bounded after 10 000 calls with random unknown tool names; a client's
-// traceparent reaches the elicitation request the server sends back, on both eras.
+// sent (counters, a histogram quantile, an exemplar carrying the client's trace, the OpenTelemetry
+// MCP conventions' operation histogram); promtool checks the exposition; /healthz and /readyz
+// through SIGTERM and through a Redis outage on two nodes; JSON logs and the audit log parse line
+// by line and hostile names cannot forge a line or a label; label cardinality stays bounded after
+// 10 000 calls with random unknown tool names; a client's traceparent reaches the elicitation
+// request the server sends back, on both eras.
 //   MCP_CPP_DEMO=build/examples/demo/mcp-cpp-demo node --test tests/e2e/observability.test.mjs
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -94,6 +95,11 @@ describe('Prometheus scrapes the demo', () => {
         const median = await prometheus.value(
             'histogram_quantile(0.5, sum by (le) (mcp_call_duration_seconds_bucket{kind="tool",name="slow_count"}))');
         assert.ok(median > 1 && median <= 2.5, `slow_count's median is ${median} s`);
+        // The same calls as the OpenTelemetry conventions name them.
+        const operation = 'mcp_server_operation_duration_seconds_count{mcp_method_name="tools/call",mcp_protocol_version="2026-07-28"';
+        assert.equal(await prometheus.value(`${operation},gen_ai_tool_name="echo",gen_ai_operation_name="execute_tool",error_type=""}`), echoes);
+        assert.equal(await prometheus.value(
+            `${operation},gen_ai_tool_name="unknown",error_type="-32602",rpc_response_status_code="-32602"}`), 1);
         assert.equal(await prometheus.value('mcp_calls_in_flight'), 0);
         assert.ok((await prometheus.value('mcp_http_responses_total{code="200"}')) >= echoes + 3);
         assert.ok((await prometheus.value('sum(mcp_handler_threads)')) >= 1);
