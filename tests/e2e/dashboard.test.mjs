@@ -128,6 +128,14 @@ test('every dashboard query returns series from a Prometheus scraping the demo u
     const dashboard = JSON.parse(readFileSync(DASHBOARD, 'utf8'));
     const panels = panelsOf(dashboard);
     const queries = panels.flatMap((p) => p.targets.map((t) => ({ panel: p.title, expr: t.expr })));
+    // What Grafana needs to import it: ids of their own, panels within the 24 columns, and the data
+    // source the importer picks.
+    const ids = dashboard.panels.map((p) => p.id);
+    assert.equal(new Set(ids).size, ids.length, `panel ids repeat: ${ids}`);
+    for (const p of panels) {
+        assert.ok(p.gridPos.x + p.gridPos.w <= 24, `${p.title} is wider than the dashboard`);
+        assert.equal(p.datasource.uid, '${datasource}', `${p.title} names another data source`);
+    }
     // What the issue asks the dashboard to show: calls, latency, errors by code, sessions, parked
     // calls, tasks, the store, and the semantic conventions' histograms.
     for (const metric of ['mcp_requests_total', 'mcp_call_duration_seconds_bucket', 'rpc_response_status_code',
