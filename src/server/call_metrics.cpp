@@ -1,6 +1,7 @@
 #include "server/call_metrics.hpp"
 
 #include "protocol/methods.hpp"
+#include "server/operation_metrics.hpp"
 
 #include <mcp/protocol/errors.hpp>
 
@@ -28,16 +29,6 @@ constexpr std::string_view kOutcomeNames[kOutcomes] = {"ok",
                                                        "refused",
                                                        "unavailable",
                                                        "other_error"};
-
-// Resolves a counter on its first use and keeps the pointer: later uses are one load.
-metrics::Counter& lazily(std::atomic<metrics::Counter*>& slot, metrics::Family& family, const metrics::Labels& labels) {
-    auto* counter = slot.load(std::memory_order_acquire);
-    if (counter == nullptr) {
-        counter = &family.counter(labels);  // the family returns the same series to a racing thread
-        slot.store(counter, std::memory_order_release);
-    }
-    return *counter;
-}
 
 metrics::Family& calls_family() {
     static auto& family =
@@ -75,11 +66,8 @@ std::string_view to_string(Outcome outcome) { return kOutcomeNames[static_cast<s
 Outcome outcome_of(const boost::json::value& response) {
     const auto* o = response.if_object();
     if (o == nullptr) return Outcome::other_error;
-    if (const auto* error = o->if_contains("error")) {
-        const auto* e = error->if_object();
-        const auto* code = e != nullptr ? e->if_contains("code") : nullptr;
-        if (code == nullptr || !code->is_int64()) return Outcome::other_error;
-        switch (code->get_int64()) {
+    if (o->contains("error")) {
+        switch (error_code_of(response)) {
             case error_code::parse_error:
             case error_code::invalid_request: return Outcome::invalid_request;
             case error_code::method_not_found: return Outcome::method_not_found;
@@ -102,12 +90,38 @@ Outcome outcome_of(const boost::json::value& response) {
     return Outcome::ok;
 }
 
+int error_code_of(const boost::json::value& response) {
+    const auto* o = response.if_object();
+    const auto* error = o != nullptr ? o->if_contains("error") : nullptr;
+    const auto* e = error != nullptr ? error->if_object() : nullptr;
+    const auto* code = e != nullptr ? e->if_contains("code") : nullptr;
+    return code != nullptr && code->is_int64() ? static_cast<int>(code->get_int64()) : 0;
+}
+
+namespace {
+
+std::unique_ptr<const OperationMetrics> operation_of(std::string_view kind, const std::string& name) {
+    if (kind == "tool") return std::make_unique<OperationMetrics>("tools/call", name, "");
+    if (kind == "prompt") return std::make_unique<OperationMetrics>("prompts/get", "", name);
+    return nullptr;
+}
+
+}  // namespace
+
 EntityMetrics::EntityMetrics(std::string_view kind, std::string name)
-    : kind_(kind), name_(std::move(name)), duration_(duration_family().histogram({kind_, name_})) {}
+    : kind_(kind),
+      name_(std::move(name)),
+      duration_(duration_family().histogram({kind_, name_})),
+      operation_(operation_of(kind_, name_)) {}
+
+EntityMetrics::~EntityMetrics() = default;
 
 void EntityMetrics::observe(Outcome outcome, std::chrono::nanoseconds duration, std::string_view trace_id) const {
     const auto index = static_cast<std::size_t>(outcome);
-    lazily(calls_[index], calls_family(), {kind_, name_, std::string(kOutcomeNames[index])}).add();
+    // The labels are built on the series' first use only.
+    metrics::resolve_once(calls_[index], [&]() -> metrics::Counter& {
+        return calls_family().counter({kind_, name_, std::string(kOutcomeNames[index])});
+    }).add();
     duration_.observe(duration, trace_id);
 }
 
@@ -131,9 +145,10 @@ void count_request(const MethodInfo* method, Era era, Outcome outcome) {
     const std::size_t e = era == Era::stateless ? 1 : 0;
     const std::size_t o = static_cast<std::size_t>(outcome);
     auto& slot = counters.slots[m][e][o];
-    if (auto* counter = slot.load(std::memory_order_acquire)) return counter->add();
-    const std::string method_label = method != nullptr ? std::string(method->name) : "unknown";
-    lazily(slot, counters.family, {method_label, e == 1 ? "2026" : "2025", std::string(kOutcomeNames[o])}).add();
+    metrics::resolve_once(slot, [&]() -> metrics::Counter& {
+        const std::string method_label = method != nullptr ? std::string(method->name) : "unknown";
+        return counters.family.counter({method_label, e == 1 ? "2026" : "2025", std::string(kOutcomeNames[o])});
+    }).add();
 }
 
 metrics::Gauge& calls_in_flight() {

@@ -12,6 +12,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -19,6 +20,7 @@ namespace mcp::detail {
 
 struct CallState;
 struct MethodInfo;
+class OperationMetrics;
 
 // How a request ended, as its response shows it.
 enum class Outcome : std::uint8_t {
@@ -39,20 +41,29 @@ std::string_view to_string(Outcome outcome);
 
 // The outcome a response stands for.
 Outcome outcome_of(const boost::json::value& response);
+// The JSON-RPC error code of a response; 0 when it is not an error with an integer code.
+int error_code_of(const boost::json::value& response);
 
 // The series of one registered tool, prompt or resource, made at registration and kept for the
 // life of the process (a name registered again finds its series).
 class EntityMetrics {
 public:
     EntityMetrics(std::string_view kind, std::string name);
+    ~EntityMetrics();
+    EntityMetrics(const EntityMetrics&) = delete;
+    EntityMetrics& operator=(const EntityMetrics&) = delete;
     const std::string& kind() const { return kind_; }
     const std::string& name() const { return name_; }
     void observe(Outcome outcome, std::chrono::nanoseconds duration, std::string_view trace_id) const;
+    // A tool's or prompt's series of mcp.server.operation.duration; null for a resource, which the
+    // conventions leave to its method's.
+    const OperationMetrics* operation() const { return operation_.get(); }
 
 private:
     std::string kind_;
     std::string name_;
     metrics::Histogram& duration_;
+    std::unique_ptr<const OperationMetrics> operation_;
     mutable std::array<std::atomic<metrics::Counter*>, kOutcomes> calls_{};  // made on first use
 };
 

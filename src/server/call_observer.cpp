@@ -4,6 +4,7 @@
 #include "server/call.hpp"
 #include "server/core.hpp"
 #include "server/dispatch.hpp"
+#include "server/operation_metrics.hpp"
 #include "server/scope_guard.hpp"
 
 namespace mcp::detail {
@@ -37,7 +38,7 @@ const EntityMetrics* find_entity(const ServerCore& core, std::string_view kind, 
 
 }  // namespace
 
-void observe_answer(CallState& call, Era era, Outcome outcome) {
+void observe_answer(CallState& call, Era era, Outcome outcome, int error_code) {
     call.in_flight.reset();
     const bool counting = metrics::enabled();
     auto* audit = call.core.audit.get();
@@ -45,14 +46,25 @@ void observe_answer(CallState& call, Era era, Outcome outcome) {
     const auto duration = std::chrono::steady_clock::now() - call.received;
     // A request refused before its method was admitted still names one the table may know.
     const MethodInfo* info = call.method != nullptr ? call.method->info : find_method_info(call.message.method);
-    if (counting) count_request(info, era, outcome);
     const auto kind = info != nullptr ? entity_kind(info->name) : std::string_view();
-    if (kind.empty()) return;
-    const EntityMetrics* entity = call.entity != nullptr ? call.entity : find_entity(call.core, kind, target_of(call));
-    if (counting) entity->observe(outcome, duration, call.trace.trace_id);
+    const EntityMetrics* entity = kind.empty()             ? nullptr
+                                  : call.entity != nullptr ? call.entity
+                                                           : find_entity(call.core, kind, target_of(call));
+    if (counting) {
+        count_request(info, era, outcome);
+        const auto* operation = entity != nullptr ? entity->operation() : nullptr;
+        const auto version = call.exchange ? call.exchange->protocol_version() : std::string_view();
+        (operation != nullptr ? *operation : method_operation_metrics(info))
+            .observe(outcome, error_code, version, duration);
+        if (entity != nullptr) entity->observe(outcome, duration, call.trace.trace_id);
+    }
     // The audit names what the client asked for (bounded and escaped there): the URI read, or a
     // name nothing is registered under, which metrics count as "unknown".
-    if (audit != nullptr) audit->record(call, kind, target_of(call), outcome, duration);
+    if (audit != nullptr && entity != nullptr) audit->record(call, kind, target_of(call), outcome, duration);
+}
+
+void observe_answer(CallState& call, Era era, const boost::json::value& response) {
+    observe_answer(call, era, outcome_of(response), error_code_of(response));
 }
 
 }  // namespace mcp::detail

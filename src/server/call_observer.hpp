@@ -5,12 +5,17 @@
 
 #include "server/call_metrics.hpp"
 
+#include <boost/json/fwd.hpp>
+
 namespace mcp::detail {
 
 struct CallState;
 
 // Once per answered request, with the era it was served in: ends its in-flight mark, counts it
 // when metrics are on, and writes its audit line when it called a tool, prompt or resource.
-void observe_answer(CallState& call, Era era, Outcome outcome);
+// error_code: the JSON-RPC code of the answer, 0 when it is no error response.
+void observe_answer(CallState& call, Era era, Outcome outcome, int error_code);
+// The same for an answer at hand.
+void observe_answer(CallState& call, Era era, const boost::json::value& response);
 
 }  // namespace mcp::detail

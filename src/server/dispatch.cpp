@@ -105,7 +105,7 @@ void stamp_stateless_result(const ServerCore& core, Cache cache, boost::json::va
 
 void reject(CallState& call, Era era, int code, const std::string& message) {
     auto response = jsonrpc::make_error(call.message.id, code, message);
-    observe_answer(call, era, outcome_of(response));
+    observe_answer(call, era, response);
     call.sink->complete(std::move(response));
 }
 
@@ -311,7 +311,7 @@ void handle_request(ServerCore& core, const std::shared_ptr<CallState>& call, co
         method = era == Era::stateless ? admit_stateless(*call, inbound) : admit_in_session(*call, inbound);
     } catch (const Error& e) {
         auto response = error_response(*call, e);
-        observe_answer(*call, era, outcome_of(response));
+        observe_answer(*call, era, response);
         call->sink->complete(std::move(response));
         return;
     }
@@ -354,7 +354,7 @@ void handle_request(ServerCore& core, const std::shared_ptr<CallState>& call, co
     if (!core.pool().try_submit([call] { run_pooled(call); })) {
         core.calls.ended(*call);
         const auto answering = call->untrack();
-        observe_answer(*call, era, Outcome::unavailable);
+        observe_answer(*call, era, Outcome::unavailable, error_code::internal_error);
         call->sink->complete_overloaded(
             jsonrpc::make_error(call->message.id, error_code::internal_error,
                                 "Server overloaded: too many calls in flight, try again later"));
@@ -367,21 +367,21 @@ void resume_call(const std::shared_ptr<CallState>& call) {
     if (call->core.pool().try_submit([call] { run_pooled(call); }, Admission::always)) return;
     const auto answering = call->untrack();
     call->core.calls.ended(*call);
-    observe_answer(*call, Era::sessions, Outcome::internal_error);
+    observe_answer(*call, Era::sessions, Outcome::internal_error, error_code::internal_error);
     call->sink->complete(jsonrpc::make_error(call->message.id, error_code::internal_error, "Server is shutting down"));
 }
 
 void drop_call(const std::shared_ptr<CallState>& call) {
     const auto answering = call->untrack();
     call->core.calls.ended(*call);
-    observe_answer(*call, Era::sessions, Outcome::cancelled);
+    observe_answer(*call, Era::sessions, Outcome::cancelled, 0);
     call->sink->complete(std::nullopt);
 }
 
 void evict_call(const std::shared_ptr<CallState>& call) {
     const auto answering = call->untrack();
     call->core.calls.ended(*call);
-    observe_answer(*call, Era::sessions, Outcome::unavailable);
+    observe_answer(*call, Era::sessions, Outcome::unavailable, error_code::internal_error);
     call->sink->complete_overloaded(jsonrpc::make_error(
         call->message.id, error_code::internal_error,
         "Server overloaded: this call waited for an answer while other clients waited for room, try again later"));
@@ -482,7 +482,8 @@ bool run_call(const Method& method, const std::shared_ptr<CallState>& call) {
                    cancelled     ? Outcome::cancelled
                    : unavailable ? Outcome::unavailable
                    : refused     ? Outcome::refused
-                                 : outcome_of(*response));
+                                 : outcome_of(*response),
+                   cancelled ? 0 : error_code_of(*response));
     if (cancelled) {
         call->sink->complete(std::nullopt);  // a cancelled request gets no response
     } else if (unavailable) {

@@ -65,6 +65,10 @@ SessionService::SessionService(std::shared_ptr<Backend> backend, Settings settin
     open_gauge_ = metrics::registry()
                       .family("mcp_sessions_open", "2025-era HTTP sessions this node holds", metrics::Type::gauge)
                       .callback({}, [this] { return static_cast<double>(size()); });
+    limit_gauge_ = metrics::registry()
+                       .family("mcp_sessions_limit", "2025-era HTTP sessions this node holds at most (--max-sessions)",
+                               metrics::Type::gauge)
+                       .callback({}, [max = settings_.max_sessions] { return static_cast<double>(max); });
 }
 
 SessionService::~SessionService() {
@@ -86,7 +90,8 @@ void SessionService::join_bus() {
         if (auto stream = session->local_stream(key.substr(cut + 1))) stream->catch_up();
     }));
     // DELETE on another node: this node's connections of the session end, its calls stop.
-    subscriptions_.push_back(bus_->subscribe("deleted", [this](std::string_view id) { end_local(id, false); }));
+    subscriptions_.push_back(
+        bus_->subscribe("deleted", [this](std::string_view id) { end_local(id, false, SessionEnd::closed); }));
     // A client cancelled, on another node, a call running here: "<node>\n<session>\n<request id>".
     subscriptions_.push_back(bus_->subscribe("cancel", [this](std::string_view signal) {
         const auto first = signal.find('\n');
@@ -110,21 +115,6 @@ void SessionService::join_bus() {
         }
         for (const auto& session : all) session->catch_up_all();
     }));
-}
-
-SessionMetrics& session_metrics() {
-    using metrics::Type;
-    auto& r = metrics::registry();
-    static SessionMetrics m{
-        r.family("mcp_sessions_created_total", "2025-era HTTP sessions created by initialize", Type::counter)
-            .counter({}),
-        r.family("mcp_sessions_expired_total",
-                 "2025-era HTTP sessions this node ended for being idle past --session-timeout (with a shared "
-                 "store: found gone from it)",
-                 Type::counter)
-            .counter({}),
-        r.family("mcp_sse_resumptions_total", "SSE streams resumed with Last-Event-ID", Type::counter).counter({})};
-    return m;
 }
 
 std::shared_ptr<Session> SessionService::open(std::shared_ptr<MessageSink> channel, std::string id) {
@@ -207,7 +197,7 @@ void SessionService::evict(const std::string& id) {
                        e.what());
         }
     }
-    end_local(id, true);
+    end_local(id, true, SessionEnd::evicted);
 }
 
 std::shared_ptr<ResumableSession> SessionService::find(std::string_view id, std::string_view subject) {
@@ -239,7 +229,7 @@ std::shared_ptr<ResumableSession> SessionService::lookup_memory(std::string_view
             }
             return it->second.session;
         }
-        expired = take_locked(id);
+        expired = take_locked(id, SessionEnd::timed_out);
     }
     end_later({std::move(expired)}, true);
     if (metrics::enabled()) session_metrics().expired.add();
@@ -268,7 +258,7 @@ std::shared_ptr<ResumableSession> SessionService::lookup_shared(std::string_view
     }
     auto record = records_->load(id, touch);
     if (!record) {
-        end_local(id, false);  // expired or deleted by another node
+        end_local(id, false, SessionEnd::closed);  // expired or deleted by another node
         return nullptr;
     }
     std::shared_ptr<ResumableSession> session;
@@ -308,24 +298,24 @@ std::shared_ptr<ResumableSession> SessionService::stored(std::string_view id) {
 
 bool SessionService::remove(std::string_view id, std::string_view subject) {
     if (!find(id, subject)) return false;
-    if (!records_) return end_local(id, true);
+    if (!records_) return end_local(id, true, SessionEnd::closed);
     if (!records_->remove(id)) return false;
     try {
         bus_->publish("deleted", id);
     } catch (const StoreUnavailable&) {
         // The other nodes find the record gone on their next request for it.
     }
-    end_local(id, true);
+    end_local(id, true, SessionEnd::closed);
     return true;
 }
 
 void SessionService::outlast_trust() { std::this_thread::sleep_for(kTrustPeriod); }
 
-bool SessionService::end_local(std::string_view id, bool discard) {
+bool SessionService::end_local(std::string_view id, bool discard, SessionEnd how) {
     std::shared_ptr<ResumableSession> session;
     {
         std::lock_guard lock(mutex_);
-        session = take_locked(id);
+        session = take_locked(id, how);
     }
     if (!session) return false;
     end_later({std::move(session)}, discard);
@@ -334,14 +324,19 @@ bool SessionService::end_local(std::string_view id, bool discard) {
 
 void SessionService::store_locked(std::string id, std::shared_ptr<ResumableSession> session, FairShare::Hold hold) {
     idle_order_.push_back(id);
-    stored_[std::move(id)] =
-        Stored{std::move(session), Clock::now(), std::prev(idle_order_.end()), std::move(hold), {}};
+    const auto now = Clock::now();
+    stored_[std::move(id)] = Stored{std::move(session), now, now, std::prev(idle_order_.end()), std::move(hold), {}};
 }
 
-std::shared_ptr<ResumableSession> SessionService::take_locked(std::string_view id) {
+std::shared_ptr<ResumableSession> SessionService::take_locked(std::string_view id, SessionEnd how) {
     auto it = stored_.find(id);
     if (it == stored_.end()) return nullptr;
     auto session = std::move(it->second.session);
+    if (metrics::enabled()) {
+        const auto client = SessionState::of(*session->session()).client();
+        observe_session_end(how, client ? std::string_view(client->protocol_version) : std::string_view(),
+                            Clock::now() - it->second.held_since);
+    }
     idle_order_.erase(it->second.idle_position);
     if (const auto& half_open = it->second.half_open_position) half_open_.erase(*half_open);
     stored_.erase(it);  // its hold is given back
@@ -354,7 +349,7 @@ std::vector<std::shared_ptr<ResumableSession>> SessionService::take_expired() {
     while (!idle_order_.empty()) {
         auto it = stored_.find(idle_order_.front());
         if (now - it->second.last_used <= settings_.idle_timeout) break;  // the others are younger
-        expired.push_back(take_locked(idle_order_.front()));
+        expired.push_back(take_locked(idle_order_.front(), SessionEnd::timed_out));
     }
     return expired;
 }
@@ -365,7 +360,7 @@ std::vector<std::shared_ptr<ResumableSession>> SessionService::take_half_open() 
     while (!half_open_.empty()) {
         // Untouched since they were stored, in that order: the first still young ends the walk.
         if (now - stored_.find(half_open_.front())->second.last_used <= settings_.half_open_timeout) break;
-        ended.push_back(take_locked(half_open_.front()));
+        ended.push_back(take_locked(half_open_.front(), SessionEnd::timed_out));
     }
     return ended;
 }
@@ -405,7 +400,8 @@ void SessionService::expire() {
     }
     const auto exist = records_->exist(ids);
     for (std::size_t i = 0; i < ids.size(); ++i) {
-        if (!exist[i] && end_local(ids[i], true) && metrics::enabled()) session_metrics().expired.add();
+        if (!exist[i] && end_local(ids[i], true, SessionEnd::timed_out) && metrics::enabled())
+            session_metrics().expired.add();
     }
 }
 

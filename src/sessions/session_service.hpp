@@ -8,6 +8,7 @@
 // streams. The core records changes, finds subscribers and listeners, routes cancellations and
 // delivers answers. With a shared store every call may throw StoreUnavailable.
 #include "sessions/resumable_session.hpp"
+#include "sessions/session_metrics.hpp"
 #include "store/backend.hpp"
 #include "util/fair_share.hpp"
 #include "util/metrics.hpp"
@@ -124,8 +125,9 @@ private:
     struct Stored {
         std::shared_ptr<ResumableSession> session;
         std::chrono::steady_clock::time_point last_used;
-        std::list<std::string>::iterator idle_position;  // in idle_order_
-        FairShare::Hold hold;                            // its place among the node's sessions
+        std::chrono::steady_clock::time_point held_since;  // mcp.server.session.duration starts here
+        std::list<std::string>::iterator idle_position;    // in idle_order_
+        FairShare::Hold hold;                              // its place among the node's sessions
         // Not yet touched by a request after initialize: its place in half_open_ (one node; with a
         // shared store, its record expires by itself).
         std::optional<std::list<std::string>::iterator> half_open_position;
@@ -153,7 +155,7 @@ private:
     std::vector<std::shared_ptr<Session>> local_sessions();
     // Ends this node's part of a session: its connections close, its calls are cancelled. False
     // when this node did not hold it.
-    bool end_local(std::string_view id, bool discard);
+    bool end_local(std::string_view id, bool discard, SessionEnd how);
     // Sessions idle past their time to live (one node), oldest first; taken out of the table
     // without looking at the others.
     std::vector<std::shared_ptr<ResumableSession>> take_expired();  // mutex_ held
@@ -163,7 +165,7 @@ private:
     // Half-open sessions past their time (one node; mutex_ held).
     std::vector<std::shared_ptr<ResumableSession>> take_half_open();
     // Out of the table; null when it was not there (mutex_ held).
-    std::shared_ptr<ResumableSession> take_locked(std::string_view id);
+    std::shared_ptr<ResumableSession> take_locked(std::string_view id, SessionEnd how);
     // Ends sessions taken out of the table, in the background.
     void end_later(std::vector<std::shared_ptr<ResumableSession>> sessions, bool discard);
     void join_bus();
@@ -190,7 +192,8 @@ private:
     std::unordered_map<std::string, std::weak_ptr<Session>> local_;
     static constexpr std::size_t kFirstSweep = 1024;
     std::size_t sweep_at_ = kFirstSweep;
-    metrics::CallbackHandle open_gauge_;  // last: it reads stored_, so it goes first
+    metrics::CallbackHandle limit_gauge_;  // --max-sessions, for alerts on how full the node is
+    metrics::CallbackHandle open_gauge_;   // last: it reads stored_, so it goes first
 };
 
 }  // namespace mcp::detail

@@ -26,6 +26,11 @@ const Buckets& latency_buckets() {
     return buckets;
 }
 
+const Buckets& semconv_buckets() {
+    static const Buckets buckets{0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300};
+    return buckets;
+}
+
 Histogram::Histogram(const Buckets& bounds) : bounds_(bounds) {
     if (bounds_.empty() || bounds_.size() > kMaxBuckets || !std::is_sorted(bounds_.begin(), bounds_.end())) {
         throw std::invalid_argument("a histogram needs 1 to 24 ascending bucket bounds");

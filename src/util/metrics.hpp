@@ -85,6 +85,9 @@ private:
 using Buckets = std::vector<double>;
 // 100 µs to 60 s: calls, and the store's commands.
 const Buckets& latency_buckets();
+// 10 ms to 300 s: the bounds the OpenTelemetry MCP semantic conventions advise for their
+// operation and session durations, so that dashboards made for them read ours alike.
+const Buckets& semconv_buckets();
 
 // A distribution of durations over fixed buckets. A bucket also keeps its latest exemplar: the
 // trace id of one observation that fell in it, at most one per second (OpenMetrics exposition).
@@ -223,5 +226,17 @@ private:
 
 // The process's registry: Prometheus scrapes one process.
 Registry& registry();
+
+// The series kept in `slot`, made by `make` on its first use: later uses are one load. A racing
+// thread gets the same series from its family.
+template <class Series, class Make>
+Series& resolve_once(std::atomic<Series*>& slot, Make&& make) {
+    auto* series = slot.load(std::memory_order_acquire);
+    if (series == nullptr) {
+        series = &make();
+        slot.store(series, std::memory_order_release);
+    }
+    return *series;
+}
 
 }  // namespace mcp::detail::metrics

@@ -1,14 +1,15 @@
 // Operating mcp-cpp, as an operator meets it: a real Prometheus (Debian's, scraping every second)
 // reads the demo's /metrics while the test drives calls, and its HTTP API must report what was
-// sent (counters, a histogram quantile, an exemplar carrying the client's trace); promtool checks
-// the exposition; /healthz and /readyz through SIGTERM and through a Redis outage on two nodes;
-// JSON logs and the audit log parse line by line and hostile names cannot forge a line or a label;
-// label cardinality stays bounded after 10 000 calls with random unknown tool names; a client's
-// traceparent reaches the elicitation request the server sends back, on both eras.
+// sent (counters, a histogram quantile, an exemplar carrying the client's trace, the OpenTelemetry
+// MCP conventions' operation histogram); promtool checks the exposition; /healthz and /readyz
+// through SIGTERM and through a Redis outage on two nodes; JSON logs and the audit log parse line
+// by line and hostile names cannot forge a line or a label; label cardinality stays bounded after
+// 10 000 calls with random unknown tool names; a client's traceparent reaches the elicitation
+// request the server sends back, on both eras.
 //   MCP_CPP_DEMO=build/examples/demo/mcp-cpp-demo node --test tests/e2e/observability.test.mjs
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -19,9 +20,8 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 import { modernCall, newSecret, RedisServer } from './cluster.mjs';
 import { freePort, HttpDemo, waitUntil } from './helpers.mjs';
+import { Prometheus, PROMTOOL } from './prometheus.mjs';
 
-const PROMETHEUS = process.env.PROMETHEUS ?? '/usr/bin/prometheus';
-const PROMTOOL = process.env.PROMTOOL ?? '/usr/bin/promtool';
 const TEST = { timeout: 90_000 };
 const REQUEST = { timeout: 15_000 };
 
@@ -65,66 +65,11 @@ async function sessionClient(url, { headers = {}, onElicit } = {}) {
     return client;
 }
 
-class Prometheus {
-    static async start(target) {
-        assert.ok(existsSync(PROMETHEUS), `${PROMETHEUS} not found: scripts/install-deps.sh --test installs prometheus`);
-        const port = await freePort();
-        const dir = mkdtempSync(join(scratch, 'prometheus-'));
-        writeFileSync(
-            join(dir, 'prometheus.yml'),
-            ['global:', '  scrape_interval: 1s', '  scrape_timeout: 1s', 'scrape_configs:', '  - job_name: mcp',
-                '    static_configs:', `      - targets: ['${target}']`, ''].join('\n'),
-        );
-        const prometheus = new Prometheus(port);
-        prometheus.child = spawn(PROMETHEUS, [
-            `--config.file=${join(dir, 'prometheus.yml')}`, `--storage.tsdb.path=${join(dir, 'data')}`,
-            `--web.listen-address=127.0.0.1:${port}`, '--enable-feature=exemplar-storage', '--log.level=warn',
-        ], { stdio: ['ignore', 'ignore', 'pipe'] });
-        prometheus.child.stderr.setEncoding('utf8').on('data', (c) => (prometheus.log = (prometheus.log + c).slice(-4000)));
-        cleanups.push(() => prometheus.child.kill('SIGKILL'));
-        await waitUntil(async () => (await fetch(`${prometheus.url}/-/ready`).catch(() => null))?.status === 200, 20_000,
-            `Prometheus to be ready:\n${prometheus.log}`);
-        return prometheus;
-    }
-
-    constructor(port) {
-        this.url = `http://127.0.0.1:${port}`;
-        this.log = '';
-    }
-
-    // The instant value of a PromQL expression with one result, or undefined.
-    async value(expr) {
-        const res = await fetch(`${this.url}/api/v1/query?query=${encodeURIComponent(expr)}`);
-        const body = await res.json();
-        assert.equal(body.status, 'success', `${expr}: ${JSON.stringify(body)}`);
-        if (body.data.result.length === 0) return undefined;
-        assert.equal(body.data.result.length, 1, `${expr}: ${JSON.stringify(body.data.result)}`);
-        return Number(body.data.result[0].value[1]);
-    }
-
-    // Waits until `expr` is `expected` (or passes `check`), failing with the last value.
-    async waitFor(expr, expected, what = expr) {
-        let last;
-        await waitUntil(async () => {
-            last = await this.value(expr);
-            return typeof expected === 'function' ? expected(last) : last === expected;
-        }, 20_000, `${what} to be ${typeof expected === 'function' ? 'as expected' : expected} (last: ${last})`);
-        return last;
-    }
-
-    async exemplars(expr) {
-        const end = Date.now() / 1000 + 60;
-        const res = await fetch(`${this.url}/api/v1/query_exemplars?query=${encodeURIComponent(expr)}&start=${end - 600}&end=${end}`);
-        const body = await res.json();
-        assert.equal(body.status, 'success', JSON.stringify(body));
-        return body.data.flatMap((series) => series.exemplars);
-    }
-}
-
 describe('Prometheus scrapes the demo', () => {
     test('counters, a histogram quantile and an exemplar, as Prometheus reports them', TEST, async () => {
         const demo = await startDemo();
-        const prometheus = await Prometheus.start(demo.ops.slice('http://'.length));
+        const prometheus = await Prometheus.start(demo.ops.slice('http://'.length),
+            { dir: mkdtempSync(join(scratch, 'prometheus-')), cleanups });
 
         const echoes = 25;
         for (let i = 0; i < echoes; ++i) {
@@ -150,6 +95,11 @@ describe('Prometheus scrapes the demo', () => {
         const median = await prometheus.value(
             'histogram_quantile(0.5, sum by (le) (mcp_call_duration_seconds_bucket{kind="tool",name="slow_count"}))');
         assert.ok(median > 1 && median <= 2.5, `slow_count's median is ${median} s`);
+        // The same calls as the OpenTelemetry conventions name them.
+        const operation = 'mcp_server_operation_duration_seconds_count{mcp_method_name="tools/call",mcp_protocol_version="2026-07-28"';
+        assert.equal(await prometheus.value(`${operation},gen_ai_tool_name="echo",gen_ai_operation_name="execute_tool",error_type=""}`), echoes);
+        assert.equal(await prometheus.value(
+            `${operation},gen_ai_tool_name="unknown",error_type="-32602",rpc_response_status_code="-32602"}`), 1);
         assert.equal(await prometheus.value('mcp_calls_in_flight'), 0);
         assert.ok((await prometheus.value('mcp_http_responses_total{code="200"}')) >= echoes + 3);
         assert.ok((await prometheus.value('sum(mcp_handler_threads)')) >= 1);
