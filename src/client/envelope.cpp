@@ -2,6 +2,8 @@
 
 #include "json/text_writer.hpp"
 
+#include <charconv>
+
 namespace mcp::detail {
 
 namespace {
@@ -62,7 +64,8 @@ std::string request_text(std::int64_t id, std::string_view method, const boost::
     std::string text;
     text.reserve(256 + members.size());
     text += R"({"jsonrpc":"2.0","id":)";
-    append_json(text, boost::json::value(id));
+    char digits[24];
+    text.append(digits, std::to_chars(digits, digits + sizeof digits, id).ptr);
     text += R"(,"method":)";
     append_json(text, method);
     text += R"(,"params":)";
