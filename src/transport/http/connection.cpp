@@ -211,12 +211,13 @@ asio::awaitable<std::optional<Peer>> peer_of(asio::ip::tcp::socket& socket, cons
 
 asio::awaitable<void> serve_connection(asio::ip::tcp::socket socket, HttpContext& ctx) {
     ConnectionCount count(ctx);  // incremented by the acceptor
-    const auto peer = co_await peer_of(socket, ctx);
+    auto peer = co_await peer_of(socket, ctx);
     if (!peer) co_return;
+    peer->client = aggregated(peer->address, ctx.options.ipv6_prefix);
     // A client's connections are counted by its address; a proxy's carry many clients' requests.
     std::optional<ClientQuota::Place> place;
     if (!peer->trusted) {
-        const auto client = client_key({}, aggregated(peer->address, ctx.options.ipv6_prefix));
+        const auto client = client_key({}, peer->client);
         place = ctx.connections_by_client.try_take(client, ctx.options.max_connections_per_client);
         if (!place) {
             report_refusal(Bound::connections, Limit::client, client);

@@ -107,20 +107,16 @@ struct Caller {
 // The client of a request from `peer`: the peer itself, or behind a trusted proxy the hop the
 // forwarding header names; as the quotas count it.
 std::string client_address_of(const Request& request, const Peer& peer, const HttpContext& ctx) {
-    Address client = peer.address;
-    if (peer.trusted) {
-        const std::string_view name =
-            ctx.forwarded_header == ForwardedHeader::forwarded ? "Forwarded" : "X-Forwarded-For";
-        std::vector<std::string_view> fields;
-        for (const auto& field : request) {
-            const std::string_view n(field.name_string().data(), field.name_string().size());
-            if (ascii_iequals(n, name)) fields.emplace_back(field.value().data(), field.value().size());
-        }
-        const auto hops =
-            ctx.forwarded_header == ForwardedHeader::forwarded ? forwarded_hops(fields) : x_forwarded_for_hops(fields);
-        client = client_behind(peer.address, hops, ctx.trusted_proxies);
+    if (!peer.trusted) return peer.client;
+    const std::string_view name = ctx.forwarded_header == ForwardedHeader::forwarded ? "Forwarded" : "X-Forwarded-For";
+    std::vector<std::string_view> fields;
+    for (const auto& field : request) {
+        const std::string_view n(field.name_string().data(), field.name_string().size());
+        if (ascii_iequals(n, name)) fields.emplace_back(field.value().data(), field.value().size());
     }
-    return aggregated(client, ctx.options.ipv6_prefix);
+    const auto hops =
+        ctx.forwarded_header == ForwardedHeader::forwarded ? forwarded_hops(fields) : x_forwarded_for_hops(fields);
+    return aggregated(client_behind(peer.address, hops, ctx.trusted_proxies), ctx.options.ipv6_prefix);
 }
 
 // The seconds a client over its quota of a held resource is told to wait: its half-open sessions

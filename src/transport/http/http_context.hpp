@@ -87,6 +87,9 @@ bool targets_endpoint(std::string_view target, const HttpContext& ctx);
 struct Peer {
     Address address;
     bool trusted = false;
+    // `address` as clients are told apart (aggregated: an IPv6 prefix), written once per connection:
+    // the client of an untrusted peer's every request.
+    std::string client;
 };
 
 // One request on the MCP endpoint; returns whether the connection may be kept alive.
