@@ -15,6 +15,8 @@ namespace mcp {
 
 namespace {
 
+using detail::reading;
+
 // An async call's completion: where the call settled (CallOptions::inline_completion), else on the
 // pool; a pool that is shut down runs nothing more, so the completion then runs here. Shared, not
 // copied, on its way to the pool: it may hold a whole result.
@@ -23,16 +25,6 @@ void run_completion(detail::HandlerPool& pool, bool inline_completion, F deliver
     if (inline_completion) return deliver();
     auto task = std::make_shared<F>(std::move(deliver));
     if (!pool.try_submit([task] { (*task)(); }, detail::Admission::always)) (*task)();
-}
-
-// Runs a reader of what the server sent: what it finds malformed is the server's mistake.
-template <class Reader>
-auto reading(std::string_view what, Reader&& reader) -> decltype(reader()) {
-    try {
-        return reader();
-    } catch (const std::invalid_argument& e) {
-        throw ProtocolViolation("malformed " + std::string(what) + ": " + e.what());
-    }
 }
 
 template <class T>

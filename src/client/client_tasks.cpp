@@ -19,19 +19,11 @@ namespace {
 constexpr std::chrono::milliseconds kDefaultPollInterval{1000};
 
 Task task_of(const boost::json::value& wire) {
-    try {
-        return detail::task_from_wire(wire);
-    } catch (const std::invalid_argument& e) {
-        throw ProtocolViolation(std::string("malformed task: ") + e.what());
-    }
+    return detail::reading("task", [&] { return detail::task_from_wire(wire); });
 }
 
 CallToolResult tool_result_of(const boost::json::value& wire) {
-    try {
-        return from_wire<CallToolResult>(wire);
-    } catch (const std::invalid_argument& e) {
-        throw ProtocolViolation(std::string("malformed task result: ") + e.what());
-    }
+    return detail::reading("task result", [&] { return from_wire<CallToolResult>(wire); });
 }
 
 [[noreturn]] void throw_task_error(const Task& task) {
@@ -79,12 +71,9 @@ Page<Task> Client::list_tasks(const std::optional<std::string>& cursor, const Ca
     impl_->check_era(Era::sessions, "tasks/list");
     boost::json::object params;
     if (cursor) params["cursor"] = *cursor;
-    try {
-        return detail::page_from_wire(impl_->call("tasks/list", std::move(params), options), "tasks",
-                                      &detail::task_from_wire);
-    } catch (const std::invalid_argument& e) {
-        throw ProtocolViolation(std::string("malformed tasks listing: ") + e.what());
-    }
+    const auto result = impl_->call("tasks/list", std::move(params), options);
+    return detail::reading("tasks listing",
+                           [&] { return detail::page_from_wire(result, "tasks", &detail::task_from_wire); });
 }
 
 CallToolResult Client::task_result(std::string_view task_id, const CallOptions& options) {
@@ -103,12 +92,8 @@ CallToolResult Client::task_result(std::string_view task_id, const CallOptions& 
             case TaskStatus::failed: throw_task_error(task);
             case TaskStatus::cancelled: throw Cancelled();
             case TaskStatus::input_required: {
-                std::vector<detail::InputRequest> requests;
-                try {
-                    requests = detail::read_input_requests(task.input_requests);
-                } catch (const std::invalid_argument& e) {
-                    throw ProtocolViolation(std::string("malformed task input requests: ") + e.what());
-                }
+                const auto requests = detail::reading("task input requests",
+                                                      [&] { return detail::read_input_requests(task.input_requests); });
                 if (!requests.empty()) {
                     impl_->call("tasks/update",
                                 {{"taskId", task_id},
