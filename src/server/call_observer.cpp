@@ -2,6 +2,7 @@
 
 #include "server/audit_log.hpp"
 #include "server/call.hpp"
+#include "server/call_span.hpp"
 #include "server/core.hpp"
 #include "server/dispatch.hpp"
 #include "server/scope_guard.hpp"
@@ -37,8 +38,9 @@ const EntityMetrics* find_entity(const ServerCore& core, std::string_view kind, 
 
 }  // namespace
 
-void observe_answer(CallState& call, Era era, Outcome outcome) {
+void observe_answer(CallState& call, Era era, Outcome outcome, const boost::json::value* response) {
     call.in_flight.reset();
+    end_server_span(call, outcome, response);
     const bool counting = metrics::enabled();
     auto* audit = call.core.audit.get();
     if (!counting && audit == nullptr) return;

@@ -5,12 +5,15 @@
 
 #include "server/call_metrics.hpp"
 
+#include <boost/json/fwd.hpp>
+
 namespace mcp::detail {
 
 struct CallState;
 
 // Once per answered request, with the era it was served in: ends its in-flight mark, counts it
 // when metrics are on, and writes its audit line when it called a tool, prompt or resource.
-void observe_answer(CallState& call, Era era, Outcome outcome);
+// Ends the request's span too, with the error code of `response`, when it is given.
+void observe_answer(CallState& call, Era era, Outcome outcome, const boost::json::value* response = nullptr);
 
 }  // namespace mcp::detail

@@ -9,7 +9,9 @@ std::string TraceContext::child_traceparent() const {
     if (trace_id.empty() || span_id.empty()) return {};
     // The caller's flags (sampled or not) go on; a traceparent of another version is passed on as
     // version 00, the one this server speaks.
-    const std::string_view flags = traceparent.size() >= 55 ? std::string_view(traceparent).substr(53, 2) : "00";
+    const std::string_view flags = traceparent.size() >= 55 ? std::string_view(traceparent).substr(53, 2)
+                                   : sampled                ? "01"
+                                                            : "00";
     return "00-" + trace_id + "-" + span_id + "-" + std::string(flags);
 }
 
