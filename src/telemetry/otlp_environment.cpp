@@ -38,7 +38,9 @@ auto from_variable(std::string_view name, const std::string& value, Parse parse)
 
 // OTLP/HTTP's signal path, appended to a base URL (OTEL_EXPORTER_OTLP_ENDPOINT, or a flag's URL
 // with no path).
-std::string with_traces_path(std::string base) { return base + (base.ends_with('/') ? "v1/traces" : "/v1/traces"); }
+std::string with_traces_path(const std::string& base) {
+    return base + (base.ends_with('/') ? "v1/traces" : "/v1/traces");
+}
 
 double parse_ratio(const std::string& text) {
     double ratio = -1;
