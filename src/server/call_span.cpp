@@ -69,24 +69,26 @@ void begin_server_span(CallState& call, TraceContext trace) {
         call.trace = std::move(trace);
         return;
     }
-    auto span = std::make_unique<SpanData>();
-    std::optional<bool> parent_sampled;
-    if (!trace.trace_id.empty()) {
-        span->trace_id = *telemetry::trace_id_from_hex(trace.trace_id);
-        span->span_id = *telemetry::span_id_from_hex(trace.span_id);
-        span->parent_span_id = *telemetry::span_id_from_hex(std::string_view(trace.traceparent).substr(36, 16));
-        span->parent_remote = true;
-        span->trace_state = trace.tracestate;
-        parent_sampled = sampled_flag(trace.traceparent);
-    } else {
-        span->trace_id = telemetry::random_trace_id();
-        span->span_id = telemetry::random_span_id();
-        trace.trace_id = telemetry::to_hex(span->trace_id);
-        trace.span_id = telemetry::to_hex(span->span_id);
+    // The caller's trace with the span id start_span gave this request, or a new trace.
+    const bool continued = !trace.trace_id.empty();
+    const auto trace_id = continued ? *telemetry::trace_id_from_hex(trace.trace_id) : telemetry::random_trace_id();
+    if (!continued) {
+        trace.trace_id = telemetry::to_hex(trace_id);
+        trace.span_id = telemetry::to_hex(telemetry::random_span_id());
     }
-    trace.sampled = telemetry::should_sample(tracer->sampler(), parent_sampled, span->trace_id);
+    const auto parent_sampled = continued ? std::optional<bool>(sampled_flag(trace.traceparent)) : std::nullopt;
+    trace.sampled = telemetry::should_sample(tracer->sampler(), parent_sampled, trace_id);
     call.trace = std::move(trace);
-    if (!call.trace.sampled) return;
+    if (!call.trace.sampled) return;  // no span is built
+
+    auto span = std::make_unique<SpanData>();
+    span->trace_id = trace_id;
+    span->span_id = *telemetry::span_id_from_hex(call.trace.span_id);
+    if (continued) {
+        span->parent_span_id = *telemetry::span_id_from_hex(std::string_view(call.trace.traceparent).substr(36, 16));
+        span->parent_remote = true;
+        span->trace_state = call.trace.tracestate;
+    }
     span->kind = SpanKind::server;
     span->start_unix_nano = telemetry::now_unix_nano();
     call.span = std::move(span);

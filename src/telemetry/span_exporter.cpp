@@ -67,6 +67,7 @@ SpanExporter::~SpanExporter() {
         std::lock_guard lock(mutex_);
         stopping_ = true;
     }
+    cancel_.request_stop();
     wake_.notify_all();
     worker_.join();
 }
@@ -150,6 +151,7 @@ SpanExporter::Attempt SpanExporter::send(const std::string& body) {
                         settings_.protocol == OtlpProtocol::http_json ? "application/json" : "application/x-protobuf");
     for (const auto& [name, value] : settings_.headers) request.headers.add(name, value);
     request.body = body;
+    request.stop = cancel_.get_token();
     try {
         auto response = asio::co_spawn(http_->io, http_->client.fetch(std::move(request)), asio::use_future).get();
         if (response.status >= 200 && response.status < 300) return Attempt::sent;

@@ -14,6 +14,7 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <stop_token>
 #include <thread>
 
 namespace mcp::telemetry {
@@ -37,7 +38,7 @@ class SpanExporter {
 public:
     // Throws std::invalid_argument when the client cannot be made (a TLS file).
     explicit SpanExporter(ExporterSettings settings);
-    // Stops at once: what is still queued is lost (flush first).
+    // Stops at once, cancelling an export in flight: what is still queued is lost (flush first).
     ~SpanExporter();
     SpanExporter(const SpanExporter&) = delete;
     SpanExporter& operator=(const SpanExporter&) = delete;
@@ -74,6 +75,7 @@ private:
     std::chrono::steady_clock::time_point flush_deadline_{};
     std::uint64_t exported_ = 0;
     std::uint64_t dropped_ = 0;
+    std::stop_source cancel_;  // the export in flight, when the exporter goes
     std::thread worker_;
 };
 
