@@ -5,15 +5,21 @@
 // 2026-07-28 tools/call whose _meta carries a traceparent (server span under the client's span,
 // handler span under it, the handler's own attribute and event), a 2025-11-25 call over HTTP with
 // a traceparent header, a failed call and its code, a malformed traceparent, parent-based
-// sampling at ratio 0, and a receiver that is down (calls unharmed, drops counted in /metrics).
+// sampling at ratio 0, a receiver that is down (calls unharmed, drops counted in /metrics), and an
+// https:// receiver that asks for a client certificate.
 //   MCP_CPP_DEMO=build/examples/demo/mcp-cpp-demo node --test tests/e2e/tracing.test.mjs
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 
+import { certificateMaker } from './certificates.mjs';
 import { modernCall } from './cluster.mjs';
 import { freePort, HttpDemo, waitUntil } from './helpers.mjs';
 
@@ -28,9 +34,11 @@ const SERVER = 2; // SPAN_KIND_SERVER
 const INTERNAL = 1;
 const STATUS_ERROR = 2;
 
+const scratch = mkdtempSync(join(tmpdir(), 'mcp-cpp-tracing-'));
 const cleanups = [];
 after(async () => {
     for (const cleanup of cleanups.reverse()) await cleanup();
+    rmSync(scratch, { recursive: true, force: true });
 });
 
 const hex = (bytes) => Buffer.from(bytes ?? []).toString('hex');
@@ -49,12 +57,12 @@ const eventsOf = (events = []) => events.map((e) => ({ name: e.name, attributes:
 
 // An OTLP/HTTP trace receiver on 127.0.0.1: every request kept, every span decoded into
 // { traceId, spanId, parentSpanId (hex, '' for none), name, kind, attributes {key: value}, events,
-// status, resource {key: value}, scope }.
+// status, resource {key: value}, scope }. With `tls` (node:https options) it serves https://.
 class Receiver {
-    static async start() {
-        const receiver = new Receiver();
+    static async start(tls) {
+        const receiver = new Receiver(tls);
         await new Promise((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
-        receiver.url = `http://127.0.0.1:${receiver.server.address().port}`;
+        receiver.url = `${tls ? 'https' : 'http'}://127.0.0.1:${receiver.server.address().port}`;
         cleanups.push(() => new Promise((resolve) => {
             receiver.server.closeAllConnections();
             receiver.server.close(resolve);
@@ -62,15 +70,16 @@ class Receiver {
         return receiver;
     }
 
-    constructor() {
+    constructor(tls) {
         this.requests = [];
         this.spans = [];
-        this.server = createServer((req, res) => {
+        const handle = (req, res) => {
             const chunks = [];
             req.on('data', (c) => chunks.push(c));
             req.on('end', () => {
                 const body = Buffer.concat(chunks);
                 const request = { path: req.url, type: req.headers['content-type'], headers: req.headers, body };
+                if (tls) request.peer = req.socket.getPeerCertificate().subject?.CN;
                 this.requests.push(request);
                 try {
                     this.spans.push(...(request.type === 'application/json' ? Receiver.#fromJson(body) : Receiver.#fromProtobuf(body)));
@@ -80,7 +89,8 @@ class Receiver {
                     res.writeHead(400).end();
                 }
             });
-        });
+        };
+        this.server = tls ? createTlsServer(tls, handle) : createServer(handle);
     }
 
     // Every span of an ExportTraceServiceRequest (decoded already), with its resource and scope.
@@ -364,5 +374,25 @@ describe('a collector that is down', () => {
         await waitUntil(async () => (await metric(demo, 'mcp_trace_spans_dropped_total{reason="export_failed"}')) >= 10, 30_000,
             'the spans of 5 calls (server and handler spans) to be counted as dropped');
         assert.equal(await metric(demo, 'mcp_trace_spans_exported_total'), 0);
+    });
+});
+
+describe('an https:// collector that asks for a client certificate', () => {
+    test('spans go over TLS with --otlp-ca-file, --otlp-client-cert and --otlp-client-key', TEST, async () => {
+        const certificates = certificateMaker(scratch);
+        const ca = certificates.makeCa('otlp-ca');
+        const server = certificates.makeCert(ca, 'otlp-collector', 'serverAuth');
+        const client = certificates.makeCert(ca, 'otlp-client', 'clientAuth');
+        const receiver = await Receiver.start({
+            cert: readFileSync(server.cert), key: readFileSync(server.key), ca: readFileSync(join(scratch, `${ca}.pem`)),
+            requestCert: true, rejectUnauthorized: true,
+        });
+        const demo = await startDemo(['--otlp-endpoint', `${receiver.url}/v1/traces`, '--otlp-ca-file', join(scratch, `${ca}.pem`),
+            '--otlp-client-cert', client.cert, '--otlp-client-key', client.key]);
+        const r = await modernCall(demo.url, 'tls-1', 'tools/call', { name: 'echo', arguments: { text: 'over tls' } });
+        assert.equal(r.status, 200);
+        const span = await receiver.span((s) => s.attributes['jsonrpc.request.id'] === 'tls-1', 'the span over TLS');
+        assert.equal(span.name, 'tools/call echo');
+        assert.equal(receiver.requests[0].peer, 'otlp-client', 'the demo presented its client certificate');
     });
 });
