@@ -5,8 +5,8 @@
 // 2026-07-28 tools/call whose _meta carries a traceparent (server span under the client's span,
 // handler span under it, the handler's own attribute and event), a 2025-11-25 call over HTTP with
 // a traceparent header, a failed call and its code, a malformed traceparent, parent-based
-// sampling at ratio 0, a receiver that is down (calls unharmed, drops counted in /metrics), and an
-// https:// receiver that asks for a client certificate.
+// sampling at ratio 0, a receiver that is down (calls unharmed, drops counted in /metrics), the
+// queue flushed on SIGTERM, and an https:// receiver that asks for a client certificate.
 //   MCP_CPP_DEMO=build/examples/demo/mcp-cpp-demo node --test tests/e2e/tracing.test.mjs
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -374,6 +374,20 @@ describe('a collector that is down', () => {
         await waitUntil(async () => (await metric(demo, 'mcp_trace_spans_dropped_total{reason="export_failed"}')) >= 10, 30_000,
             'the spans of 5 calls (server and handler spans) to be counted as dropped');
         assert.equal(await metric(demo, 'mcp_trace_spans_exported_total'), 0);
+    });
+});
+
+describe('SIGTERM', () => {
+    test('the spans still queued go out before the process ends', TEST, async () => {
+        const receiver = await Receiver.start();
+        const demo = await startDemo(['--otlp-endpoint', receiver.url]);
+        const r = await modernCall(demo.url, 'last-1', 'tools/call', { name: 'echo', arguments: { text: 'last' } });
+        assert.equal(r.status, 200);
+        // At once: the exporter's next regular batch is up to a second away.
+        demo.signal('SIGTERM');
+        const exit = await demo.exited();
+        assert.equal(exit.code, 0, demo.stderrTail());
+        assert.ok(receiver.spans.some((s) => s.attributes['jsonrpc.request.id'] === 'last-1'), 'the last call\'s span was flushed');
     });
 });
 
