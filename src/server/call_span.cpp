@@ -7,6 +7,7 @@
 #include "server/scope_guard.hpp"
 #include "telemetry/ids.hpp"
 #include "telemetry/sampler.hpp"
+#include "telemetry/traceparent.hpp"
 #include "telemetry/tracer.hpp"
 
 #include <mcp/protocol/errors.hpp>
@@ -55,12 +56,6 @@ std::string error_message(const boost::json::value* response) {
     return message != nullptr && message->is_string() ? std::string(message->get_string()) : std::string();
 }
 
-// The W3C flags of a well-formed traceparent (start_span checked it).
-bool sampled_flag(std::string_view traceparent) {
-    const int low = traceparent[54] >= 'a' ? traceparent[54] - 'a' + 10 : traceparent[54] - '0';
-    return (low & 1) != 0;
-}
-
 }  // namespace
 
 void begin_server_span(CallState& call, TraceContext trace) {
@@ -70,13 +65,14 @@ void begin_server_span(CallState& call, TraceContext trace) {
         return;
     }
     // The caller's trace with the span id start_span gave this request, or a new trace.
-    const bool continued = !trace.trace_id.empty();
-    const auto trace_id = continued ? *telemetry::trace_id_from_hex(trace.trace_id) : telemetry::random_trace_id();
+    const auto caller = telemetry::parse_traceparent(trace.traceparent);  // start_span checked it
+    const bool continued = caller.has_value() && !trace.trace_id.empty();
+    const auto trace_id = continued ? caller->trace_id : telemetry::random_trace_id();
     if (!continued) {
         trace.trace_id = telemetry::to_hex(trace_id);
         trace.span_id = telemetry::to_hex(telemetry::random_span_id());
     }
-    const auto parent_sampled = continued ? std::optional<bool>(sampled_flag(trace.traceparent)) : std::nullopt;
+    const auto parent_sampled = continued ? std::optional<bool>((caller->flags & 1) != 0) : std::nullopt;
     trace.sampled = telemetry::should_sample(tracer->sampler(), parent_sampled, trace_id);
     call.trace = std::move(trace);
     if (!call.trace.sampled) return;  // no span is built
@@ -85,7 +81,7 @@ void begin_server_span(CallState& call, TraceContext trace) {
     span->trace_id = trace_id;
     span->span_id = *telemetry::span_id_from_hex(call.trace.span_id);
     if (continued) {
-        span->parent_span_id = *telemetry::span_id_from_hex(std::string_view(call.trace.traceparent).substr(36, 16));
+        span->parent_span_id = caller->parent_id;
         span->parent_remote = true;
         span->trace_state = call.trace.tracestate;
     }
