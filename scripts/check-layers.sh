@@ -12,8 +12,8 @@ cd "$(dirname "$0")/.."
 
 # Layers, lowest first, each with its rank: a file may include its own layer or a lower rank.
 # Layers of equal rank are siblings and may not include each other.
-declare -A rank=([util]=0 [net]=1 [json]=1 [protocol]=2 [security]=2 [jose]=2 [store]=3 [sessions]=4 [core]=5 [client]=5 [auth]=6 [ext]=6 [stdio]=7 [http]=7 [bridge]=8 [app]=9)
-order=(util net json protocol security jose store sessions core client auth ext stdio http bridge app)
+declare -A rank=([util]=0 [net]=1 [json]=1 [protocol]=2 [security]=2 [jose]=2 [telemetry]=2 [store]=3 [sessions]=4 [core]=5 [client]=5 [auth]=6 [ext]=6 [stdio]=7 [http]=7 [bridge]=8 [app]=9)
+order=(util net json protocol security jose telemetry store sessions core client auth ext stdio http bridge app)
 
 # The layer of a file (a path under src/ or include/) or of an included path; nothing for a
 # system or third-party header.
@@ -25,6 +25,7 @@ layer_of() {
     src/protocol/*|protocol/*|include/mcp/protocol/*|mcp/protocol/*) echo protocol ;;
     src/security/*|security/*|include/mcp/security/*|mcp/security/*) echo security ;;
     src/jose/*|jose/*) echo jose ;;
+    src/telemetry/*|telemetry/*|include/mcp/telemetry/*|mcp/telemetry/*) echo telemetry ;;
     src/store/*|store/*) echo store ;;
     src/sessions/*|sessions/*|include/mcp/sessions/*|mcp/sessions/*) echo sessions ;;
     src/server/*|server/*|include/mcp/server/*|mcp/server/*) echo core ;;

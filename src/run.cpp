@@ -61,6 +61,8 @@ int run(Server& server, int argc, char** argv) {
     detail::configure_logging(options.log_level, options.log_format);
 
     const int code = serve(server, options);
+    // Spans of the last calls go out within the grace SIGTERM leaves.
+    if (!server.flush_traces(options.http.shutdown_grace)) detail::log().warn("spans still queued at exit were lost");
     // Handlers that ignore cancellation must not keep the process alive after shutdown.
     if (!server.wait_idle(std::chrono::milliseconds(0))) {
         detail::log().flush();

@@ -94,7 +94,9 @@ set(derived
   LOG_LEVEL LOG_FORMAT CLIENT_LOG_LEVEL
   METRICS DRAIN_DELAY AUDIT_LOG MEMORY_RELEASE_INTERVAL
   PAGE_SIZE MAX_MESSAGE_BYTES MAX_JSON_DEPTH OUTPUT_VALIDATION MAX_LISTEN_STREAMS MAX_SUBSCRIPTIONS
-  HANDLER_THREADS MAX_HANDLER_THREADS HANDLER_QUEUE HANDLER_GROW_AFTER HANDLER_IDLE_TIMEOUT HANDLER_STACK_SIZE)
+  HANDLER_THREADS MAX_HANDLER_THREADS HANDLER_QUEUE HANDLER_GROW_AFTER HANDLER_IDLE_TIMEOUT HANDLER_STACK_SIZE
+  OTLP_ENDPOINT OTLP_PROTOCOL OTLP_HEADERS OTLP_CA_FILE OTLP_CLIENT_CERT OTLP_CLIENT_KEY OTEL_SERVICE_NAME
+  OTEL_RESOURCE_ATTRIBUTES OTEL_SAMPLING_RATIO)
 execute_process(COMMAND "${BINARY}" --help OUTPUT_VARIABLE help RESULT_VARIABLE rc)
 string(REGEX MATCHALL "\\(Env:MCP_[A-Z0-9_]+\\)" listed "${help}")
 list(TRANSFORM listed REPLACE "^\\(Env:MCP_(.*)\\)$" "\\1")
@@ -106,7 +108,8 @@ if(NOT rc EQUAL 0 OR NOT listed STREQUAL expected)
 endif()
 foreach(heading "Transport" "HTTP limits and timeouts" "Sessions \\(2025-era HTTP\\)" "Requests to the client" "Tasks"
                 "Store and keys" "Caching" "Logging" "Operations" "Limits" "Handler pool" "stdio" "HTTPS and browsers"
-                "Authorization \\(OAuth 2.1 resource server, HTTP\\)" "Clients \\(who one is, what one may hold\\)")
+                "Authorization \\(OAuth 2.1 resource server, HTTP\\)" "Clients \\(who one is, what one may hold\\)"
+                "Tracing \\(OpenTelemetry\\)")
   if(NOT help MATCHES "\n${heading}:\n  --")
     message(FATAL_ERROR "--help has no group headed '${heading}:'")
   endif()
@@ -141,7 +144,11 @@ foreach(case
     "MAX_SESSIONS_PER_CLIENT=0|--max-sessions-per-client" "HALF_OPEN_TIMEOUT=5x|--half-open-timeout"
     "MAX_GET_STREAMS_PER_CLIENT=0|--max-get-streams-per-client"
     "MAX_LISTEN_STREAMS_PER_CLIENT=0|--max-listen-streams-per-client"
-    "MAX_PARKED_CALLS_PER_CLIENT=0|--max-parked-calls-per-client" "MAX_CALLS_PER_CLIENT=0|--max-calls-per-client")
+    "MAX_PARKED_CALLS_PER_CLIENT=0|--max-parked-calls-per-client" "MAX_CALLS_PER_CLIENT=0|--max-calls-per-client"
+    "OTLP_ENDPOINT=collector:4318|--otlp-endpoint" "OTLP_PROTOCOL=grpc|--otlp-protocol"
+    "OTLP_HEADERS=novalue|--otlp-headers" "OTLP_CA_FILE=${WORK_DIR}/missing.pem|--otlp-ca-file"
+    "OTLP_CLIENT_CERT=${WORK_DIR}/missing.pem|--otlp-client-cert" "OTLP_CLIENT_KEY=${WORK_DIR}/missing.pem|--otlp-client-key"
+    "OTEL_RESOURCE_ATTRIBUTES=a|--otel-resource-attributes" "OTEL_SAMPLING_RATIO=2|--otel-sampling-ratio")
   string(REPLACE "|" ";" parts "${case}")
   list(GET parts 0 setting)
   list(GET parts 1 flag)
@@ -149,6 +156,22 @@ foreach(case
                   RESULT_VARIABLE rc OUTPUT_VARIABLE stdout ERROR_VARIABLE stderr)
   if(NOT rc EQUAL 2 OR NOT stderr MATCHES "^${flag}: " OR NOT stdout STREQUAL "")
     message(FATAL_ERROR "MCP_${setting}: expected exit 2 and '${flag}: ...' on stderr; got ${rc}, '${stderr}'")
+  endif()
+endforeach()
+
+# The standard OTEL_* variables (read where no tracing flag is given): a bad value stops the
+# server, naming the variable (docs/adr/0030-tracing.md).
+foreach(case
+    "OTEL_EXPORTER_OTLP_ENDPOINT=collector:4318" "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=ftp://c/v1/traces"
+    "OTEL_EXPORTER_OTLP_PROTOCOL=grpc" "OTEL_EXPORTER_OTLP_HEADERS=k=%zz" "OTEL_RESOURCE_ATTRIBUTES=novalue"
+    "OTEL_TRACES_SAMPLER=sometimes" "OTEL_TRACES_SAMPLER=traceidratio|OTEL_TRACES_SAMPLER_ARG=1.5")
+  string(REPLACE "|" ";" variables "${case}")
+  list(GET variables -1 named)
+  string(REGEX REPLACE "=.*" "" named "${named}")
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env ${variables} "${BINARY}" INPUT_FILE "${WORK_DIR}/session.jsonl"
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE stdout ERROR_VARIABLE stderr)
+  if(NOT rc EQUAL 2 OR NOT stderr MATCHES "${named}: " OR NOT stdout STREQUAL "")
+    message(FATAL_ERROR "${case}: expected exit 2 and '${named}: ...' on stderr; got ${rc}, '${stderr}'")
   endif()
 endforeach()
 

@@ -255,9 +255,13 @@ void add_notes_app(mcp::Server& server) {
                  .annotations = {.read_only_hint = true, .idempotent_hint = true},
                  .meta = apps.tool_meta("ui://mcp-cpp-demo/word-stats"),
                  .required_scopes = read},
-                [calls](const StatsInput& in) {
+                [calls](const StatsInput& in, mcp::ToolContext& ctx) {
                     ++*calls;
-                    return word_stats(in);
+                    auto stats = word_stats(in);
+                    // With --otlp-endpoint: what the handler's span shows besides the call's own facts.
+                    ctx.set_span_attribute("demo.words", stats.words);
+                    ctx.add_span_event("counted", {{"demo.lines", stats.lines}});
+                    return stats;
                 });
 
     server.tool({.name = "slow_count",

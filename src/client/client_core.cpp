@@ -1,10 +1,12 @@
 #include "client/client_core.hpp"
+#include "client/client_span.hpp"
 
 #include "client/input_answers.hpp"
 #include "client/mrtr.hpp"
 #include "client/negotiation.hpp"
 #include "client/wire.hpp"
 #include "protocol/methods.hpp"
+#include "telemetry/tracer.hpp"
 #include "util/log.hpp"
 
 #include <mcp/protocol/errors.hpp>
@@ -61,6 +63,8 @@ Client::Impl::Impl(std::shared_ptr<ClientTransport> t, ClientOptions o)
       log_level(options.log_level),
       roots(options.roots) {
     if (!transport) throw std::invalid_argument("mcp::Client needs a transport");
+    if (!options.tracing.endpoint.empty())
+        tracer = std::make_shared<telemetry::Tracer>(options.tracing, options.info.name);
 }
 
 Client::Impl::~Impl() = default;
@@ -159,16 +163,30 @@ void Client::Impl::start(std::shared_ptr<const CallSpec> call, int round, const 
             }
         };
     }
-    if (!modern) {  // no input rounds and no cache on the 2025 wire: nothing to do before `done`
-        spec.reply_as_text = call->reply_as_text;
-        peer->request(call->method, params, std::move(spec), std::move(done));
-        return;
-    }
-    peer->request(call->method, params, std::move(spec),
-                  [self = shared_from_this(), call, round, key = std::move(key),
+    // No input rounds and no cache on the 2025 wire: nothing to do before `done`, which may read the
+    // reply from its text (not when a span reads the result's isError).
+    if (!modern && !tracer) spec.reply_as_text = call->reply_as_text;
+    detail::Completion answered =
+        !modern ? std::move(done)
+                : [self = shared_from_this(), call, round, key = std::move(key),
                    done = std::move(done)](detail::Outcome outcome) mutable {
                       self->finish(std::move(call), round, key, std::move(outcome), std::move(done));
-                  });
+                  };
+    if (!tracer) {
+        peer->request(call->method, params, std::move(spec), std::move(answered));
+        return;
+    }
+    // A CLIENT span for this request (each round of a call is one), its traceparent in a copy of
+    // the params.
+    auto traced = params;
+    if (auto span = detail::begin_client_span(*tracer, call->method, call->options, traced)) {
+        answered = [self = shared_from_this(), span = std::shared_ptr<telemetry::SpanData>(std::move(span)),
+                    answered = std::move(answered)](detail::Outcome outcome) {
+            detail::end_client_span(*self->tracer, *span, outcome, self->version());
+            answered(std::move(outcome));
+        };
+    }
+    peer->request(call->method, traced, std::move(spec), std::move(answered));
 }
 
 void Client::Impl::finish(std::shared_ptr<const CallSpec> call, int round, const boost::json::object& key,
@@ -356,6 +374,9 @@ void Client::Impl::close() {
         if (!transport_closed.wait_for(lock, std::chrono::seconds(60), [&] { return transport_done; }))
             detail::log().warn("client: the transport did not report its end within 60 s");
     }
+    // The spans of the last calls go out first, within the exporter's timeout.
+    if (tracer && !tracer->flush(options.tracing.export_timeout))
+        detail::log().warn("client: spans still queued at close were lost");
     pool.shutdown();
     runner.stop();
 }

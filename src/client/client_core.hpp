@@ -24,6 +24,10 @@
 #include <unordered_map>
 #include <vector>
 
+namespace mcp::telemetry {
+class Tracer;
+}
+
 namespace mcp {
 
 // A listen stream's state, shared by its Subscription handle and the client that routes its
@@ -97,6 +101,7 @@ struct Client::Impl : std::enable_shared_from_this<Client::Impl> {
     std::vector<std::string> versions;  // what the client may speak, newest first
     boost::json::object capabilities;
     boost::json::object client_info;
+    std::shared_ptr<telemetry::Tracer> tracer;  // ClientOptions::tracing; null when off
 
     // Declared in this order so that they go in the reverse one: the pool's threads before the
     // state they touch, the peer's and the transport's Asio objects before the context they use.

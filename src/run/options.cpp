@@ -330,6 +330,59 @@ void add_operations(CLI::App& app, RunOptions& options) {
                  "to the system; 0s: never");
 }
 
+// A validator from a parser that throws std::invalid_argument.
+template <class Parse>
+CLI::Validator parsed_by(Parse parse, const std::string& name) {
+    return CLI::Validator(
+        [parse](std::string& value) -> std::string {
+            try {
+                parse(value);
+                return {};
+            } catch (const std::invalid_argument& e) {
+                return e.what();
+            }
+        },
+        name);
+}
+
+// OpenTelemetry traces over OTLP/HTTP (docs/adr/0030-tracing.md). What these leave unset comes
+// from the standard OTEL_* variables (finish_options).
+void add_tracing(CLI::App& app, telemetry::TracingFlags& tracing) {
+    auto& group = *app.add_option_group("Tracing (OpenTelemetry)");
+    group
+        .add_option("--otlp-endpoint", tracing.endpoint,
+                    "Export spans to this OTLP/HTTP traces URL (a URL without a path gets /v1/traces); off by "
+                    "default. Env OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, OTEL_EXPORTER_OTLP_ENDPOINT")
+        ->check(parsed_by(telemetry::check_endpoint, "URL"));
+    group
+        .add_option("--otlp-protocol", tracing.protocol,
+                    "http/protobuf (the default) or http/json. Env OTEL_EXPORTER_OTLP_PROTOCOL")
+        ->check(parsed_by(telemetry::parse_protocol, "PROTOCOL"));
+    group
+        .add_option("--otlp-headers", tracing.headers,
+                    "Headers sent with every export: key=value,key=value (values percent-encoded). Env "
+                    "OTEL_EXPORTER_OTLP_HEADERS")
+        ->check(parsed_by(telemetry::parse_key_values, "KEY=VALUE,..."));
+    group.add_option("--otlp-ca-file", tracing.ca_file, "PEM CA certificates for an https:// collector")
+        ->check(CLI::ExistingFile);
+    group.add_option("--otlp-client-cert", tracing.client_cert_file, "PEM client certificate for the collector")
+        ->check(CLI::ExistingFile);
+    group.add_option("--otlp-client-key", tracing.client_key_file, "PEM key of --otlp-client-cert")
+        ->check(CLI::ExistingFile);
+    group.add_option("--otel-service-name", tracing.service_name,
+                     "The resource's service.name; default the server's name. Env OTEL_SERVICE_NAME");
+    group
+        .add_option("--otel-resource-attributes", tracing.resource_attributes,
+                    "More resource attributes: key=value,key=value. Env OTEL_RESOURCE_ATTRIBUTES")
+        ->check(parsed_by(telemetry::parse_key_values, "KEY=VALUE,..."));
+    group
+        .add_option_function<double>(
+            "--otel-sampling-ratio", [&tracing](double ratio) { tracing.sampling_ratio = ratio; },
+            "Parent-based sampling: a request with a traceparent follows its sampled flag, one without "
+            "is sampled at this ratio (0 to 1); default 1. Env OTEL_TRACES_SAMPLER, OTEL_TRACES_SAMPLER_ARG")
+        ->check(CLI::Range(0.0, 1.0));
+}
+
 void add_limits(CLI::App& app, ServerOptions& server) {
     auto& group = *app.add_option_group("Limits");
     group.add_option("--page-size", server.page_size, "Items per page of tools/list, prompts/list, resources/list")
@@ -429,6 +482,7 @@ void add_options(CLI::App& app, RunOptions& options) {
     add_caching(app, options.server.cache);
     add_logging(app, options);
     add_operations(app, options);
+    add_tracing(app, options.tracing);
     add_limits(app, options.server);
     add_handler_pool(app, options.server.execution);
     derive_env_names(app);
@@ -454,6 +508,7 @@ void finish_options(RunOptions& options) {
     if (!options.http.tls_client_ca_file.empty() && options.http.tls_cert_file.empty()) {
         throw std::invalid_argument("--tls-client-ca needs --tls-cert");
     }
+    options.server.tracing = telemetry::resolve_tracing(options.tracing, telemetry::process_environment());
     if (options.http.metrics_port != 0 && !options.serve_http) {
         throw std::invalid_argument("--metrics needs --http");
     }

@@ -6,6 +6,8 @@
 #include <mcp/transport/http.hpp>
 #include <mcp/transport/stdio.hpp>
 
+#include "telemetry/otlp_environment.hpp"
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,6 +31,7 @@ struct RunOptions {
     std::string secret_file;                // --secret-file; without it MCP_SECRET holds the key text
     std::string log_level = "info";
     std::string log_format = "text";
+    telemetry::TracingFlags tracing;  // resolved with the OTEL_* variables into server.tracing
 };
 
 // Declares --config and every option group on app, bound to options: they must outlive the parse.

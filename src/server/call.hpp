@@ -10,6 +10,7 @@
 #include "server/client_requests/rounds.hpp"
 #include "sessions/in_flight.hpp"
 #include "sessions/session_state.hpp"
+#include "telemetry/span.hpp"
 #include "util/client_quota.hpp"
 #include "util/metrics.hpp"
 
@@ -76,7 +77,11 @@ struct CallState : InFlightCall, std::enable_shared_from_this<CallState> {
 
     // For metrics, logs and the audit log (docs/adr/0016-operating-it.md).
     std::chrono::steady_clock::time_point received = std::chrono::steady_clock::now();
-    TraceContext trace;                     // the caller's trace and this request's span, if any
+    TraceContext trace;  // the caller's trace and this request's span, if any
+    // The recorded spans (tracing on, the trace sampled): the request's SERVER span, and its
+    // handler's while the handler runs (server/call_span.hpp).
+    std::unique_ptr<telemetry::SpanData> span;
+    std::unique_ptr<telemetry::SpanData> handler_span;
     const EntityMetrics* entity = nullptr;  // the registered tool, prompt or resource it called
     std::optional<metrics::GaugeScope> in_flight;
     // One of its client's places for calls of user code, from its admission to the end of its

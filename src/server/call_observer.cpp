@@ -2,6 +2,7 @@
 
 #include "server/audit_log.hpp"
 #include "server/call.hpp"
+#include "server/call_span.hpp"
 #include "server/core.hpp"
 #include "server/dispatch.hpp"
 #include "server/operation_metrics.hpp"
@@ -38,8 +39,9 @@ const EntityMetrics* find_entity(const ServerCore& core, std::string_view kind, 
 
 }  // namespace
 
-void observe_answer(CallState& call, Era era, Outcome outcome, int error_code) {
+void observe_answer(CallState& call, Era era, Outcome outcome, int error_code, const boost::json::value* response) {
     call.in_flight.reset();
+    end_server_span(call, outcome, error_code, response);
     const bool counting = metrics::enabled();
     auto* audit = call.core.audit.get();
     if (!counting && audit == nullptr) return;
@@ -64,7 +66,7 @@ void observe_answer(CallState& call, Era era, Outcome outcome, int error_code) {
 }
 
 void observe_answer(CallState& call, Era era, const boost::json::value& response) {
-    observe_answer(call, era, outcome_of(response), error_code_of(response));
+    observe_answer(call, era, outcome_of(response), error_code_of(response), &response);
 }
 
 }  // namespace mcp::detail

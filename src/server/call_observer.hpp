@@ -13,8 +13,10 @@ struct CallState;
 
 // Once per answered request, with the era it was served in: ends its in-flight mark, counts it
 // when metrics are on, and writes its audit line when it called a tool, prompt or resource.
-// error_code: the JSON-RPC code of the answer, 0 when it is no error response.
-void observe_answer(CallState& call, Era era, Outcome outcome, int error_code);
+// error_code: the JSON-RPC code of the answer, 0 when it is no error response. Ends the request's
+// span too, with the error message of `response` when it is given.
+void observe_answer(CallState& call, Era era, Outcome outcome, int error_code,
+                    const boost::json::value* response = nullptr);
 // The same for an answer at hand.
 void observe_answer(CallState& call, Era era, const boost::json::value& response);
 

@@ -30,8 +30,9 @@ bool admit_client_call(const std::shared_ptr<CallState>& call) {
     report_refusal(Bound::calls, Limit::client, client);
     const auto refusal = over_client_quota("calls in flight");
     const auto answering = call->untrack();
-    observe_answer(*call, call->exchange->era(), Outcome::refused, refusal.code());
-    call->sink->complete_refused(refusal, jsonrpc::make_error(call->message.id, refusal.code(), refusal.message()));
+    auto response = jsonrpc::make_error(call->message.id, refusal.code(), refusal.message());
+    observe_answer(*call, call->exchange->era(), Outcome::refused, refusal.code(), &response);
+    call->sink->complete_refused(refusal, std::move(response));
     return false;
 }
 

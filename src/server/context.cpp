@@ -1,6 +1,7 @@
 #include <mcp/server/context.hpp>
 
 #include "server/call.hpp"
+#include "server/call_span.hpp"
 #include "server/tasks/task_runs.hpp"
 #include "server/tasks/task_sink.hpp"
 #include "util/json_number.hpp"
@@ -30,6 +31,14 @@ void Context::progress(double progress, std::optional<double> total, std::string
     if (total) params["total"] = detail::json_number(*total);
     if (!message.empty()) params["message"] = message;
     state_->sink->send(jsonrpc::make_notification("notifications/progress", std::move(params)));
+}
+
+void Context::set_span_attribute(std::string key, telemetry::AttributeValue value) {
+    if (auto* span = detail::current_span(*state_)) span->set(std::move(key), std::move(value));
+}
+
+void Context::add_span_event(std::string name, telemetry::Attributes attributes) {
+    if (auto* span = detail::current_span(*state_)) span->add_event(std::move(name), std::move(attributes));
 }
 
 void Context::start_task() { detail::start_task(*state_); }

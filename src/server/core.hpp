@@ -27,6 +27,10 @@
 #include <mutex>
 #include <string_view>
 
+namespace mcp::telemetry {
+class Tracer;
+}
+
 namespace mcp::detail {
 
 struct ServerCore {
@@ -52,6 +56,7 @@ struct ServerCore {
     ClientQuota calls_by_client;                      // clients.calls (set with the options)
     std::shared_ptr<MemoryReleaser> memory_releaser;  // ServerOptions::memory_release; set by Server::configure
     std::unique_ptr<AuditLog> audit;                  // ServerOptions::audit; set by Server::configure
+    std::shared_ptr<telemetry::Tracer> tracer;        // ServerOptions::tracing; null when off
 
     // 2025-era sessions, made on first use from the backend and options.sessions.
     SessionService& sessions();

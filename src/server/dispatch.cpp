@@ -4,6 +4,7 @@
 #include "protocol/era.hpp"
 #include "protocol/params.hpp"
 #include "server/call_observer.hpp"
+#include "server/call_span.hpp"
 #include "server/client_limits.hpp"
 #include "server/client_requests/request_state.hpp"
 #include "server/methods/methods.hpp"
@@ -307,6 +308,7 @@ bool answers_without_store(const ServerCore& core, const jsonrpc::Message& messa
 void handle_request(ServerCore& core, const std::shared_ptr<CallState>& call, const Inbound& inbound) {
     const Method* method = nullptr;
     const Era era = era_of(call->message, inbound);
+    if (core.tracer) begin_server_span(*call, trace_of(call->message, inbound));
     try {
         method = era == Era::stateless ? admit_stateless(*call, inbound) : admit_in_session(*call, inbound);
     } catch (const Error& e) {
@@ -323,7 +325,7 @@ void handle_request(ServerCore& core, const std::shared_ptr<CallState>& call, co
     }
     if (core.shutting_down.load()) return reject(*call, era, error_code::internal_error, "Server is shutting down");
     if (metrics::enabled() && !listen) call->in_flight.emplace(&calls_in_flight());
-    call->trace = trace_of(call->message, inbound);
+    if (!core.tracer) call->trace = trace_of(call->message, inbound);  // with one, begin_server_span set it
 
     // Long-running: reachable by notifications/cancelled and the transport's cancel signal.
     call->key = request_key(call->message.id);
@@ -409,6 +411,19 @@ boost::json::value invoke(const Method& method, CallState& call) {
     return proceed(core.interceptors, 0, invocation, [&] { return method.run(core, call); });
 }
 
+// invoke in the handler's span (server/call_span.hpp).
+boost::json::value invoke_traced(const Method& method, CallState& call) {
+    begin_handler_span(call);
+    try {
+        auto result = invoke(method, call);
+        end_handler_span(call, nullptr);
+        return result;
+    } catch (...) {
+        end_handler_span(call, std::current_exception());
+        throw;
+    }
+}
+
 }  // namespace
 
 bool run_call(const Method& method, const std::shared_ptr<CallState>& call) {
@@ -419,7 +434,7 @@ bool run_call(const Method& method, const std::shared_ptr<CallState>& call) {
     bool unavailable = false;  // the shared store is away: HTTP 503, the client retries
     std::optional<Refusal> refused;
     try {
-        auto result = invoke(method, *call);
+        auto result = call->span ? invoke_traced(method, *call) : invoke(method, *call);
         // A handler that swallowed InputRequired still asked: the pending requests decide.
         if (!call->input.pending.empty()) throw InputRequired{};
         if (modern) stamp_stateless_result(call->core, method.info->cache, result);
@@ -483,7 +498,7 @@ bool run_call(const Method& method, const std::shared_ptr<CallState>& call) {
                    : unavailable ? Outcome::unavailable
                    : refused     ? Outcome::refused
                                  : outcome_of(*response),
-                   cancelled ? 0 : error_code_of(*response));
+                   cancelled ? 0 : error_code_of(*response), &*response);
     if (cancelled) {
         call->sink->complete(std::nullopt);  // a cancelled request gets no response
     } else if (unavailable) {

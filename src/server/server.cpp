@@ -6,6 +6,7 @@
 #include "server/methods/methods.hpp"
 #include "server/request_context_impl.hpp"
 #include "store/store_metrics.hpp"
+#include "telemetry/tracer.hpp"
 
 #include <mcp/protocol/errors.hpp>
 
@@ -27,6 +28,9 @@ void Server::configure(ServerOptions options) {
     if (options.limits.max_depth == 0) throw std::invalid_argument("max_depth must be at least 1");
     if (options.execution.max_threads == 0) throw std::invalid_argument("max_threads must be at least 1");
     detail::check_store_url(options.store);
+    core_->tracer = options.tracing.endpoint.empty()
+                        ? nullptr
+                        : std::make_shared<telemetry::Tracer>(options.tracing, core_->info.name);
     core_->audit = options.audit.path.empty() ? nullptr : std::make_unique<detail::AuditLog>(options.audit);
     const auto& release = options.memory_release;
     core_->memory_releaser =
@@ -79,6 +83,10 @@ void Server::begin_shutdown() {
 bool Server::wait_idle(std::chrono::milliseconds timeout) { return core_->calls.wait_idle(timeout); }
 
 void Server::cancel_all() { core_->calls.cancel_all(); }
+
+bool Server::flush_traces(std::chrono::milliseconds within) {
+    return core_->tracer == nullptr || core_->tracer->flush(within);
+}
 
 void Server::shutdown() {
     begin_shutdown();

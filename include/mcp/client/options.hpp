@@ -3,6 +3,7 @@
 #include <mcp/client/types.hpp>
 #include <mcp/protocol/client_features.hpp>
 #include <mcp/protocol/types.hpp>
+#include <mcp/telemetry/tracing_options.hpp>
 #include <mcp/util/execution_options.hpp>
 
 #include <boost/json/object.hpp>
@@ -85,6 +86,10 @@ struct ClientOptions {
     boost::asio::io_context* io_context = nullptr;
     // The pool the handlers run on.
     ExecutionOptions callbacks{.core_threads = 1, .max_threads = 64, .queue_capacity = 10'000};
+    // OpenTelemetry: a CLIENT span per request, exported over OTLP/HTTP, its traceparent put in
+    // the request's _meta (docs/adr/0030-tracing.md). Off while the endpoint is empty; close()
+    // waits up to export_timeout for the spans still queued.
+    telemetry::TracingOptions tracing;
 };
 
 // What one call may ask for. The defaults come from ClientOptions.
@@ -103,6 +108,15 @@ struct CallOptions {
     // on the callback pool, saving two thread hand-offs per call. It must return at once and never
     // block (no blocking call on this client from it); starting the next async call from it is fine.
     bool inline_completion = false;
+    // With ClientOptions::tracing: the trace the call belongs to (W3C traceparent and tracestate),
+    // e.g. mcp::current_trace().child_traceparent() in a server's handler. The request's CLIENT
+    // span is its child; without one the call starts a trace. (Optional, so that an empty
+    // CallOptions owns nothing: GCC 12 destroys a `{}` argument inside co_await twice.)
+    struct Trace {
+        std::string traceparent;
+        std::string tracestate;
+    };
+    std::optional<Trace> trace;
 };
 
 }  // namespace mcp

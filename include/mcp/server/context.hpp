@@ -9,6 +9,7 @@
 #include <mcp/server/client_requests.hpp>
 #include <mcp/server/detail/callable.hpp>
 #include <mcp/server/exchange.hpp>
+#include <mcp/telemetry/attribute.hpp>
 
 #include <boost/json/string.hpp>
 #include <boost/json/value.hpp>
@@ -77,6 +78,12 @@ public:
     // polling, for long calls behind proxies that cut idle connections). Returns false, and does
     // nothing, where a stream cannot be resumed (stdio, 2026-07-28).
     bool close_sse_stream();
+
+    // With tracing on and the request sampled (ServerOptions::tracing): an attribute or a
+    // timestamped event on the span of this run of the handler, exported with it. From the
+    // handler's own thread; nothing happens when the request is not traced. At most 128 of each.
+    void set_span_attribute(std::string key, telemetry::AttributeValue value);
+    void add_span_event(std::string name, telemetry::Attributes attributes = {});
 
 private:
     detail::CallState* state_;

@@ -3,6 +3,7 @@
 #include <mcp/protocol/jsonrpc.hpp>
 #include <mcp/protocol/types.hpp>
 #include <mcp/security/key_ring.hpp>
+#include <mcp/telemetry/tracing_options.hpp>
 #include <mcp/util/execution_options.hpp>
 
 #include <chrono>
@@ -118,6 +119,9 @@ struct ServerOptions {
     std::optional<KeyRing> keys;
     AuditOptions audit;
     MemoryReleaseOptions memory_release;
+    // OpenTelemetry spans of every request, exported over OTLP/HTTP (docs/adr/0030-tracing.md);
+    // off while the endpoint is empty.
+    telemetry::TracingOptions tracing;
 };
 
 }  // namespace mcp

@@ -52,6 +52,9 @@ struct TraceContext {
     // With a traceparent: the caller's trace (32 hex digits) and this request's span in it (16).
     std::string trace_id;
     std::string span_id;
+    // This server records the request's span (tracing on, the trace sampled). Without a caller's
+    // traceparent it is what child_traceparent's flags say.
+    bool sampled = false;
     // The traceparent for what this request calls (the client, other services): the same trace,
     // with this request's span as the parent. Empty without a trace.
     std::string child_traceparent() const;

@@ -148,6 +148,9 @@ public:
     void cancel_all();
     // begin_shutdown(), then waits for every call in flight. Idempotent; the destructor calls it.
     void shutdown();
+    // Sends the spans still queued for the collector (ServerOptions::tracing), waiting at most
+    // `within`; true when none is left. mcp::run calls it on SIGTERM, after the calls ended.
+    bool flush_traces(std::chrono::milliseconds within);
 
     // Replaces the options; only before the first message is handled (mcp::run calls it with
     // what the command line and configuration say). Throws std::invalid_argument for bad values.

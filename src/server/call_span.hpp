@@ -1,0 +1,38 @@
+#pragma once
+// A request's spans (docs/adr/0030-tracing.md): one SERVER span per JSON-RPC request, named and
+// described by the MCP semantic conventions, and an INTERNAL span around each run of its handler.
+// Only with a tracer and a sampled trace; otherwise these do nothing.
+#include "server/call_metrics.hpp"
+
+#include <mcp/server/request_context.hpp>
+
+#include <boost/json/fwd.hpp>
+
+#include <exception>
+
+namespace mcp::telemetry {
+struct SpanData;
+}
+
+namespace mcp::detail {
+
+struct CallState;
+
+// Sets call.trace (the caller's trace and a span id in it, or a new trace) and, when the trace is
+// sampled, starts call.span. `trace` is what the request carried (trace_of in dispatch.cpp).
+void begin_server_span(CallState& call, TraceContext trace);
+// Names the span, adds what the request and its answer say, and hands it to the exporter.
+// `answer_code`: the answer's JSON-RPC code (0: none), recorded with the message of `response`
+// when it is given.
+void end_server_span(CallState& call, Outcome outcome, int answer_code, const boost::json::value* response);
+
+// The handler's span, a child of the server span, around one run of the handler; `failure` is
+// what the handler threw, if anything.
+void begin_handler_span(CallState& call);
+void end_handler_span(CallState& call, const std::exception_ptr& failure);
+
+// The span a handler's Context adds to: its own while it runs, else the request's; null when the
+// request is not traced.
+telemetry::SpanData* current_span(CallState& call);
+
+}  // namespace mcp::detail

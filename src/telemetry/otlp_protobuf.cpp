@@ -1,0 +1,100 @@
+#include "telemetry/otlp_encoding.hpp"
+#include "telemetry/protobuf_writer.hpp"
+
+#include <string_view>
+#include <variant>
+
+namespace mcp::telemetry {
+
+namespace {
+
+template <std::size_t N>
+std::string_view raw(const std::array<std::uint8_t, N>& id) {
+    return {reinterpret_cast<const char*>(id.data()), N};
+}
+
+// common.proto: AnyValue {1 string, 2 bool, 3 int64, 4 double}; KeyValue {1 key, 2 value}.
+std::string key_value(const Attribute& attribute) {
+    ProtobufWriter value;
+    std::visit(
+        [&value](const auto& v) {
+            using T = std::decay_t<decltype(v)>;
+            if constexpr (std::is_same_v<T, std::string>) value.bytes_field(1, v);
+            if constexpr (std::is_same_v<T, bool>) value.bool_field(2, v);
+            if constexpr (std::is_same_v<T, std::int64_t>) value.int64_field(3, v);
+            if constexpr (std::is_same_v<T, double>) value.double_field(4, v);
+        },
+        static_cast<const AttributeValue::Base&>(attribute.value));
+    ProtobufWriter kv;
+    kv.bytes_field(1, attribute.key);
+    kv.bytes_field(2, value.bytes());
+    return kv.take();
+}
+
+void add_attributes(ProtobufWriter& out, std::uint32_t field, const Attributes& attributes) {
+    for (const auto& a : attributes) out.bytes_field(field, key_value(a));
+}
+
+// trace.proto: Span.Event {1 time_unix_nano, 2 name, 3 attributes}.
+std::string event(const Event& e) {
+    ProtobufWriter out;
+    out.fixed64_field(1, e.time_unix_nano);
+    out.bytes_field(2, e.name);
+    add_attributes(out, 3, e.attributes);
+    return out.take();
+}
+
+// trace.proto: Span {1 trace_id, 2 span_id, 3 trace_state, 4 parent_span_id, 5 name, 6 kind,
+// 7 start_time_unix_nano, 8 end_time_unix_nano, 9 attributes, 10 dropped_attributes_count,
+// 11 events, 12 dropped_events_count, 15 status, 16 flags}; Status {2 message, 3 code}.
+std::string span(const SpanData& s) {
+    ProtobufWriter out;
+    out.bytes_field(1, raw(s.trace_id));
+    out.bytes_field(2, raw(s.span_id));
+    if (!s.trace_state.empty()) out.bytes_field(3, s.trace_state);
+    if (s.has_parent()) out.bytes_field(4, raw(s.parent_span_id));
+    out.bytes_field(5, s.name);
+    out.varint_field(6, static_cast<std::uint64_t>(s.kind));
+    out.fixed64_field(7, s.start_unix_nano);
+    out.fixed64_field(8, s.end_unix_nano);
+    add_attributes(out, 9, s.attributes);
+    out.varint_field(10, s.dropped_attributes);
+    for (const auto& e : s.events) out.bytes_field(11, event(e));
+    out.varint_field(12, s.dropped_events);
+    if (s.status != StatusCode::unset) {
+        ProtobufWriter status;
+        if (!s.status_message.empty()) status.bytes_field(2, s.status_message);
+        status.varint_field(3, static_cast<std::uint64_t>(s.status));
+        out.bytes_field(15, status.bytes());
+    }
+    out.fixed32_field(16, otlp_span_flags(s));
+    return out.take();
+}
+
+}  // namespace
+
+std::uint32_t otlp_span_flags(const SpanData& span) {
+    constexpr std::uint32_t kHasIsRemote = 0x100;
+    constexpr std::uint32_t kIsRemote = 0x200;
+    return span.trace_flags | kHasIsRemote | (span.parent_remote ? kIsRemote : 0);
+}
+
+// ExportTraceServiceRequest {1 resource_spans}; ResourceSpans {1 resource, 2 scope_spans};
+// Resource {1 attributes}; ScopeSpans {1 scope, 2 spans}; InstrumentationScope {1 name}.
+std::string encode_protobuf(const Attributes& resource, std::span<const SpanData> spans) {
+    ProtobufWriter resource_message;
+    add_attributes(resource_message, 1, resource);
+    ProtobufWriter scope;
+    scope.bytes_field(1, kScopeName);
+    ProtobufWriter scope_spans;
+    scope_spans.bytes_field(1, scope.bytes());
+    for (const auto& s : spans) scope_spans.bytes_field(2, span(s));
+    ProtobufWriter resource_spans;
+    resource_spans.bytes_field(1, resource_message.bytes());
+    resource_spans.bytes_field(2, scope_spans.bytes());
+    ProtobufWriter request;
+    request.bytes_field(1, resource_spans.bytes());
+    return request.take();
+}
+
+}  // namespace mcp::telemetry

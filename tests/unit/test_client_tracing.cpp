@@ -1,0 +1,150 @@
+// mcp::Client's CLIENT spans (docs/adr/0030-tracing.md): an in-process server whose handler
+// reads the trace context it was called in, and an OTLP/HTTP receiver (JSON) that keeps what the
+// client exports.
+#include "http_test_server.hpp"
+
+#include <mcp/bridge/in_process.hpp>
+#include <mcp/client/client.hpp>
+#include <mcp/server/request_context.hpp>
+#include <mcp/server/server.hpp>
+
+#include <boost/describe.hpp>
+#include <boost/json/parse.hpp>
+
+#include <gtest/gtest.h>
+
+#include <mutex>
+
+namespace {
+
+struct EchoIn {
+    std::string text;
+};
+BOOST_DESCRIBE_STRUCT(EchoIn, (), (text))
+
+const std::string kTraceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+const std::string kCallerSpan = "00f067aa0ba902b7";
+
+// Every span the receiver was sent, as JSON objects.
+struct Received {
+    std::mutex mutex;
+    std::vector<boost::json::object> spans;
+};
+
+class ClientTracing : public ::testing::TestWithParam<std::string> {
+protected:
+    ClientTracing()
+        : receiver([this](mcp::test::Peer& peer) {
+              while (auto request = peer.read_request()) {
+                  const auto document = boost::json::parse(request->body);
+                  std::lock_guard lock(received.mutex);
+                  for (const auto& rs : document.at("resourceSpans").as_array())
+                      for (const auto& ss : rs.at("scopeSpans").as_array())
+                          for (const auto& span : ss.at("spans").as_array()) received.spans.push_back(span.as_object());
+                  peer.write(mcp::test::http_response(200, "{}", "Content-Type: application/json\r\n"));
+              }
+          }),
+          server({.name = "traced-server", .version = "1.0"}) {
+        server.tool("echo", "Returns its text", [this](const EchoIn& in) {
+            std::lock_guard lock(seen_mutex);
+            seen_traceparent = mcp::current_trace().traceparent;
+            return in.text;
+        });
+    }
+
+    mcp::ClientOptions traced_options(double ratio = 1.0) {
+        mcp::ClientOptions options;
+        options.protocol_version = GetParam();
+        options.tracing.endpoint = receiver.url("/v1/traces");
+        options.tracing.protocol = mcp::telemetry::OtlpProtocol::http_json;
+        options.tracing.sampling_ratio = ratio;
+        return options;
+    }
+
+    // The client's spans once it closed (close() flushes them).
+    std::vector<boost::json::object> spans_named(std::string_view name) {
+        std::lock_guard lock(received.mutex);
+        std::vector<boost::json::object> out;
+        for (const auto& span : received.spans)
+            if (span.at("name").as_string() == name) out.push_back(span);
+        return out;
+    }
+
+    std::string seen() {
+        std::lock_guard lock(seen_mutex);
+        return seen_traceparent;
+    }
+
+    Received received;
+    mcp::test::TestServer receiver;
+    mcp::Server server;
+    std::mutex seen_mutex;
+    std::string seen_traceparent;
+};
+
+std::string attribute(const boost::json::object& span, std::string_view key) {
+    for (const auto& a : span.at("attributes").as_array()) {
+        if (a.at("key").as_string() == key) {
+            const auto& value = a.at("value").as_object();
+            if (const auto* s = value.if_contains("stringValue")) return std::string(s->as_string());
+        }
+    }
+    return {};
+}
+
+}  // namespace
+
+TEST_P(ClientTracing, ACallIsAClientSpanUnderTheCallersTraceAndTheServerContinuesIt) {
+    {
+        mcp::Client client(mcp::in_process(server), traced_options());
+        client.connect();
+        mcp::CallOptions call;
+        call.trace = {"00-" + kTraceId + "-" + kCallerSpan + "-01", "vendor=3"};
+        EXPECT_FALSE(client.call_tool("echo", {{"text", "hi"}}, call).is_error);
+        client.close();
+    }
+    const auto spans = spans_named("tools/call echo");
+    ASSERT_EQ(spans.size(), 1U);
+    const auto& span = spans[0];
+    EXPECT_EQ(span.at("kind"), 3);  // SPAN_KIND_CLIENT
+    EXPECT_EQ(span.at("traceId").as_string(), kTraceId);
+    EXPECT_EQ(span.at("parentSpanId").as_string(), kCallerSpan);
+    EXPECT_EQ(span.at("traceState"), "vendor=3");
+    EXPECT_EQ(attribute(span, "mcp.method.name"), "tools/call");
+    EXPECT_EQ(attribute(span, "gen_ai.tool.name"), "echo");
+    EXPECT_FALSE(attribute(span, "mcp.protocol.version").empty());
+    EXPECT_FALSE(span.contains("status"));
+    // The server's handler ran under the client's span: same trace, the client span as parent.
+    EXPECT_EQ(seen(), "00-" + kTraceId + "-" + std::string(span.at("spanId").as_string()) + "-01");
+}
+
+TEST_P(ClientTracing, AFailedCallRecordsTheServersCode) {
+    {
+        mcp::Client client(mcp::in_process(server), traced_options());
+        client.connect();
+        EXPECT_THROW(client.request("tools/call", {{"name", "no_such_tool"}, {"arguments", boost::json::object()}}),
+                     mcp::Error);
+        client.close();
+    }
+    const auto spans = spans_named("tools/call no_such_tool");
+    ASSERT_EQ(spans.size(), 1U);
+    EXPECT_EQ(spans[0].at("status").at("code"), 2);
+    EXPECT_EQ(attribute(spans[0], "error.type"), "-32602");  // Invalid params: an unknown tool
+    EXPECT_FALSE(spans[0].contains("parentSpanId"));         // no caller's trace: a trace of its own
+}
+
+TEST_P(ClientTracing, AnUnsampledCallIsNotExportedButItsDecisionReachesTheServer) {
+    {
+        mcp::Client client(mcp::in_process(server), traced_options(0.0));
+        client.connect();
+        client.call_tool("echo", {{"text", "quiet"}});
+        client.close();
+    }
+    EXPECT_TRUE(spans_named("tools/call echo").empty());
+    const auto traceparent = seen();
+    ASSERT_EQ(traceparent.size(), 55U);
+    EXPECT_TRUE(traceparent.ends_with("-00")) << traceparent;
+}
+
+INSTANTIATE_TEST_SUITE_P(Revisions, ClientTracing, ::testing::Values("2026-07-28", "2025-11-25"),
+                         [](const auto& test) { return test.param == "2026-07-28" ? "Modern" : "Sessions"; });
