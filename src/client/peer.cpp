@@ -287,7 +287,7 @@ void Peer::on_message(std::string_view text) {
     // completion reads the result straight into its type (the client's hot path).
     if (text.size() <= options_.limits.max_message_bytes) {
         if (const auto plain = jsonrpc::match_plain_result(text)) {
-            if (auto pending = take_text_reader(plain->id)) {
+            if (auto pending = take(plain->id, /*text_readers_only=*/true)) {
                 transport_->answered(boost::json::value(plain->id));
                 settle(pending, {nullptr, nullptr, text, plain->result});
                 return;
@@ -399,19 +399,10 @@ void Peer::on_closed(const std::string& reason) {
 
 // ---- Settling requests.
 
-Peer::PendingPtr Peer::take(std::int64_t id) {
+Peer::PendingPtr Peer::take(std::int64_t id, bool text_readers_only) {
     std::lock_guard lock(mutex_);
     auto it = pending_.find(id);
-    if (it == pending_.end()) return nullptr;
-    auto pending = std::move(it->second);
-    pending_.erase(it);
-    return pending;
-}
-
-Peer::PendingPtr Peer::take_text_reader(std::int64_t id) {
-    std::lock_guard lock(mutex_);
-    auto it = pending_.find(id);
-    if (it == pending_.end() || !it->second->reply_as_text) return nullptr;
+    if (it == pending_.end() || (text_readers_only && !it->second->reply_as_text)) return nullptr;
     auto pending = std::move(it->second);
     pending_.erase(it);
     return pending;

@@ -127,10 +127,8 @@ private:
     void on_server_cancelled(const boost::json::object& params);
 
     // Takes the request out of the table: nullptr when it was settled already.
-    PendingPtr take(std::int64_t id);
-    // take, for a request whose completion reads its result as text; else nullptr and the
-    // request stays.
-    PendingPtr take_text_reader(std::int64_t id);
+    // `text_readers_only`: only a request whose completion reads its reply as text; another stays.
+    PendingPtr take(std::int64_t id, bool text_readers_only = false);
     void settle(const PendingPtr& pending, Outcome outcome);
     // Fails a request still in flight and tells the server to drop it.
     void abandon(std::int64_t id, std::exception_ptr error, std::string_view reason);
