@@ -42,6 +42,8 @@ const clientRecords = jsonl('client.jsonl');
 
 const TARGET_LABEL = {
     'mcp-cpp': 'mcp-cpp',
+    'mcp-cpp-jemalloc': 'mcp-cpp, jemalloc preloaded',
+    'mcp-cpp-mimalloc': 'mcp-cpp, mimalloc preloaded',
     'mcp-cpp-metrics': 'mcp-cpp, --metrics scraped every 1 s',
     'mcp-cpp-redis': 'mcp-cpp, --metrics, --store redis:// (one redis-server)',
     'mcp-cpp-redis-cluster': 'mcp-cpp, --metrics, --store redis-cluster:// (3 masters)',
@@ -686,7 +688,7 @@ const badMemory = [...memoryRows, ...parked.map((r) => ({ ...r, kind: `parked ${
     ...burst.map((r) => ({ ...r, kind: 'burst' }))].filter((r) => r.failures);
 // A suite that ran must have left records.
 const empty = [
-    ['http', samples], ['stdio', stdio], ['memory', memory], ['parked', parked], ['growth', growthSamples], ['https', httpsSamples],
+    ['http', samples], ['stdio', stdio], ['memory', [...memory, ...burst]], ['parked', parked], ['growth', growthSamples], ['https', httpsSamples],
     ['interceptors', interceptorSamples], ['client', clientRecords],
 ].filter(([suite, records]) => suitesRun.includes(suite) && records.length === 0).map(([suite]) => suite);
 if (bad.length || badStdio.length || badClient.length || badMemory.length || events.length || empty.length) {

@@ -51,7 +51,7 @@
 #   --suites LIST           comma-separated subset of: http,stdio,memory,parked,growth,https,
 #                           interceptors,client
 #                           (default: all)
-#   --targets LIST          comma-separated subset of: mcp-cpp,mcp-cpp-metrics,mcp-cpp-redis,
+#   --targets LIST          comma-separated subset of: mcp-cpp,mcp-cpp-jemalloc,mcp-cpp-mimalloc,mcp-cpp-metrics,mcp-cpp-redis,
 #                           mcp-cpp-redis-cluster,floor,v2-stateless,v2-session,v1-stateless,v1-session,
 #                           gateway,supergateway,v2-stdio,v1-stdio,cat,mcp-client,mcp-client-2025,ts-client,
 #                           ts2-client (default: all); each
@@ -70,6 +70,8 @@
 #                 --log-level off, wires 2026, 2025-session, 2025-churn; stdio: the same binary on
 #                 stdin/stdout; https: the same with --tls-cert/--tls-key, and without; growth,
 #                 interceptors: build/bench/mcp-cpp-bench-growth (bench/server/growth_server.cpp)
+#   mcp-cpp-jemalloc, mcp-cpp-mimalloc  http (wires 2026, 2025-session), memory (the burst): the same
+#                 binary with Debian's jemalloc or mimalloc preloaded: which malloc the programs link
 #   mcp-cpp-metrics  http: the same, with --metrics on a second port that curl scrapes every second
 #                 (as Prometheus would), wires 2026 and 2025-session: the cost of metrics
 #   mcp-cpp-redis  http: mcp-cpp-metrics with --store redis:// on one redis-server (on the load core),
@@ -177,10 +179,10 @@ pick_from SUITES ALL_SUITES suite "$suites_opt"
 suite_on() { [[ " ${SUITES[*]} " == *" $1 "* ]]; }
 
 # Each suite's targets, in order; --targets picks among all of them.
-HTTP_TARGETS=(mcp-cpp mcp-cpp-metrics mcp-cpp-redis mcp-cpp-redis-cluster floor v2-stateless v2-session v1-stateless v1-session
-              gateway supergateway)
+HTTP_TARGETS=(mcp-cpp mcp-cpp-jemalloc mcp-cpp-mimalloc mcp-cpp-metrics mcp-cpp-redis mcp-cpp-redis-cluster floor v2-stateless
+              v2-session v1-stateless v1-session gateway supergateway)
 STDIO_TARGETS=(mcp-cpp v2-stdio v1-stdio cat)
-MEMORY_TARGETS=(mcp-cpp v2-session v1-session)
+MEMORY_TARGETS=(mcp-cpp mcp-cpp-jemalloc mcp-cpp-mimalloc v2-session v1-session)
 PARKED_TARGETS=(mcp-cpp v1-session)
 GROWTH_TARGETS=(mcp-cpp)
 HTTPS_TARGETS=(mcp-cpp)
@@ -202,7 +204,7 @@ SUITES=("${runnable[@]}")
 wires_of() {
     case $1 in
         mcp-cpp) echo "2026 2025-session 2025-churn" ;;
-        mcp-cpp-metrics) echo "2026 2025-session" ;;
+        mcp-cpp-metrics | mcp-cpp-jemalloc | mcp-cpp-mimalloc) echo "2026 2025-session" ;;
         mcp-cpp-redis | mcp-cpp-redis-cluster) echo "2025-session" ;;
         floor) echo "2026+2026-nocheck 2025-session 2025-churn" ;; # a+b: a and b alternate run by run
         v2-stateless) echo "2026 2025-stateless" ;;
@@ -238,6 +240,8 @@ install_debian() {
     if ((soak_minutes)); then command -v gnuplot >/dev/null || missing+=(gnuplot-nox); fi
     command -v taskset >/dev/null || missing+=(util-linux)
     command -v openssl >/dev/null || missing+=(openssl)
+    [[ -e ${ALLOCATOR_LIBS[mcp-cpp-jemalloc]} ]] || missing+=(libjemalloc2)
+    [[ -e ${ALLOCATOR_LIBS[mcp-cpp-mimalloc]} ]] || missing+=(libmimalloc2.0)
     if suite_on interceptors && ! command -v valgrind >/dev/null; then missing+=(valgrind); fi
     if ! command -v nginx >/dev/null && ! [[ -x /usr/sbin/nginx ]]; then
         if apt-cache show nginx-light >/dev/null 2>&1; then missing+=(nginx-light); else missing+=(nginx); fi
@@ -415,6 +419,14 @@ wait_listening() { # until the port answers HTTP at all, bounded
 SPID="" PORT=""
 SCHEME=http     # https: the https suite's TLS runs (start_target, wait_listening, run_wrk)
 TARGET_ARGS=()  # more options for mcp-cpp and growth (the https and interceptors suites set them)
+# The same demo binary under another malloc (Debian's libjemalloc2 and libmimalloc2.0), preloaded as
+# a build that links it would bind it, jemalloc with the settings such a build compiles in
+# (cmake/jemalloc_conf.cpp): which allocator the project's programs should link (docs/adr/0031-allocator.md).
+declare -A ALLOCATOR_LIBS=([mcp-cpp-jemalloc]=/usr/lib/x86_64-linux-gnu/libjemalloc.so.2
+                           [mcp-cpp-mimalloc]=/usr/lib/x86_64-linux-gnu/libmimalloc.so.2)
+declare -A ALLOCATOR_ENV=(
+    [mcp-cpp-jemalloc]="LD_PRELOAD=${ALLOCATOR_LIBS[mcp-cpp-jemalloc]} MALLOC_CONF=$(sed -n 's/.*malloc_conf = "\(.*\)";/\1/p' "$ROOT/cmake/jemalloc_conf.cpp")"
+    [mcp-cpp-mimalloc]="LD_PRELOAD=${ALLOCATOR_LIBS[mcp-cpp-mimalloc]}")
 # A driver is one client standing for many: mcp-cpp's bounds per client are lifted to its bounds in
 # all, so that what is measured is the server, not the quota of one client (docs/adr/0024-fair-limits.md).
 ONE_CLIENT_ARGS=(--max-connections-per-client 1000000 --max-sessions-per-client 10000000
@@ -424,9 +436,10 @@ start_target() { # start_target TARGET [TOOLS, for growth] -> SPID, PORT
     local target=$1 log=$WORK/logs/$1${2:+-$2}$LOG_TAG.server.log
     PORT=$(free_port)
     case $target in
-        mcp-cpp)
-            taskset -c "$SERVER_CPU" "$DEMO_RUN" --http "127.0.0.1:$PORT" --io-threads 1 --log-level off \
-                "${ONE_CLIENT_ARGS[@]}" "${TARGET_ARGS[@]}" >"$log" 2>&1 &
+        mcp-cpp | mcp-cpp-jemalloc | mcp-cpp-mimalloc)
+            # shellcheck disable=SC2086 # the variables, one word each
+            taskset -c "$SERVER_CPU" env ${ALLOCATOR_ENV[$target]:-} "$DEMO_RUN" \
+                --http "127.0.0.1:$PORT" --io-threads 1 --log-level off "${ONE_CLIENT_ARGS[@]}" "${TARGET_ARGS[@]}" >"$log" 2>&1 &
             ;;
         mcp-cpp-metrics | mcp-cpp-redis*) # and a scraper, as Prometheus with a 1 s interval, for the server's life
             local -a store=()
@@ -756,6 +769,8 @@ suite_memory() {
         for kind in sessions parked tasks; do
             # that peer has no eliciting tool, and no task tool
             [[ $kind != sessions && $target == v2-session ]] && continue
+            [[ $target == mcp-cpp-*alloc ]] && continue  # another malloc: only the burst
+
             echo "bench: == memory $target $kind"
             if ! start_target "$target"; then
                 event "$target" "memory" "did not start (see $WORK/logs/$target.server.log)"
@@ -785,7 +800,7 @@ suite_memory() {
             kill -0 "$SPID" 2>/dev/null || event "$target" "memory" "the server died during $kind (see $WORK/logs/$target.server.log)"
             stop_pid "$SPID"
         done
-        if [[ $target == mcp-cpp ]]; then memory_burst "$target"; fi
+        if [[ $target == mcp-cpp* ]]; then memory_burst "$target"; fi
     done
 }
 

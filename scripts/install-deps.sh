@@ -25,7 +25,8 @@ case "$tier" in
   --test | --full)
     packages+=(libgtest-dev libgmock-dev json-schema-test-suite redis-server clang-format)
     if [[ $tier == --full ]]; then
-      packages+=(redis-sentinel nginx wrk valgrind clang-tidy clang-14 libclang-rt-14-dev prometheus chromium lintian)
+      packages+=(redis-sentinel nginx wrk valgrind clang-tidy clang-14 libclang-rt-14-dev prometheus chromium lintian
+                libjemalloc-dev libmimalloc-dev)
     fi
     ;;
   *) echo "usage: scripts/install-deps.sh [--test | --full]"; exit 2 ;;

@@ -7,7 +7,8 @@
 #                                            TypeScript SDK clients on both wires, the conformance suite on one node
 #   scripts/test.sh --full [CTEST_ARGS...]   the default tier, then the tests labelled `long` (several nodes on
 #                                            Redis and Sentinel, Prometheus, Chromium, demo.sh's stdout), clang-tidy,
-#                                            the benchmark smoke run, the sanitizer build (clang, ASan, UBSan) with
+#                                            the benchmark smoke run, the demo built with jemalloc and with
+#                                            mimalloc (check-allocators.sh), the sanitizer build (clang, ASan, UBSan) with
 #                                            its tests and every fuzz target for 20 s, and the Debian packages
 #                                            installed, used and removed. CI runs this (.ci/run).
 #
@@ -102,6 +103,7 @@ stage "tests (long)" run_tests --test-dir build --output-on-failure -j 2 -L '^lo
 stage "clang-tidy" scripts/tidy.sh
 # Every reply checked, no time asserted: bench/run.sh --quick.
 stage "benchmark smoke" bench/run.sh --quick --no-build
+stage "allocator builds" scripts/check-allocators.sh
 
 # One clang build serves the sanitizer tests and the fuzz targets (docs/adr/0022): ASan and UBSan at -O0,
 # with libFuzzer's coverage instrumentation. The tests that run again under it are the sanitize test

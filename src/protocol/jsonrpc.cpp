@@ -20,13 +20,15 @@ Failure invalid(std::string message, const boost::json::value& id = nullptr) {
     return Failure{error_code::invalid_request, std::move(message), id};
 }
 
-// A small message's arena with its first block inside it: the document costs one allocation, of
-// a size glibc's per-thread cache serves (up to 1032 bytes) without taking a lock.
-class SmallMessageArena final : public boost::json::memory_resource {
+// A message's arena with its first block inside it: the document of a message up to kMaxText
+// bytes (about twice its text, usually) costs one allocation. The small one is of a size glibc's
+// per-thread cache serves (up to 1032 bytes) without taking a lock; the medium one holds a
+// 2026-07-28 tools/call, whose _meta envelope alone is about 200 bytes.
+template <std::size_t Block, std::size_t MaxText>
+class InlineArena final : public boost::json::memory_resource {
 public:
-    // Room for the document of a message up to kMaxText bytes (about twice its text), usually.
-    static constexpr std::size_t kBlock = 864;
-    static constexpr std::size_t kMaxText = 384;
+    static constexpr std::size_t kBlock = Block;
+    static constexpr std::size_t kMaxText = MaxText;
 
 private:
     void* do_allocate(std::size_t bytes, std::size_t alignment) override { return arena_.allocate(bytes, alignment); }
@@ -36,6 +38,8 @@ private:
     alignas(std::max_align_t) unsigned char block_[kBlock];
     boost::json::monotonic_resource arena_{block_, kBlock};
 };
+using SmallMessageArena = InlineArena<864, 384>;
+using MediumMessageArena = InlineArena<2400, 1024>;
 // With what boost::json::make_shared_resource adds (a reference count).
 static_assert(sizeof(SmallMessageArena) + 32 <= 1032);
 
@@ -44,8 +48,8 @@ static_assert(sizeof(SmallMessageArena) + 32 <= 1032);
 
 // Its deallocate does nothing, as the monotonic resource's: a document in it is let go whole,
 // without visiting what it holds.
-template <>
-struct boost::json::is_deallocate_trivial<mcp::jsonrpc::SmallMessageArena> : std::true_type {};
+template <std::size_t Block, std::size_t MaxText>
+struct boost::json::is_deallocate_trivial<mcp::jsonrpc::InlineArena<Block, MaxText>> : std::true_type {};
 
 namespace mcp::jsonrpc {
 
@@ -64,6 +68,8 @@ std::variant<boost::json::value, Failure> parse(std::string_view text, const Lim
     // from a part of it shares (and keeps) the arena; assigning into an existing value copies out.
     if (text.size() <= SmallMessageArena::kMaxText) {
         parser.reset(boost::json::make_shared_resource<SmallMessageArena>());
+    } else if (text.size() <= MediumMessageArena::kMaxText) {
+        parser.reset(boost::json::make_shared_resource<MediumMessageArena>());
     } else {
         const std::size_t first_block = std::clamp<std::size_t>(text.size() * 2, 1024, 64 * 1024);
         parser.reset(boost::json::make_shared_resource<boost::json::monotonic_resource>(first_block));

@@ -77,7 +77,11 @@ Outcome outcome_of(const boost::json::value& response) {
         }
     }
     const auto* result = o->if_contains("result");
-    const auto* r = result != nullptr ? result->if_object() : nullptr;
+    return result != nullptr ? outcome_of_result(*result) : Outcome::ok;
+}
+
+Outcome outcome_of_result(const boost::json::value& result) {
+    const auto* r = result.if_object();
     if (r == nullptr) return Outcome::ok;
     if (const auto* is_error = r->if_contains("isError");
         is_error != nullptr && is_error->is_bool() && is_error->get_bool()) {

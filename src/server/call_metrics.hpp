@@ -41,6 +41,8 @@ std::string_view to_string(Outcome outcome);
 
 // The outcome a response stands for.
 Outcome outcome_of(const boost::json::value& response);
+// The outcome of a successful response with this result.
+Outcome outcome_of_result(const boost::json::value& result);
 // The JSON-RPC error code of a response; 0 when it is not an error with an integer code.
 int error_code_of(const boost::json::value& response);
 

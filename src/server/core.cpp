@@ -2,6 +2,7 @@
 
 #include <mcp/protocol/jsonrpc.hpp>
 
+#include "json/text_writer.hpp"
 #include "util/log.hpp"
 
 #include <string>
@@ -16,6 +17,9 @@ ServerCore::ServerCore(Implementation i, ServerOptions o)
       nodes(options.store, {.resource_updated = [this](std::string_view uri) { listens.resource_updated(uri); },
                             .task_cancelled = [this](std::string_view task) { task_runs.stop(task); },
                             .task_changed = [this](std::string_view task) { tell_task_listeners(*this, task); }}) {
+    stateless_stamp_text = R"("resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":)";
+    append_json(stateless_stamp_text, server_info);
+    stateless_stamp_text += '}';
     gauges.push_back(
         metrics::registry()
             .family("mcp_listen_streams", "Open 2026-07-28 subscriptions/listen streams", metrics::Type::gauge)

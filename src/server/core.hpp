@@ -40,6 +40,9 @@ struct ServerCore {
 
     Implementation info;
     boost::json::value server_info;  // {name, version}, stamped into 2026-07-28 results
+    // The members every 2026-07-28 result gets when it has none of them (resultType and _meta with
+    // serverInfo), as JSON text: written around results that go out as text (response_text.hpp).
+    std::string stateless_stamp_text;
     ServerOptions options;
     ContextRegistry* context_registry = &ContextRegistry::global();
     Authenticator authenticator;

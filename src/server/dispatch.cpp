@@ -9,6 +9,7 @@
 #include "server/client_requests/request_state.hpp"
 #include "server/methods/methods.hpp"
 #include "server/request_context_impl.hpp"
+#include "server/response_text.hpp"
 #include "server/routing_headers.hpp"
 #include "server/scope_guard.hpp"
 #include "server/trace_context.hpp"
@@ -431,17 +432,26 @@ bool run_call(const Method& method, const std::shared_ptr<CallState>& call) {
     // Emplaced, not assigned: assigning a value moves it only within one storage, and a result
     // built in call->scratch would be copied out.
     std::optional<boost::json::value> response;
+    std::optional<std::string> response_text;  // a result written as text, for a sink that takes it
+    Outcome text_outcome = Outcome::ok;
     bool unavailable = false;  // the shared store is away: HTTP 503, the client retries
     std::optional<Refusal> refused;
     try {
         auto result = call->span ? invoke_traced(method, *call) : invoke(method, *call);
         // A handler that swallowed InputRequired still asked: the pending requests decide.
         if (!call->input.pending.empty()) throw InputRequired{};
-        if (modern) stamp_stateless_result(call->core, method.info->cache, result);
-        // A result built in call->scratch (a list page) is enveloped there and moves in; any
-        // other in default storage (an embedder's storage is not the server's to allocate in).
-        auto storage = result.storage() == call->scratch ? call->scratch : boost::json::storage_ptr();
-        response.emplace(jsonrpc::make_result(call->message.id, std::move(result), std::move(storage)));
+        if (call->sink->takes_text()) {
+            response_text =
+                detail::response_text(call->core, call->message.id, call->exchange->era(), method.info->cache, result);
+            if (response_text) text_outcome = outcome_of_result(result);
+        }
+        if (!response_text) {
+            if (modern) stamp_stateless_result(call->core, method.info->cache, result);
+            // A result built in call->scratch (a list page) is enveloped there and moves in; any
+            // other in default storage (an embedder's storage is not the server's to allocate in).
+            auto storage = result.storage() == call->scratch ? call->scratch : boost::json::storage_ptr();
+            response.emplace(jsonrpc::make_result(call->message.id, std::move(result), std::move(storage)));
+        }
     } catch (const InputRequired&) {
         if (modern) {
             auto result = input_required(*call);
@@ -493,14 +503,20 @@ bool run_call(const Method& method, const std::shared_ptr<CallState>& call) {
     const auto answering = call->untrack();
     const bool cancelled =
         call->cancelled_by_client.load() || (call->exchange->era() == Era::stateless && call->stop.stop_requested());
-    observe_answer(*call, call->exchange->era(),
-                   cancelled     ? Outcome::cancelled
-                   : unavailable ? Outcome::unavailable
-                   : refused     ? Outcome::refused
-                                 : outcome_of(*response),
-                   cancelled ? 0 : error_code_of(*response), &*response);
+    if (response_text) {
+        observe_answer(*call, call->exchange->era(), cancelled ? Outcome::cancelled : text_outcome, 0);
+    } else {
+        observe_answer(*call, call->exchange->era(),
+                       cancelled     ? Outcome::cancelled
+                       : unavailable ? Outcome::unavailable
+                       : refused     ? Outcome::refused
+                                     : outcome_of(*response),
+                       cancelled ? 0 : error_code_of(*response), &*response);
+    }
     if (cancelled) {
         call->sink->complete(std::nullopt);  // a cancelled request gets no response
+    } else if (response_text) {
+        call->sink->complete_text(std::move(*response_text));
     } else if (unavailable) {
         call->sink->complete_overloaded(std::move(*response));
     } else if (refused) {

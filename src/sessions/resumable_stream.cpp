@@ -64,8 +64,9 @@ void ResumableStream::deliver_new() {
     }
 }
 
-void ResumableStream::publish(const boost::json::value& message) {
-    std::string data = json_text(message);
+void ResumableStream::publish(const boost::json::value& message) { publish_text(json_text(message)); }
+
+void ResumableStream::publish_text(const std::string& data) {
     bool wake_others = false;
     {
         std::lock_guard lock(mutex_);

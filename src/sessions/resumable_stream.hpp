@@ -62,6 +62,8 @@ public:
     // Journals the message and delivers it to the attached connection (here or on another node).
     // While a shared journal is away the connection here still gets it; a resume would not.
     void publish(const boost::json::value& message);
+    // The same for a message already written as JSON text.
+    void publish_text(const std::string& data);
     // The last event was published (a POST stream's response): the connection ends.
     void finish();
     bool finished();

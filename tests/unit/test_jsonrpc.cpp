@@ -57,6 +57,31 @@ TEST(JsonRpc, OversizedMessageIsAnInvalidRequest) {
     EXPECT_NE(f.message.find("too large"), std::string::npos);
 }
 
+// Each size class of the message's arena (one block inside it up to 384 and 1024 bytes of text,
+// blocks from the heap beyond), each at its edges and with a document far larger than its text
+// (one-byte members overflow the inline block): what comes out is what went in.
+TEST(JsonRpc, MessagesOfEverySizeParseWhole) {
+    for (const std::size_t size : {100, 383, 384, 385, 700, 1023, 1024, 1025, 5000, 200000}) {
+        for (const bool dense : {false, true}) {
+            std::string text = R"({"jsonrpc":"2.0","id":1,"method":"m","params":{)";
+            int n = 0;
+            while (text.size() + 40 < size) {
+                if (n > 0) text += ',';
+                text += dense ? "\"" : "\"k";
+                text += std::to_string(n);
+                text += dense ? "\":[]" : "\":\"vvvvvvvvvvvvvvvvvvvvvvvv\"";
+                ++n;
+            }
+            text += "}}";
+            auto parsed = parse(text, {.max_message_bytes = 1 << 20});
+            auto* value = std::get_if<boost::json::value>(&parsed);
+            ASSERT_NE(value, nullptr) << size;
+            EXPECT_EQ(*value, boost::json::parse(text)) << size << (dense ? " dense" : "");
+            EXPECT_EQ(value->at("params").as_object().size(), static_cast<std::size_t>(n));
+        }
+    }
+}
+
 TEST(JsonRpc, BatchesAreRefused) {
     auto f = failure_of(R"([{"jsonrpc":"2.0","id":1,"method":"ping"}])");
     EXPECT_EQ(f.code, error_code::invalid_request);

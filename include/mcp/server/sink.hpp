@@ -27,6 +27,11 @@ public:
     // The response, or nothing when there is none to send (the inbound message was a
     // notification or a client's response, or the request was cancelled).
     virtual void complete(std::optional<boost::json::value> response) = 0;
+    // A sink that writes messages as text says so, and the core then hands it successful
+    // responses as their JSON text (complete_text) rather than as values it would only serialize.
+    virtual bool takes_text() const { return false; }
+    // A successful response as JSON text; by default read back into a value for complete().
+    virtual void complete_text(std::string response);
     // An error response because the server cannot take the request now: it is at a limit (handler
     // pool, open streams) or its shared store is away. HTTP answers these with 503; by default they
     // are ordinary responses.

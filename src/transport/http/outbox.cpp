@@ -17,7 +17,7 @@ bool Outbox::start(ResponseHead head) {
     return true;
 }
 
-bool Outbox::push(const std::string& bytes) {
+bool Outbox::push(std::string bytes) {
     {
         std::lock_guard lock(mutex_);
         if (detached_ || finished_) return false;
@@ -25,6 +25,8 @@ bool Outbox::push(const std::string& bytes) {
         const bool streaming = head_ && head_->kind == ResponseHead::Kind::event_stream;
         if (streaming && pending_.size() + bytes.size() > max_pending_) {
             detached_ = true;  // the client is not reading: cut it off rather than buffer forever
+        } else if (pending_.empty()) {
+            pending_ = std::move(bytes);  // a JSON body, or a stream's first event since the last write
         } else {
             pending_ += bytes;
         }

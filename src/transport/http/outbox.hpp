@@ -31,7 +31,7 @@ public:
     // false when the connection is gone, or when an event stream fell more than
     // max_pending_bytes behind and was cut off.
     bool start(ResponseHead head);
-    bool push(const std::string& bytes);
+    bool push(std::string bytes);
     void finish();
 
     // Consumer side, the connection's coroutine.

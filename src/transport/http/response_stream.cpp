@@ -40,11 +40,20 @@ void ResponseStream::begin_stream() {
     }
 }
 
-void ResponseStream::deliver(const boost::json::value& message) {
+void ResponseStream::deliver(const boost::json::value& message) { deliver_text(json_text(message)); }
+
+void ResponseStream::deliver_text(const std::string& message) {
     if (sse_)
-        sse_->publish(message);
+        sse_->publish_text(message);
     else
-        outbox_->push(net::sse_event(json_text(message)));
+        outbox_->push(net::sse_event(message));
+}
+
+void ResponseStream::finish_stream() {
+    if (sse_)
+        session_->finish(*sse_);
+    else
+        outbox_->finish();
 }
 
 bool ResponseStream::send(boost::json::value message) {
@@ -61,10 +70,7 @@ void ResponseStream::complete(std::optional<boost::json::value> response) {
     done_ = true;
     if (streaming_) {
         if (response) deliver(*response);
-        if (sse_)
-            session_->finish(*sse_);
-        else
-            outbox_->finish();
+        finish_stream();
         return;
     }
     if (!response) {
@@ -74,6 +80,20 @@ void ResponseStream::complete(std::optional<boost::json::value> response) {
         outbox_->start({ResponseHead::Kind::json, status_of(*response, era_), {}});
         outbox_->push(json_text(*response));
     }
+    outbox_->finish();
+}
+
+void ResponseStream::complete_text(std::string response) {
+    std::lock_guard lock(mutex_);
+    if (done_) return;
+    done_ = true;
+    if (streaming_) {
+        deliver_text(response);
+        finish_stream();
+        return;
+    }
+    outbox_->start({ResponseHead::Kind::json, 200, {}});  // a successful response
+    outbox_->push(std::move(response));
     outbox_->finish();
 }
 
@@ -105,10 +125,7 @@ void ResponseStream::complete_with_status(unsigned status, HeaderList headers, c
     done_ = true;
     if (streaming_) {
         deliver(response);
-        if (sse_)
-            session_->finish(*sse_);
-        else
-            outbox_->finish();
+        finish_stream();
         return;
     }
     outbox_->start({ResponseHead::Kind::json, status, std::move(headers)});

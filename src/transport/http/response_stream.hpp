@@ -29,6 +29,8 @@ public:
 
     bool send(boost::json::value message) override;
     void complete(std::optional<boost::json::value> response) override;
+    bool takes_text() const override { return true; }
+    void complete_text(std::string response) override;
     void complete_overloaded(boost::json::value response) override;
     void complete_refused(const Refusal& refusal, boost::json::value response) override;
     bool release_stream() override;
@@ -37,6 +39,8 @@ private:
     // Commits the response to text/event-stream (mutex_ held).
     void begin_stream();
     void deliver(const boost::json::value& message);  // mutex_ held, stream begun
+    void deliver_text(const std::string& message);    // the same, for a message written as text
+    void finish_stream();                             // mutex_ held, stream begun, last message sent
     void complete_with_status(unsigned status, HeaderList headers, const boost::json::value& response);
 
     const Era era_;

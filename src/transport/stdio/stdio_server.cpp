@@ -26,6 +26,8 @@ public:
     void complete(std::optional<boost::json::value> response) override {
         if (response) writer_->write(detail::json_text(*response));
     }
+    bool takes_text() const override { return true; }
+    void complete_text(std::string response) override { writer_->write(std::move(response)); }
 
 private:
     std::shared_ptr<detail::LineWriter> writer_;
