@@ -119,10 +119,7 @@ void end_server_span(CallState& call, Outcome outcome, int answer_code, const bo
     } else if (outcome == Outcome::cancelled) {
         span->add_event("cancelled", {});
     } else if (auto code = error_code(outcome, answer_code)) {
-        span->set("error.type", std::to_string(*code));
-        span->set("rpc.response.status_code", std::to_string(*code));
-        span->status = StatusCode::error;
-        span->status_message = error_message(response);
+        set_error_code(*span, *code, response);
     }
     span->end_unix_nano = telemetry::now_unix_nano();
     call.core.tracer->export_span(std::move(*span));
@@ -165,6 +162,13 @@ void end_handler_span(CallState& call, const std::exception_ptr& failure) {
     }
     span->end_unix_nano = telemetry::now_unix_nano();
     call.core.tracer->export_span(std::move(*span));
+}
+
+void set_error_code(telemetry::SpanData& span, std::int64_t code, const boost::json::value* response) {
+    span.set("error.type", std::to_string(code));
+    span.set("rpc.response.status_code", std::to_string(code));
+    span.status = StatusCode::error;
+    span.status_message = error_message(response);
 }
 
 telemetry::SpanData* current_span(CallState& call) {

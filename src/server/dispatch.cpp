@@ -7,10 +7,13 @@
 #include "server/call_span.hpp"
 #include "server/client_limits.hpp"
 #include "server/client_requests/request_state.hpp"
+#include "server/client_requests/round_span.hpp"
+#include "server/client_requests/rounds.hpp"
 #include "server/methods/methods.hpp"
 #include "server/request_context_impl.hpp"
 #include "server/routing_headers.hpp"
 #include "server/scope_guard.hpp"
+#include "server/store_spans.hpp"
 #include "server/trace_context.hpp"
 #include "sessions/session_state.hpp"
 #include "store/store_metrics.hpp"
@@ -258,9 +261,21 @@ void deliver_response(ServerCore& core, const boost::json::value& message, const
     const std::string_view id = response.id.get_string();
     // Ids are sealed over the session they were sent to: another session's answer is dropped.
     const auto plain = core.keys().open("server-request", id);
-    if (!plain || !plain->starts_with(session->id() + '\n') || !core.sessions().deliver(id, message)) {
-        log().debug("dropping a response to a request this session is not waiting for");
+    if (!plain || !plain->starts_with(session->id() + '\n')) {
+        log().debug("dropping a response to a request this session did not get");
+        return;
     }
+    // The request's span may be another node's: its context came back sealed in the id.
+    auto span = begin_answer_span(core, trace_note_of(*plain), id, message);
+    bool delivered = false;
+    {
+        std::optional<StoreSpans> store_spans;
+        std::optional<ObservingStore> observing;
+        if (span) observing.emplace(&store_spans.emplace(*core.tracer, *span));
+        delivered = core.sessions().deliver(id, message);
+    }
+    end_answer_span(core, std::move(span), *session, delivered);
+    if (!delivered) log().debug("dropping a response to a request this session is not waiting for");
 }
 
 void handle_notification(ServerCore& core, const jsonrpc::Message& message, const std::shared_ptr<Session>& session) {
@@ -428,6 +443,10 @@ boost::json::value invoke_traced(const Method& method, CallState& call) {
 
 bool run_call(const Method& method, const std::shared_ptr<CallState>& call) {
     const bool modern = call->exchange->era() == Era::stateless;
+    // A sampled call's round trips to the store are spans of its own (parking's included).
+    std::optional<StoreSpans> store_spans;
+    std::optional<ObservingStore> observing;
+    if (call->span) observing.emplace(&store_spans.emplace(*call));
     // Emplaced, not assigned: assigning a value moves it only within one storage, and a result
     // built in call->scratch would be copied out.
     std::optional<boost::json::value> response;
