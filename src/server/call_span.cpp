@@ -113,6 +113,9 @@ void end_server_span(CallState& call, Outcome outcome, int answer_code, const bo
     if (call.session && !call.session->id().empty() && call.exchange && call.exchange->era() == Era::sessions)
         span->set("mcp.session.id", call.session->id());
     if (call.exchange) span->set("mcp.protocol.version", std::string(call.exchange->protocol_version()));
+    // 2026: a retry's answers to earlier rounds (from inputResponses and requestState).
+    if (!call.input.answers.empty())
+        span->set("mcp.input_responses.count", static_cast<std::int64_t>(call.input.answers.size()));
     if (outcome == Outcome::tool_error) {
         span->set("error.type", "tool_error");
         span->status = StatusCode::error;
@@ -162,6 +165,14 @@ void end_handler_span(CallState& call, const std::exception_ptr& failure) {
     }
     span->end_unix_nano = telemetry::now_unix_nano();
     call.core.tracer->export_span(std::move(*span));
+}
+
+void record_input_requests(CallState& call) {
+    if (!call.span) return;
+    for (const auto& request : call.input.pending) {
+        call.span->add_event("input_request",
+                             {{"mcp.method.name", request.method}, {"mcp.input_request.key", request.key}});
+    }
 }
 
 void set_error_code(telemetry::SpanData& span, std::int64_t code, const boost::json::value* response) {

@@ -463,6 +463,7 @@ bool run_call(const Method& method, const std::shared_ptr<CallState>& call) {
         response.emplace(jsonrpc::make_result(call->message.id, std::move(result), std::move(storage)));
     } catch (const InputRequired&) {
         if (modern) {
+            record_input_requests(*call);
             auto result = input_required(*call);
             stamp_stateless_result(call->core, Cache::none, result);  // never cacheable
             response.emplace(jsonrpc::make_result(call->message.id, std::move(result)));

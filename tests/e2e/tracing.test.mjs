@@ -4,7 +4,8 @@
 // field with what that package's JSON serializer makes of an equivalent SDK span. Checked: a
 // 2026-07-28 tools/call whose _meta carries a traceparent (server span under the client's span,
 // handler span under it, the handler's own attribute and event), a 2025-11-25 call over HTTP with
-// a traceparent header, a failed call and its code, a malformed traceparent, parent-based
+// a traceparent header, a 2026-07-28 multi-round call (a span per round, its questions as events),
+// a failed call and its code, a malformed traceparent, parent-based
 // sampling at ratio 0, a receiver that is down (calls unharmed, drops counted in /metrics), the
 // queue flushed on SIGTERM, and an https:// receiver that asks for a client certificate.
 //   MCP_CPP_DEMO=build/examples/demo/mcp-cpp-demo node --test tests/e2e/tracing.test.mjs
@@ -152,6 +153,28 @@ describe('OTLP http/protobuf', () => {
         assert.notEqual(span.traceId, TRACE_ID.toLowerCase(), 'upper-case hex is not a traceparent');
         assert.equal(span.parentSpanId, '');
         assert.equal(span.traceState, '', 'the tracestate goes with its traceparent');
+    });
+
+    test('a 2026-07-28 multi-round call: each round its span, the questions its events, the retry its answers', TEST, async () => {
+        const caps = { elicitation: { form: {} } };
+        const params = { name: 'delete_note', arguments: { slug: 'welcome' } };
+        const round1 = await modernCall(demo.url, 'mrtr-1', 'tools/call', { ...params, ...traceMeta(`00-${TRACE_ID}-${CLIENT_SPAN}-01`) }, { caps });
+        assert.equal(round1.message?.result?.resultType, 'input_required', round1.text);
+        const round2 = await modernCall(demo.url, 'mrtr-2', 'tools/call', {
+            ...params, ...traceMeta(`00-${TRACE_ID}-${CLIENT_SPAN}-01`),
+            inputResponses: { confirm_delete: { action: 'accept', content: { confirm: false } } },
+            requestState: round1.message.result.requestState,
+        }, { caps });
+        assert.equal(round2.message?.result?.content?.[0]?.text, 'Kept welcome', round2.text);
+
+        const first = await receiver.span((s) => s.attributes['jsonrpc.request.id'] === 'mrtr-1', 'the first round\'s span');
+        assert.deepEqual(first.events, [{ name: 'input_request', attributes: { 'mcp.method.name': 'elicitation/create', 'mcp.input_request.key': 'confirm_delete' } }]);
+        assert.equal(first.attributes['mcp.input_responses.count'], undefined);
+        assert.equal(first.status.code ?? 0, 0, 'asking is no error');
+        const second = await receiver.span((s) => s.attributes['jsonrpc.request.id'] === 'mrtr-2', 'the retry\'s span');
+        assert.deepEqual(second.events, []);
+        assert.equal(second.attributes['mcp.input_responses.count'], '1');
+        assert.equal(second.traceId, first.traceId, 'the client\'s context ties the rounds into one trace');
     });
 
     test('the exported counter grows and nothing is dropped', TEST, async () => {
