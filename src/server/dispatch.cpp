@@ -429,6 +429,9 @@ boost::json::value invoke(const Method& method, CallState& call) {
 // invoke in the handler's span (server/call_span.hpp).
 boost::json::value invoke_traced(const Method& method, CallState& call) {
     begin_handler_span(call);
+    std::optional<StoreSpans> store_spans;
+    std::optional<ObservingStore> observing;
+    if (call.handler_span) observing.emplace(&store_spans.emplace(*call.core.tracer, *call.handler_span));
     try {
         auto result = invoke(method, call);
         end_handler_span(call, nullptr);
@@ -443,10 +446,11 @@ boost::json::value invoke_traced(const Method& method, CallState& call) {
 
 bool run_call(const Method& method, const std::shared_ptr<CallState>& call) {
     const bool modern = call->exchange->era() == Era::stateless;
-    // A sampled call's round trips to the store are spans of its own (parking's included).
+    // A sampled call's round trips to the store are spans of its own (parking's included), under
+    // its handler's span while that runs (invoke_traced).
     std::optional<StoreSpans> store_spans;
     std::optional<ObservingStore> observing;
-    if (call->span) observing.emplace(&store_spans.emplace(*call));
+    if (call->span) observing.emplace(&store_spans.emplace(*call->core.tracer, *call->span));
     // Emplaced, not assigned: assigning a value moves it only within one storage, and a result
     // built in call->scratch would be copied out.
     std::optional<boost::json::value> response;

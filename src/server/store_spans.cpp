@@ -1,26 +1,19 @@
 #include "server/store_spans.hpp"
 
-#include "server/call.hpp"
-#include "server/call_span.hpp"
-#include "server/core.hpp"
 #include "telemetry/ids.hpp"
 #include "telemetry/tracer.hpp"
 
 namespace mcp::detail {
 
-StoreSpans::StoreSpans(CallState& call) : tracer_(*call.core.tracer), call_(&call) {}
-
 StoreSpans::StoreSpans(telemetry::Tracer& tracer, const telemetry::SpanData& parent)
-    : tracer_(tracer), parent_(&parent) {}
+    : tracer_(tracer), trace_id_(parent.trace_id), parent_id_(parent.span_id) {}
 
 void StoreSpans::round_trip(const StoreRoundTrip& trip) noexcept {
-    const auto* parent = call_ != nullptr ? current_span(*call_) : parent_;
-    if (parent == nullptr) return;
     try {
         telemetry::SpanData span;
-        span.trace_id = parent->trace_id;
+        span.trace_id = trace_id_;
         span.span_id = telemetry::random_span_id();
-        span.parent_span_id = parent->span_id;
+        span.parent_span_id = parent_id_;
         span.kind = telemetry::SpanKind::client;
         span.name = trip.commands > 1 ? "PIPELINE" : std::string(trip.operation);
         span.set("db.system.name", "redis");

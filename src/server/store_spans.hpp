@@ -4,29 +4,26 @@
 // db.operation.name, and db.operation.batch.size for a pipeline. Handed down to the store as its
 // thread's observer (store/round_trip_observer.hpp) only while a sampled request runs.
 #include "store/round_trip_observer.hpp"
+#include "telemetry/span.hpp"
 
 namespace mcp::telemetry {
-struct SpanData;
 class Tracer;
 }  // namespace mcp::telemetry
 
 namespace mcp::detail {
 
-struct CallState;
-
 class StoreSpans final : public StoreObserver {
 public:
-    // Under the call's current span: its handler's while that runs, else its SERVER span.
-    explicit StoreSpans(CallState& call);
-    // Under `parent`, which outlives this.
+    // Under `parent`, whose ids are copied: once a parked call's request is out, another thread
+    // may resume the call and change its spans while this one still reports a round trip.
     StoreSpans(telemetry::Tracer& tracer, const telemetry::SpanData& parent);
 
     void round_trip(const StoreRoundTrip& trip) noexcept override;
 
 private:
     telemetry::Tracer& tracer_;
-    CallState* call_ = nullptr;
-    const telemetry::SpanData* parent_ = nullptr;
+    telemetry::TraceId trace_id_;
+    telemetry::SpanId parent_id_;
 };
 
 }  // namespace mcp::detail
