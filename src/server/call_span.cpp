@@ -113,16 +113,16 @@ void end_server_span(CallState& call, Outcome outcome, int answer_code, const bo
     if (call.session && !call.session->id().empty() && call.exchange && call.exchange->era() == Era::sessions)
         span->set("mcp.session.id", call.session->id());
     if (call.exchange) span->set("mcp.protocol.version", std::string(call.exchange->protocol_version()));
+    // 2026: a retry's answers to earlier rounds (from inputResponses and requestState).
+    if (!call.input.answers.empty())
+        span->set("mcp.input_responses.count", static_cast<std::int64_t>(call.input.answers.size()));
     if (outcome == Outcome::tool_error) {
         span->set("error.type", "tool_error");
         span->status = StatusCode::error;
     } else if (outcome == Outcome::cancelled) {
         span->add_event("cancelled", {});
     } else if (auto code = error_code(outcome, answer_code)) {
-        span->set("error.type", std::to_string(*code));
-        span->set("rpc.response.status_code", std::to_string(*code));
-        span->status = StatusCode::error;
-        span->status_message = error_message(response);
+        set_error_code(*span, *code, response);
     }
     span->end_unix_nano = telemetry::now_unix_nano();
     call.core.tracer->export_span(std::move(*span));
@@ -165,6 +165,21 @@ void end_handler_span(CallState& call, const std::exception_ptr& failure) {
     }
     span->end_unix_nano = telemetry::now_unix_nano();
     call.core.tracer->export_span(std::move(*span));
+}
+
+void record_input_requests(CallState& call) {
+    if (!call.span) return;
+    for (const auto& request : call.input.pending) {
+        call.span->add_event("input_request",
+                             {{"mcp.method.name", request.method}, {"mcp.input_request.key", request.key}});
+    }
+}
+
+void set_error_code(telemetry::SpanData& span, std::int64_t code, const boost::json::value* response) {
+    span.set("error.type", std::to_string(code));
+    span.set("rpc.response.status_code", std::to_string(code));
+    span.status = StatusCode::error;
+    span.status_message = error_message(response);
 }
 
 telemetry::SpanData* current_span(CallState& call) {

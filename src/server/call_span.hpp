@@ -8,6 +8,7 @@
 
 #include <boost/json/fwd.hpp>
 
+#include <cstdint>
 #include <exception>
 
 namespace mcp::telemetry {
@@ -30,6 +31,15 @@ void end_server_span(CallState& call, Outcome outcome, int answer_code, const bo
 // what the handler threw, if anything.
 void begin_handler_span(CallState& call);
 void end_handler_span(CallState& call, const std::exception_ptr& failure);
+
+// 2026: this round of a multi-round call ends asking the client: an event `input_request` per
+// request (its method and key) on the SERVER span. Each round is a request with its own span; the
+// client's context ties the rounds into one trace.
+void record_input_requests(CallState& call);
+
+// An error response's JSON-RPC code (error.type, rpc.response.status_code) and its message
+// (`response` may be null) on a span, whose status becomes ERROR.
+void set_error_code(telemetry::SpanData& span, std::int64_t code, const boost::json::value* response);
 
 // The span a handler's Context adds to: its own while it runs, else the request's; null when the
 // request is not traced.

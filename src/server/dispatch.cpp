@@ -7,11 +7,14 @@
 #include "server/call_span.hpp"
 #include "server/client_limits.hpp"
 #include "server/client_requests/request_state.hpp"
+#include "server/client_requests/round_span.hpp"
+#include "server/client_requests/rounds.hpp"
 #include "server/methods/methods.hpp"
 #include "server/request_context_impl.hpp"
 #include "server/response_text.hpp"
 #include "server/routing_headers.hpp"
 #include "server/scope_guard.hpp"
+#include "server/store_spans.hpp"
 #include "server/trace_context.hpp"
 #include "sessions/session_state.hpp"
 #include "store/store_metrics.hpp"
@@ -259,9 +262,21 @@ void deliver_response(ServerCore& core, const boost::json::value& message, const
     const std::string_view id = response.id.get_string();
     // Ids are sealed over the session they were sent to: another session's answer is dropped.
     const auto plain = core.keys().open("server-request", id);
-    if (!plain || !plain->starts_with(session->id() + '\n') || !core.sessions().deliver(id, message)) {
-        log().debug("dropping a response to a request this session is not waiting for");
+    if (!plain || !plain->starts_with(session->id() + '\n')) {
+        log().debug("dropping a response to a request this session did not get");
+        return;
     }
+    // The request's span may be another node's: its context came back sealed in the id.
+    auto span = begin_answer_span(core, trace_note_of(*plain), id, message);
+    bool delivered = false;
+    {
+        std::optional<StoreSpans> store_spans;
+        std::optional<ObservingStore> observing;
+        if (span) observing.emplace(&store_spans.emplace(*core.tracer, *span));
+        delivered = core.sessions().deliver(id, message);
+    }
+    end_answer_span(core, std::move(span), *session, delivered);
+    if (!delivered) log().debug("dropping a response to a request this session is not waiting for");
 }
 
 void handle_notification(ServerCore& core, const jsonrpc::Message& message, const std::shared_ptr<Session>& session) {
@@ -415,6 +430,9 @@ boost::json::value invoke(const Method& method, CallState& call) {
 // invoke in the handler's span (server/call_span.hpp).
 boost::json::value invoke_traced(const Method& method, CallState& call) {
     begin_handler_span(call);
+    std::optional<StoreSpans> store_spans;
+    std::optional<ObservingStore> observing;
+    if (call.handler_span) observing.emplace(&store_spans.emplace(*call.core.tracer, *call.handler_span));
     try {
         auto result = invoke(method, call);
         end_handler_span(call, nullptr);
@@ -429,6 +447,11 @@ boost::json::value invoke_traced(const Method& method, CallState& call) {
 
 bool run_call(const Method& method, const std::shared_ptr<CallState>& call) {
     const bool modern = call->exchange->era() == Era::stateless;
+    // A sampled call's round trips to the store are spans of its own (parking's included), under
+    // its handler's span while that runs (invoke_traced).
+    std::optional<StoreSpans> store_spans;
+    std::optional<ObservingStore> observing;
+    if (call->span) observing.emplace(&store_spans.emplace(*call->core.tracer, *call->span));
     // Emplaced, not assigned: assigning a value moves it only within one storage, and a result
     // built in call->scratch would be copied out.
     std::optional<boost::json::value> response;
@@ -454,6 +477,7 @@ bool run_call(const Method& method, const std::shared_ptr<CallState>& call) {
         }
     } catch (const InputRequired&) {
         if (modern) {
+            record_input_requests(*call);
             auto result = input_required(*call);
             stamp_stateless_result(call->core, Cache::none, result);  // never cacheable
             response.emplace(jsonrpc::make_result(call->message.id, std::move(result)));

@@ -1,5 +1,7 @@
 #include "telemetry/tracer.hpp"
 
+#include "telemetry/ids.hpp"
+
 #include <algorithm>
 
 namespace mcp::telemetry {
@@ -22,6 +24,16 @@ ExporterSettings exporter_settings(const TracingOptions& options, std::string_vi
     return settings;
 }
 
+// A version 4 UUID in its usual text form.
+std::string random_uuid() {
+    auto bytes = random_trace_id();
+    bytes[6] = static_cast<std::uint8_t>((bytes[6] & 0x0f) | 0x40);
+    bytes[8] = static_cast<std::uint8_t>((bytes[8] & 0x3f) | 0x80);
+    auto hex = to_hex(bytes);
+    for (std::size_t at : {8, 13, 18, 23}) hex.insert(at, 1, '-');
+    return hex;
+}
+
 }  // namespace
 
 Attributes resource_of(const TracingOptions& options, std::string_view service) {
@@ -36,6 +48,10 @@ Attributes resource_of(const TracingOptions& options, std::string_view service) 
     for (const auto& [key, value] : given) {
         if (key != "service.name") resource.push_back({key, value});
     }
+    // Tells the nodes of one service apart (a trace that crosses them), unless the operator named
+    // the instance: a random UUID, as the conventions advise.
+    if (std::none_of(given.begin(), given.end(), [](const auto& kv) { return kv.first == "service.instance.id"; }))
+        resource.push_back({"service.instance.id", random_uuid()});
     return resource;
 }
 

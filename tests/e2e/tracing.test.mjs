@@ -4,15 +4,13 @@
 // field with what that package's JSON serializer makes of an equivalent SDK span. Checked: a
 // 2026-07-28 tools/call whose _meta carries a traceparent (server span under the client's span,
 // handler span under it, the handler's own attribute and event), a 2025-11-25 call over HTTP with
-// a traceparent header, a failed call and its code, a malformed traceparent, parent-based
+// a traceparent header, a 2026-07-28 multi-round call (a span per round, its questions as events),
+// a failed call and its code, a malformed traceparent, parent-based
 // sampling at ratio 0, a receiver that is down (calls unharmed, drops counted in /metrics), the
 // queue flushed on SIGTERM, and an https:// receiver that asks for a client certificate.
 //   MCP_CPP_DEMO=build/examples/demo/mcp-cpp-demo node --test tests/e2e/tracing.test.mjs
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import { createServer as createTlsServer } from 'node:https';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
@@ -22,17 +20,12 @@ import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { certificateMaker } from './certificates.mjs';
 import { modernCall } from './cluster.mjs';
 import { freePort, HttpDemo, waitUntil } from './helpers.mjs';
-
-const require = createRequire(import.meta.url);
-const root = require('@opentelemetry/otlp-transformer/build/src/generated/root.js');
-const ExportTraceServiceRequest = root.opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+import { Receiver, SPAN_KIND, STATUS_ERROR } from './otlp_receiver.mjs';
 
 const TEST = { timeout: 60_000 };
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const CLIENT_SPAN = '00f067aa0ba902b7';
-const SERVER = 2; // SPAN_KIND_SERVER
-const INTERNAL = 1;
-const STATUS_ERROR = 2;
+const { SERVER, INTERNAL } = SPAN_KIND;
 
 const scratch = mkdtempSync(join(tmpdir(), 'mcp-cpp-tracing-'));
 const cleanups = [];
@@ -41,89 +34,10 @@ after(async () => {
     rmSync(scratch, { recursive: true, force: true });
 });
 
-const hex = (bytes) => Buffer.from(bytes ?? []).toString('hex');
-
-// { key: value } of OTLP KeyValues, whichever encoding: int64 values as strings (proto3 JSON, and
-// protobufjs with longs: String).
-function attributesOf(list = []) {
-    const out = {};
-    for (const { key, value } of list) {
-        out[key] = value.stringValue ?? value.boolValue ?? (value.intValue !== undefined ? String(value.intValue) : value.doubleValue);
-    }
-    return out;
-}
-
-const eventsOf = (events = []) => events.map((e) => ({ name: e.name, attributes: attributesOf(e.attributes) }));
-
-// An OTLP/HTTP trace receiver on 127.0.0.1: every request kept, every span decoded into
-// { traceId, spanId, parentSpanId (hex, '' for none), name, kind, attributes {key: value}, events,
-// status, resource {key: value}, scope }. With `tls` (node:https options) it serves https://.
-class Receiver {
-    static async start(tls) {
-        const receiver = new Receiver(tls);
-        await new Promise((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
-        receiver.url = `${tls ? 'https' : 'http'}://127.0.0.1:${receiver.server.address().port}`;
-        cleanups.push(() => new Promise((resolve) => {
-            receiver.server.closeAllConnections();
-            receiver.server.close(resolve);
-        }));
-        return receiver;
-    }
-
-    constructor(tls) {
-        this.requests = [];
-        this.spans = [];
-        const handle = (req, res) => {
-            const chunks = [];
-            req.on('data', (c) => chunks.push(c));
-            req.on('end', () => {
-                const body = Buffer.concat(chunks);
-                const request = { path: req.url, type: req.headers['content-type'], headers: req.headers, body };
-                if (tls) request.peer = req.socket.getPeerCertificate().subject?.CN;
-                this.requests.push(request);
-                try {
-                    this.spans.push(...(request.type === 'application/json' ? Receiver.#fromJson(body) : Receiver.#fromProtobuf(body)));
-                    res.writeHead(200, { 'content-type': request.type }).end();
-                } catch (e) {
-                    request.error = e;
-                    res.writeHead(400).end();
-                }
-            });
-        };
-        this.server = tls ? createTlsServer(tls, handle) : createServer(handle);
-    }
-
-    // Every span of an ExportTraceServiceRequest (decoded already), with its resource and scope.
-    static #spans(request, decodeSpan) {
-        return request.resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans.map((s) => ({
-            ...decodeSpan(s),
-            attributes: attributesOf(s.attributes),
-            events: eventsOf(s.events),
-            status: s.status ?? {},
-            resource: attributesOf(rs.resource.attributes),
-            scope: ss.scope.name,
-        }))));
-    }
-
-    static #fromProtobuf(body) {
-        const message = ExportTraceServiceRequest.decode(body);
-        const plain = ExportTraceServiceRequest.toObject(message, { longs: String, enums: Number });
-        return Receiver.#spans(plain, (s) => ({
-            traceId: hex(s.traceId), spanId: hex(s.spanId), parentSpanId: hex(s.parentSpanId),
-            traceState: s.traceState ?? '', name: s.name, kind: s.kind, flags: s.flags,
-            startTimeUnixNano: BigInt(s.startTimeUnixNano), endTimeUnixNano: BigInt(s.endTimeUnixNano),
-        }));
-    }
-
-    static #fromJson(body) {
-        return Receiver.#spans(JSON.parse(body.toString('utf8')), (s) => ({ ...s, parentSpanId: s.parentSpanId ?? '', json: s }));
-    }
-
-    async span(predicate, what) {
-        let found;
-        await waitUntil(() => (found = this.spans.find(predicate)) !== undefined, 15_000, what);
-        return found;
-    }
+async function startReceiver(tls) {
+    const receiver = await Receiver.start(tls);
+    cleanups.push(() => receiver.close());
+    return receiver;
 }
 
 async function startDemo(args, env = {}) {
@@ -148,7 +62,7 @@ describe('OTLP http/protobuf', () => {
     let demo;
 
     test('start the receiver and the demo', TEST, async () => {
-        receiver = await Receiver.start();
+        receiver = await startReceiver();
         demo = await startDemo(['--otlp-endpoint', receiver.url, '--otel-service-name', 'tracing-e2e',
             '--otlp-headers', 'x-tenant=e2e%20one']);
     });
@@ -241,6 +155,28 @@ describe('OTLP http/protobuf', () => {
         assert.equal(span.traceState, '', 'the tracestate goes with its traceparent');
     });
 
+    test('a 2026-07-28 multi-round call: each round its span, the questions its events, the retry its answers', TEST, async () => {
+        const caps = { elicitation: { form: {} } };
+        const params = { name: 'delete_note', arguments: { slug: 'welcome' } };
+        const round1 = await modernCall(demo.url, 'mrtr-1', 'tools/call', { ...params, ...traceMeta(`00-${TRACE_ID}-${CLIENT_SPAN}-01`) }, { caps });
+        assert.equal(round1.message?.result?.resultType, 'input_required', round1.text);
+        const round2 = await modernCall(demo.url, 'mrtr-2', 'tools/call', {
+            ...params, ...traceMeta(`00-${TRACE_ID}-${CLIENT_SPAN}-01`),
+            inputResponses: { confirm_delete: { action: 'accept', content: { confirm: false } } },
+            requestState: round1.message.result.requestState,
+        }, { caps });
+        assert.equal(round2.message?.result?.content?.[0]?.text, 'Kept welcome', round2.text);
+
+        const first = await receiver.span((s) => s.attributes['jsonrpc.request.id'] === 'mrtr-1', 'the first round\'s span');
+        assert.deepEqual(first.events, [{ name: 'input_request', attributes: { 'mcp.method.name': 'elicitation/create', 'mcp.input_request.key': 'confirm_delete' } }]);
+        assert.equal(first.attributes['mcp.input_responses.count'], undefined);
+        assert.equal(first.status.code ?? 0, 0, 'asking is no error');
+        const second = await receiver.span((s) => s.attributes['jsonrpc.request.id'] === 'mrtr-2', 'the retry\'s span');
+        assert.deepEqual(second.events, []);
+        assert.equal(second.attributes['mcp.input_responses.count'], '1');
+        assert.equal(second.traceId, first.traceId, 'the client\'s context ties the rounds into one trace');
+    });
+
     test('the exported counter grows and nothing is dropped', TEST, async () => {
         await waitUntil(async () => (await metric(demo, 'mcp_trace_spans_exported_total')) >= receiver.spans.length, 10_000,
             'the exported counter to count every span received');
@@ -305,7 +241,7 @@ describe('OTLP http/json from the OTEL_* variables', () => {
     let demo;
 
     test('start the demo with OTEL_EXPORTER_OTLP_ENDPOINT, _PROTOCOL and a parent-based sampler at ratio 0', TEST, async () => {
-        receiver = await Receiver.start();
+        receiver = await startReceiver();
         demo = await startDemo([], {
             OTEL_EXPORTER_OTLP_ENDPOINT: `${receiver.url}/base/`,
             OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
@@ -379,7 +315,7 @@ describe('a collector that is down', () => {
 
 describe('SIGTERM', () => {
     test('the spans still queued go out before the process ends', TEST, async () => {
-        const receiver = await Receiver.start();
+        const receiver = await startReceiver();
         const demo = await startDemo(['--otlp-endpoint', receiver.url]);
         const r = await modernCall(demo.url, 'last-1', 'tools/call', { name: 'echo', arguments: { text: 'last' } });
         assert.equal(r.status, 200);
@@ -397,7 +333,7 @@ describe('an https:// collector that asks for a client certificate', () => {
         const ca = certificates.makeCa('otlp-ca');
         const server = certificates.makeCert(ca, 'otlp-collector', 'serverAuth');
         const client = certificates.makeCert(ca, 'otlp-client', 'clientAuth');
-        const receiver = await Receiver.start({
+        const receiver = await startReceiver({
             cert: readFileSync(server.cert), key: readFileSync(server.key), ca: readFileSync(join(scratch, `${ca}.pem`)),
             requestCert: true, rejectUnauthorized: true,
         });

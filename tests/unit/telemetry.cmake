@@ -2,3 +2,6 @@
 # exporter's bounded queue.
 mcp_unit_test(test_telemetry test_telemetry.cpp)
 target_link_libraries(test_telemetry PRIVATE mcp::mcp)
+# The core's spans of a 2025 call's requests to its client, exported to a receiver of the test's own.
+mcp_unit_test(test_round_spans test_round_spans.cpp http_test_server.cpp)
+target_link_libraries(test_round_spans PRIVATE mcp::mcp OpenSSL::SSL)

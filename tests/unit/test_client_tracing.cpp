@@ -2,6 +2,7 @@
 // reads the trace context it was called in, and an OTLP/HTTP receiver (JSON) that keeps what the
 // client exports.
 #include "http_test_server.hpp"
+#include "otlp_json.hpp"
 
 #include <mcp/bridge/in_process.hpp>
 #include <mcp/client/client.hpp>
@@ -9,13 +10,14 @@
 #include <mcp/server/server.hpp>
 
 #include <boost/describe.hpp>
-#include <boost/json/parse.hpp>
 
 #include <gtest/gtest.h>
 
 #include <mutex>
 
 namespace {
+
+using mcp::test::string_attribute;
 
 struct EchoIn {
     std::string text;
@@ -36,11 +38,9 @@ protected:
     ClientTracing()
         : receiver([this](mcp::test::Peer& peer) {
               while (auto request = peer.read_request()) {
-                  const auto document = boost::json::parse(request->body);
+                  auto received_spans = mcp::test::otlp_json_spans(request->body);
                   std::lock_guard lock(received.mutex);
-                  for (const auto& rs : document.at("resourceSpans").as_array())
-                      for (const auto& ss : rs.at("scopeSpans").as_array())
-                          for (const auto& span : ss.at("spans").as_array()) received.spans.push_back(span.as_object());
+                  received.spans.insert(received.spans.end(), received_spans.begin(), received_spans.end());
                   peer.write(mcp::test::http_response(200, "{}", "Content-Type: application/json\r\n"));
               }
           }),
@@ -82,16 +82,6 @@ protected:
     std::string seen_traceparent;
 };
 
-std::string attribute(const boost::json::object& span, std::string_view key) {
-    for (const auto& a : span.at("attributes").as_array()) {
-        if (a.at("key").as_string() == key) {
-            const auto& value = a.at("value").as_object();
-            if (const auto* s = value.if_contains("stringValue")) return std::string(s->as_string());
-        }
-    }
-    return {};
-}
-
 }  // namespace
 
 TEST_P(ClientTracing, ACallIsAClientSpanUnderTheCallersTraceAndTheServerContinuesIt) {
@@ -110,9 +100,9 @@ TEST_P(ClientTracing, ACallIsAClientSpanUnderTheCallersTraceAndTheServerContinue
     EXPECT_EQ(span.at("traceId").as_string(), kTraceId);
     EXPECT_EQ(span.at("parentSpanId").as_string(), kCallerSpan);
     EXPECT_EQ(span.at("traceState"), "vendor=3");
-    EXPECT_EQ(attribute(span, "mcp.method.name"), "tools/call");
-    EXPECT_EQ(attribute(span, "gen_ai.tool.name"), "echo");
-    EXPECT_FALSE(attribute(span, "mcp.protocol.version").empty());
+    EXPECT_EQ(string_attribute(span, "mcp.method.name"), "tools/call");
+    EXPECT_EQ(string_attribute(span, "gen_ai.tool.name"), "echo");
+    EXPECT_FALSE(string_attribute(span, "mcp.protocol.version").empty());
     EXPECT_FALSE(span.contains("status"));
     // The server's handler ran under the client's span: same trace, the client span as parent.
     EXPECT_EQ(seen(), "00-" + kTraceId + "-" + std::string(span.at("spanId").as_string()) + "-01");
@@ -129,8 +119,8 @@ TEST_P(ClientTracing, AFailedCallRecordsTheServersCode) {
     const auto spans = spans_named("tools/call no_such_tool");
     ASSERT_EQ(spans.size(), 1U);
     EXPECT_EQ(spans[0].at("status").at("code"), 2);
-    EXPECT_EQ(attribute(spans[0], "error.type"), "-32602");  // Invalid params: an unknown tool
-    EXPECT_FALSE(spans[0].contains("parentSpanId"));         // no caller's trace: a trace of its own
+    EXPECT_EQ(string_attribute(spans[0], "error.type"), "-32602");  // Invalid params: an unknown tool
+    EXPECT_FALSE(spans[0].contains("parentSpanId"));                // no caller's trace: a trace of its own
 }
 
 TEST_P(ClientTracing, AnUnsampledCallIsNotExportedButItsDecisionReachesTheServer) {

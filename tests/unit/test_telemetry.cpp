@@ -4,6 +4,7 @@
 #include "telemetry/protobuf_writer.hpp"
 #include "telemetry/sampler.hpp"
 #include "telemetry/span_exporter.hpp"
+#include "telemetry/tracer.hpp"
 
 #include <boost/json/parse.hpp>
 
@@ -210,6 +211,36 @@ TEST(SpanData, BoundsItsAttributesAndEvents) {
     for (int i = 0; i < 129; ++i) span.add_event("e", {});
     EXPECT_EQ(span.events.size(), SpanData::kMaxEvents);
     EXPECT_EQ(span.dropped_events, 1U);
+}
+
+// The nodes of one service tell their spans apart by a random instance id, unless one is given.
+TEST(Resource, NamesEachInstanceUnlessTheOperatorDid) {
+    const auto value_of = [](const Attributes& resource, std::string_view key) {
+        std::vector<std::string> out;
+        for (const auto& a : resource)
+            if (a.key == key) out.push_back(std::get<std::string>(a.value));
+        return out;
+    };
+    TracingOptions options;
+    const auto first = value_of(resource_of(options, "svc"), "service.instance.id");
+    const auto second = value_of(resource_of(options, "svc"), "service.instance.id");
+    ASSERT_EQ(first.size(), 1U);
+    ASSERT_EQ(second.size(), 1U);
+    EXPECT_NE(first[0], second[0]);
+    ASSERT_EQ(first[0].size(), 36U);
+    for (std::size_t i = 0; i < first[0].size(); ++i) {
+        const char c = first[0][i];
+        if (i == 8 || i == 13 || i == 18 || i == 23) {
+            EXPECT_EQ(c, '-') << first[0];
+        } else {
+            EXPECT_TRUE((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')) << first[0];
+        }
+    }
+    EXPECT_EQ(first[0][14], '4') << "version 4";
+    EXPECT_NE(std::string_view("89ab").find(first[0][19]), std::string_view::npos) << "the RFC 4122 variant";
+
+    options.resource_attributes = {{"service.instance.id", "node-a"}};
+    EXPECT_EQ(value_of(resource_of(options, "svc"), "service.instance.id"), std::vector<std::string>{"node-a"});
 }
 
 TEST(Ids, RejectsWhatIsNotLowerCaseHexOfTheRightLength) {

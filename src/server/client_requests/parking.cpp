@@ -3,6 +3,7 @@
 #include "server/call.hpp"
 #include "server/call_metrics.hpp"
 #include "server/client_limits.hpp"
+#include "server/client_requests/round_span.hpp"
 #include "server/core.hpp"
 #include "server/dispatch.hpp"
 #include "server/scope_guard.hpp"
@@ -33,13 +34,17 @@ void withdraw(CallState& call, const std::vector<std::string>& ids, std::string_
     }
 }
 
-// Settles the round (mutex held) and returns the ids of the requests it was still waiting for.
-std::vector<std::string> settle_locked(ParkedRound& round) {
+// Settles the round (mutex held) and returns the ids of the requests it was still waiting for,
+// whose spans end unanswered for `why`.
+std::vector<std::string> settle_locked(ServerCore& core, ParkedRound& round, Unanswered why) {
     round.settled = true;
     round.place = FairShare::Hold();
     std::vector<std::string> ids;
     for (auto& sent : round.sent) {
-        if (!sent.answered) ids.push_back(sent.id);
+        if (!sent.answered) {
+            ids.push_back(sent.id);
+            end_request_span(core, std::move(sent.span), why);
+        }
         sent.parked.reset();
     }
     return ids;
@@ -53,6 +58,7 @@ void answered(const std::shared_ptr<CallState>& call, const Round& round, std::s
         auto& sent = round->sent[index];
         sent.answered = true;
         sent.parked.reset();
+        end_request_span(call->core, std::move(sent.span), message);
         call->input.replies.insert_or_assign(sent.key, std::move(message));
         if (--round->unanswered > 0) return;
         round->settled = true;
@@ -71,7 +77,7 @@ void timed_out(const std::shared_ptr<CallState>& call, const Round& round) {
     {
         std::lock_guard lock(round->mutex);
         if (round->settled) return;
-        ids = settle_locked(*round);
+        ids = settle_locked(call->core, *round, Unanswered::timeout);
         for (const auto& sent : round->sent) {
             if (!sent.answered) call->input.replies.insert_or_assign(sent.key, std::nullopt);
         }
@@ -88,7 +94,7 @@ void dropped(const std::shared_ptr<CallState>& call, const Round& round, const c
     {
         std::lock_guard lock(round->mutex);
         if (round->settled) return;
-        ids = settle_locked(*round);
+        ids = settle_locked(call->core, *round, Unanswered::cancelled);
     }
     log().debug("{} {}: parked call dropped: {}", call->message.method, target_of(*call), why);
     cancel_deadlines(call->core, *round);
@@ -136,7 +142,11 @@ void park(const std::shared_ptr<CallState>& call) {
     {
         std::lock_guard lock(round->mutex);  // an early answer waits until the round is whole
         for (std::size_t i = 0; i < requests.size(); ++i) {
-            round->sent.push_back({requests[i].key, new_request_id(core, session)});
+            auto span = begin_request_span(*call, requests[i].method, requests[i].params);
+            auto id = new_request_id(core, session, answer_trace_note(span.get(), requests[i].method));
+            set_request_id(span.get(), id);
+            round->sent.push_back({requests[i].key, std::move(id)});
+            round->sent.back().span = std::move(span);
             if (metrics::enabled()) round->sent[i].parked.emplace(&parked_requests(kind_name(requests[i].kind)));
             try {
                 core.sessions().mailbox().expect(

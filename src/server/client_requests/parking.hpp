@@ -5,6 +5,7 @@
 // deadline in the core's deadline queue, and the thread goes back to the pool. When every answer
 // is in, or one request times out, the handler runs again from the top with what came back. When
 // the client cancels the call or goes away, the call ends with no response and runs no more.
+#include "telemetry/span.hpp"
 #include "util/deadline_queue.hpp"
 #include "util/fair_share.hpp"
 #include "util/metrics.hpp"
@@ -28,6 +29,7 @@ struct ParkedRound : std::enable_shared_from_this<ParkedRound> {
         DeadlineQueue::Ticket deadline = 0;
         bool answered = false;
         std::optional<metrics::GaugeScope> parked;  // counted until answered or given up
+        std::unique_ptr<telemetry::SpanData> span;  // the request's, when the call is traced
     };
     // Asks the core to drop the call, from a stop callback (cancellation, or the session closing).
     struct Drop {

@@ -2,6 +2,7 @@
 
 #include "server/call.hpp"
 #include "server/call_metrics.hpp"
+#include "server/client_requests/round_span.hpp"
 #include "server/core.hpp"
 #include "server/tasks/task_sink.hpp"
 #include "server/trace_context.hpp"
@@ -57,6 +58,7 @@ std::vector<InputAnswer> ask_blocking(CallState& call, std::vector<WireRequest> 
         std::chrono::steady_clock::time_point deadline;
         std::unique_ptr<MailboxWait> answer;
         std::optional<metrics::GaugeScope> parked;  // counted while the answer is awaited
+        SpanPtr span;                               // the request's, when the call is traced
     };
     std::vector<Waiting> waiting;
     for (std::size_t i = 0; i < requests.size(); ++i) {
@@ -70,10 +72,13 @@ std::vector<InputAnswer> ask_blocking(CallState& call, std::vector<WireRequest> 
         }
         if (session->closed()) throw ClientGone("the client is gone");
         const auto timeout = timeout_of(core, r.kind);
-        auto id = new_request_id(core, *session);
+        auto span = begin_request_span(call, r.method, requests[i].params);
+        auto id = new_request_id(core, *session, answer_trace_note(span.get(), r.method));
+        set_request_id(span.get(), id);
         auto answer = std::make_unique<MailboxWait>(core.sessions().mailbox(), id, timeout + std::chrono::minutes(1));
         call.sink->send(jsonrpc::make_request(boost::json::value(id), r.method, r.params));
-        waiting.push_back(Waiting{i, std::move(id), std::chrono::steady_clock::now() + timeout, std::move(answer), {}});
+        waiting.push_back(Waiting{
+            i, std::move(id), std::chrono::steady_clock::now() + timeout, std::move(answer), {}, std::move(span)});
         if (metrics::enabled()) waiting.back().parked.emplace(&parked_requests(kind_name(r.kind)));
     }
 
@@ -88,9 +93,11 @@ std::vector<InputAnswer> ask_blocking(CallState& call, std::vector<WireRequest> 
         auto message = w.answer->get(w.deadline, stop.get_token());
         if (!message) {
             const bool timed_out = !stop.stop_requested();
-            // A client still there is told to drop what nobody waits for (a form left open).
-            if (!session->closed()) {
-                for (std::size_t rest = n; rest < waiting.size(); ++rest) {
+            for (std::size_t rest = n; rest < waiting.size(); ++rest) {
+                end_request_span(core, std::move(waiting[rest].span),
+                                 timed_out ? Unanswered::timeout : Unanswered::cancelled);
+                // A client still there is told to drop what nobody waits for (a form left open).
+                if (!session->closed()) {
                     cancel_on_client(call, waiting[rest].id,
                                      timed_out ? "timed out waiting for the client" : "the request was cancelled");
                 }
@@ -98,6 +105,7 @@ std::vector<InputAnswer> ask_blocking(CallState& call, std::vector<WireRequest> 
             if (timed_out) throw InputTimeout("no answer to " + requests[w.index].method + " in time");
             throw ClientGone(session->closed() ? "the client is gone" : "the request was cancelled");
         }
+        end_request_span(core, std::move(w.span), *message);
         answers[w.index] = answer_of(requests[w.index], *message);
         if (requests[w.index].kind == InputKind::roots) state.cache_roots(message->as_object().at("result"));
     }
@@ -188,9 +196,21 @@ std::chrono::milliseconds timeout_of(const ServerCore& core, InputKind kind) {
     }
 }
 
-// Sealed over the session: another session cannot answer it.
-std::string new_request_id(ServerCore& core, const Session& session) {
-    return core.keys().seal(kRequestIdPurpose, session.id() + '\n' + random_token(9));
+// Sealed over the session: another session cannot answer it. The plaintext is
+// "session\nrandom", then "\nnote" when the request is traced.
+std::string new_request_id(ServerCore& core, const Session& session, std::string_view trace_note) {
+    auto plain = session.id() + '\n' + random_token(9);
+    if (!trace_note.empty()) {
+        plain += '\n';
+        plain += trace_note;
+    }
+    return core.keys().seal(kRequestIdPurpose, plain);
+}
+
+std::string_view trace_note_of(std::string_view plaintext) {
+    const auto first = plaintext.find('\n');
+    const auto second = first == std::string_view::npos ? first : plaintext.find('\n', first + 1);
+    return second == std::string_view::npos ? std::string_view() : plaintext.substr(second + 1);
 }
 
 void cancel_on_client(CallState& call, const std::string& id, std::string_view reason) {

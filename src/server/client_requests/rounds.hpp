@@ -44,8 +44,11 @@ std::vector<InputAnswer> ask(CallState& call, const std::vector<InputRequest>& r
 
 // 2025: how long the client has to answer a request of this kind.
 std::chrono::milliseconds timeout_of(const ServerCore& core, InputKind kind);
-// 2025: a request id the client cannot guess or reuse for another session.
-std::string new_request_id(ServerCore& core, const Session& session);
+// 2025: a request id the client cannot guess or reuse for another session. `trace_note`
+// (round_span.hpp's answer_trace_note) goes sealed in it, for the node the answer reaches.
+std::string new_request_id(ServerCore& core, const Session& session, std::string_view trace_note);
+// What new_request_id sealed as its trace note, from the id's plaintext; empty when none.
+std::string_view trace_note_of(std::string_view plaintext);
 // 2025: tells the client to drop a request nobody waits for any more.
 void cancel_on_client(CallState& call, const std::string& id, std::string_view reason);
 

@@ -3,6 +3,7 @@
 #include "store/redis/redis_cluster.hpp"
 #include "store/redis/redis_connection.hpp"
 #include "store/redis/redis_sentinel.hpp"
+#include "store/round_trip_observer.hpp"
 #include "store/store_metrics.hpp"
 #include "util/log.hpp"
 
@@ -347,6 +348,7 @@ struct RedisClient::Impl : std::enable_shared_from_this<RedisClient::Impl> {
 
     // Calls `commands` on `link` from a caller's thread; waits up to the command timeout.
     std::vector<RespValue> call(Link& link, const std::vector<std::vector<std::string>>& list, bool replicate) {
+        const ReportRoundTrip report(list);
         const auto started = std::chrono::steady_clock::now();
         auto future = start(link, list, replicate);
         const bool counting = metrics::enabled();

@@ -1,6 +1,7 @@
 #include "store/redis/redis_cluster.hpp"
 
 #include "store/redis/redis_slot.hpp"
+#include "store/round_trip_observer.hpp"
 #include "store/store_metrics.hpp"
 #include "util/log.hpp"
 
@@ -302,6 +303,7 @@ bool RedisCluster::wait_connected(std::chrono::milliseconds timeout) const {
 }
 
 std::vector<RespValue> RedisCluster::pipeline(const std::vector<std::vector<std::string>>& commands, bool replicated) {
+    const ReportRoundTrip report(commands);
     const auto started = Clock::now();
     const auto deadline = started + options_.command_timeout;
     struct Item {
