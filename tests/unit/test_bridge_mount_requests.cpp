@@ -1,0 +1,294 @@
+// mcp::Mount passing the inner server's elicitation and sampling to the outer client, for every
+// pair of revisions (outer client x inner client): accepted, declined and cancelled forms, sampling,
+// several requests in one call, a 2026 outer client's rounds without a second inner call, a request
+// no single call owns, a retry whose waiting call is gone; and FormSchema::from_json on hostile
+// schemas (docs/adr/0029-gateway.md, decision 11).
+#include "client_test_support.hpp"
+
+#include <mcp/bridge/in_process.hpp>
+#include <mcp/bridge/mount.hpp>
+#include <mcp/client/client.hpp>
+#include <mcp/mcp.hpp>
+
+#include <gtest/gtest.h>
+#include <boost/json/parse.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <functional>
+#include <future>
+#include <mutex>
+#include <string>
+#include <tuple>
+#include <vector>
+
+using client_testing::eventually;
+using client_testing::first_text;
+
+namespace {
+
+// Opens when the test says so; the inner "hold" tool waits on it.
+class Gate {
+public:
+    void open() {
+        std::lock_guard lock(mutex_);
+        open_ = true;
+        changed_.notify_all();
+    }
+    void wait() {
+        std::unique_lock lock(mutex_);
+        changed_.wait(lock, [&] { return open_; });
+    }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    bool open_ = false;
+};
+
+std::string answer_text(const mcp::ElicitResult& answer) {
+    switch (answer.action) {
+        case mcp::ElicitAction::accept: return "Hello " + std::string(answer.content.at("name").as_string());
+        case mcp::ElicitAction::decline: return "declined";
+        case mcp::ElicitAction::cancel: return "cancelled";
+    }
+    return "?";
+}
+
+mcp::FormSchema name_form() {
+    mcp::FormSchema form;
+    form.text("name").title("Your name");
+    form.integer("age").optional();
+    return form;
+}
+
+}  // namespace
+
+class MountRequests : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {
+protected:
+    MountRequests() {
+        // First rounds of tools/call: a 2026 retry carries inputResponses or requestState.
+        inner.intercept([this](const mcp::Invocation& call, const mcp::Proceed& next) {
+            if (call.method == "tools/call" && !call.params.contains("inputResponses") &&
+                !call.params.contains("requestState")) {
+                ++inner_calls;
+            }
+            return next();
+        });
+        inner.tool("ask", "Asks for a name", [](mcp::ToolContext& ctx) {
+            try {
+                return answer_text(ctx.elicit("Who are you?", name_form()));
+            } catch (const mcp::ClientError& e) {
+                return "refused " + std::to_string(e.code()) + ": " + e.what();
+            }
+        });
+        inner.tool("ask_twice", "Asks for two names, one after the other", [](mcp::ToolContext& ctx) {
+            const auto first = answer_text(ctx.elicit("First?", name_form(), "first"));
+            const auto second = answer_text(ctx.elicit("Second?", name_form(), "second"));
+            return first + ", " + second;
+        });
+        inner.tool("sample", "Asks the client's model",
+                   [](mcp::ToolContext& ctx) { return "model said: " + ctx.sample_text("Say hi", 20); });
+        inner.tool("ask_both", "Asks for a name and a completion in one round", [](mcp::ToolContext& ctx) {
+            mcp::SamplingRequest poem;
+            poem.messages.push_back({mcp::Role::user, mcp::text("A poem")});
+            poem.key = "poem";
+            auto answers = ctx.ask({mcp::ElicitRequest{"Name?", name_form(), "name"}, std::move(poem)});
+            return answer_text(std::get<mcp::ElicitResult>(answers[0])) + " / " +
+                   std::get<mcp::SamplingResult>(answers[1]).text();
+        });
+        inner.tool("hold", "Waits for the test", [this] {
+            held = true;
+            gate.wait();
+            return std::string("released");
+        });
+    }
+
+    // The outer client answers forms with `action` (and the name "Ada") and sampling with the
+    // prompt's text echoed.
+    mcp::Client& start(mcp::ElicitAction action = mcp::ElicitAction::accept) {
+        mcp::ClientOptions inner_options;
+        inner_options.protocol_version = std::get<1>(GetParam());
+        mounted = mcp::mount(outer, "in", mcp::in_process(inner), inner_options);
+        mcp::ClientOptions outer_options;
+        outer_options.protocol_version = std::get<0>(GetParam());
+        outer_options.handlers.elicitation = [this, action](const mcp::Elicitation& e) {
+            ++outer_elicitations;
+            {
+                std::lock_guard lock(mutex);
+                last_schema = e.requested_schema;
+                messages.push_back(e.message);
+            }
+            if (on_elicitation) on_elicitation();
+            mcp::ElicitResult answer{.action = action};
+            if (action == mcp::ElicitAction::accept) answer.content = {{"name", "Ada"}};
+            return answer;
+        };
+        outer_options.handlers.sampling = [this](const mcp::SamplingRequest& r) {
+            ++outer_samplings;
+            mcp::SamplingResult result;
+            result.content.push_back(mcp::text("echo " + std::get<mcp::TextContent>(r.messages.at(0).content).text));
+            result.model = "test-model";
+            return result;
+        };
+        client = std::make_unique<mcp::Client>(mcp::in_process(outer), std::move(outer_options));
+        client->connect();
+        return *client;
+    }
+
+    bool outer_2026() const { return std::get<0>(GetParam()) == "2026-07-28"; }
+    bool inner_2026() const { return std::get<1>(GetParam()) == "2026-07-28"; }
+
+    void TearDown() override {
+        gate.open();
+        mounted.reset();
+        if (client) client->close();
+    }
+
+    std::atomic<int> inner_calls{0};
+    std::atomic<int> outer_elicitations{0};
+    std::atomic<int> outer_samplings{0};
+    std::atomic<bool> held{false};
+    std::function<void()> on_elicitation;
+    std::mutex mutex;
+    boost::json::object last_schema;
+    std::vector<std::string> messages;
+    Gate gate;
+    mcp::Server inner{{.name = "inner", .version = "1"}};
+    mcp::Server outer{{.name = "outer", .version = "1"}, {.validate_tool_output = false}};
+    std::shared_ptr<mcp::Mount> mounted;
+    std::unique_ptr<mcp::Client> client;
+};
+
+TEST_P(MountRequests, AnAcceptedFormReachesTheInnerServer) {
+    auto& c = start();
+    EXPECT_EQ(first_text(c.call_tool("in_ask")), "Hello Ada");
+    EXPECT_EQ(inner_calls.load(), 1);  // one inner call, however many outer rounds
+    EXPECT_EQ(outer_elicitations.load(), 1);
+    std::lock_guard lock(mutex);
+    EXPECT_EQ(messages.at(0), "Who are you?");
+    // The form as the inner server asked for it: the field's title, the optional age.
+    EXPECT_EQ(last_schema.at("properties").at("name").at("title").as_string(), "Your name");
+    EXPECT_EQ(last_schema.at("required").as_array().size(), 1U);
+}
+
+TEST_P(MountRequests, DeclineAndCancelReachTheInnerServer) {
+    EXPECT_EQ(first_text(start(mcp::ElicitAction::decline).call_tool("in_ask")), "declined");
+    TearDown();
+    EXPECT_EQ(first_text(start(mcp::ElicitAction::cancel).call_tool("in_ask")), "cancelled");
+    EXPECT_EQ(inner_calls.load(), 2);
+}
+
+TEST_P(MountRequests, SamplingReachesTheOuterClientsModel) {
+    auto& c = start();
+    EXPECT_EQ(first_text(c.call_tool("in_sample")), "model said: echo Say hi");
+    EXPECT_EQ(outer_samplings.load(), 1);
+    EXPECT_EQ(inner_calls.load(), 1);
+}
+
+TEST_P(MountRequests, SeveralRequestsOfOneCallAreAnsweredInTurn) {
+    auto& c = start();
+    EXPECT_EQ(first_text(c.call_tool("in_ask_twice")), "Hello Ada, Hello Ada");
+    EXPECT_EQ(first_text(c.call_tool("in_ask_both")), "Hello Ada / echo A poem");
+    EXPECT_EQ(outer_elicitations.load(), 3);
+    EXPECT_EQ(outer_samplings.load(), 1);
+    EXPECT_EQ(inner_calls.load(), 2);
+}
+
+TEST_P(MountRequests, ARequestNoSingleCallOwnsIsRefused) {
+    auto& c = start();
+    auto holding = std::async(std::launch::async, [&] { return c.call_tool("in_hold"); });
+    ASSERT_TRUE(eventually([&] { return held.load(); }));
+    // Two mounted calls in flight: the inner server's question could be either's.
+    if (inner_2026()) {
+        // The inner client cannot answer the input round: the inner call fails.
+        EXPECT_THROW(c.call_tool("in_ask"), mcp::Error);
+    } else {
+        const auto refused = first_text(c.call_tool("in_ask"));
+        EXPECT_NE(refused.find("refused -32600"), std::string::npos) << refused;
+        EXPECT_NE(refused.find("several calls"), std::string::npos) << refused;
+    }
+    EXPECT_EQ(outer_elicitations.load(), 0);
+    gate.open();
+    EXPECT_EQ(first_text(holding.get()), "released");
+    EXPECT_EQ(first_text(c.call_tool("in_ask")), "Hello Ada");  // alone again: passed on
+}
+
+// Only a 2026 outer client retries.
+class MountRetries : public MountRequests {};
+// A 2025 inner server hears the refusal (a 2026 one's refused round fails the call, as above).
+class MountRefusals : public MountRequests {};
+
+TEST_P(MountRetries, ARetryWhoseWaitingCallIsGoneFailsWithoutASecondInnerCall) {
+    // Between the rounds the mount is replaced (as when the retry reaches another node): the call
+    // its requestState names is not there.
+    on_elicitation = [this] {
+        mcp::ClientOptions inner_options;
+        inner_options.protocol_version = std::get<1>(GetParam());
+        mounted.reset();
+        mounted = mcp::mount(outer, "in", mcp::in_process(inner), inner_options);
+    };
+    auto& c = start();
+    try {
+        c.call_tool("in_ask");
+        ADD_FAILURE() << "no error";
+    } catch (const mcp::Error& e) {
+        EXPECT_EQ(e.code(), mcp::error_code::internal_error);
+        EXPECT_NE(e.message().find("no longer waiting"), std::string::npos) << e.message();
+    }
+    EXPECT_EQ(inner_calls.load(), 1);
+}
+
+TEST_P(MountRefusals, AnOuterClientWithoutTheCapabilityRefusesTheInnerRequest) {
+    mcp::ClientOptions inner_options;
+    inner_options.protocol_version = std::get<1>(GetParam());
+    mounted = mcp::mount(outer, "in", mcp::in_process(inner), inner_options);
+    mcp::ClientOptions outer_options;
+    outer_options.protocol_version = std::get<0>(GetParam());
+    client = std::make_unique<mcp::Client>(mcp::in_process(outer), std::move(outer_options));
+    client->connect();
+    const auto refused = first_text(client->call_tool("in_ask"));
+    EXPECT_NE(refused.find("refused -32601"), std::string::npos) << refused;
+    EXPECT_EQ(inner_calls.load(), 1);
+}
+
+std::string revisions_name(const ::testing::TestParamInfo<std::tuple<std::string, std::string>>& param_info) {
+    auto name = "outer" + std::get<0>(param_info.param) + "_inner" + std::get<1>(param_info.param);
+    std::replace(name.begin(), name.end(), '-', '_');
+    return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Revisions, MountRequests,
+                         ::testing::Combine(::testing::Values("2025-11-25", "2026-07-28"),
+                                            ::testing::Values("2025-11-25", "2026-07-28")),
+                         revisions_name);
+INSTANTIATE_TEST_SUITE_P(Revisions, MountRetries,
+                         ::testing::Combine(::testing::Values("2026-07-28"),
+                                            ::testing::Values("2025-11-25", "2026-07-28")),
+                         revisions_name);
+INSTANTIATE_TEST_SUITE_P(Revisions, MountRefusals,
+                         ::testing::Combine(::testing::Values("2025-11-25", "2026-07-28"),
+                                            ::testing::Values("2025-11-25")),
+                         revisions_name);
+
+// ---- A requestedSchema another server sent, as a form.
+
+TEST(FormSchemaFromJson, KeepsEachFieldAndWhatIsRequired) {
+    const boost::json::object schema{
+        {"type", "object"},
+        {"properties",
+         {{"name", {{"type", "string"}, {"title", "Name"}}}, {"size", {{"type", "string"}, {"enum", {"S", "M"}}}}}},
+        {"required", {"name"}}};
+    const auto form = mcp::FormSchema::from_json(schema);
+    EXPECT_EQ(form.to_json(), schema);
+    EXPECT_EQ(mcp::FormSchema::from_json({{"type", "object"}}).fields().size(), 0U);
+}
+
+TEST(FormSchemaFromJson, RefusesWhatIsNotAFlatObjectSchema) {
+    for (const char* text : {R"({})", R"({"type":"string"})", R"({"type":"object","properties":[]})",
+                             R"({"type":"object","properties":{"a":1}})", R"({"type":"object","required":"a"})",
+                             R"({"type":"object","required":[1]})", R"({"type":["object"]})"}) {
+        EXPECT_THROW(mcp::FormSchema::from_json(boost::json::parse(text).as_object()), std::invalid_argument) << text;
+    }
+}
