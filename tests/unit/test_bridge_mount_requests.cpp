@@ -15,7 +15,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <condition_variable>
 #include <functional>
 #include <future>
 #include <mutex>
@@ -27,25 +26,6 @@ using client_testing::eventually;
 using client_testing::first_text;
 
 namespace {
-
-// Opens when the test says so; the inner "hold" tool waits on it.
-class Gate {
-public:
-    void open() {
-        std::lock_guard lock(mutex_);
-        open_ = true;
-        changed_.notify_all();
-    }
-    void wait() {
-        std::unique_lock lock(mutex_);
-        changed_.wait(lock, [&] { return open_; });
-    }
-
-private:
-    std::mutex mutex_;
-    std::condition_variable changed_;
-    bool open_ = false;
-};
 
 std::string answer_text(const mcp::ElicitResult& answer) {
     switch (answer.action) {
@@ -98,9 +78,9 @@ protected:
             return answer_text(std::get<mcp::ElicitResult>(answers[0])) + " / " +
                    std::get<mcp::SamplingResult>(answers[1]).text();
         });
-        inner.tool("hold", "Waits for the test", [this] {
+        inner.tool("hold", "Waits for the test to release it", [this] {
             held = true;
-            gate.wait();
+            released.wait(false);
             return std::string("released");
         });
     }
@@ -140,8 +120,13 @@ protected:
     bool outer_2026() const { return std::get<0>(GetParam()) == "2026-07-28"; }
     bool inner_2026() const { return std::get<1>(GetParam()) == "2026-07-28"; }
 
+    void release() {
+        released = true;
+        released.notify_all();
+    }
+
     void TearDown() override {
-        gate.open();
+        release();
         mounted.reset();
         if (client) client->close();
     }
@@ -154,7 +139,7 @@ protected:
     std::mutex mutex;
     boost::json::object last_schema;
     std::vector<std::string> messages;
-    Gate gate;
+    std::atomic<bool> released{false};
     mcp::Server inner{{.name = "inner", .version = "1"}};
     mcp::Server outer{{.name = "outer", .version = "1"}, {.validate_tool_output = false}};
     std::shared_ptr<mcp::Mount> mounted;
@@ -210,7 +195,7 @@ TEST_P(MountRequests, ARequestNoSingleCallOwnsIsRefused) {
         EXPECT_NE(refused.find("several calls"), std::string::npos) << refused;
     }
     EXPECT_EQ(outer_elicitations.load(), 0);
-    gate.open();
+    release();
     EXPECT_EQ(first_text(holding.get()), "released");
     EXPECT_EQ(first_text(c.call_tool("in_ask")), "Hello Ada");  // alone again: passed on
 }
