@@ -128,8 +128,22 @@ detail::OuterAnswer ask_outer(Context& ctx, const std::string& key, const detail
 // What the inner server hears when the outer client cannot answer: the outer client's own refusal.
 int refusal_code(const ClientRequestError& e) {
     if (const auto* refused = dynamic_cast<const ClientError*>(&e)) return refused->code();
-    if (dynamic_cast<const CapabilityMissing*>(&e) != nullptr) return error_code::method_not_found;
     return error_code::internal_error;
+}
+
+// A 2026 inner server's input requests of this call go to it: the inner client knows whose they are.
+void ask_through(CallOptions& options, const std::weak_ptr<detail::MountedCall>& weak) {
+    const auto call = [weak] {
+        auto c = weak.lock();
+        if (!c) throw Error(error_code::internal_error, "the mounted call this request belongs to has ended");
+        return c;
+    };
+    options.elicitation = [call](const Elicitation& request) {
+        return std::get<ElicitResult>(call()->ask(request, true));
+    };
+    options.sampling = [call](const SamplingRequest& request) {
+        return std::get<SamplingResult>(call()->ask(request, true));
+    };
 }
 
 }  // namespace
@@ -181,6 +195,7 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
         if (!ctx.exchange().progress_token().is_null()) {
             options.on_progress = [mounted](const Progress& p) { mounted->progress(p); };
         }
+        ask_through(options, mounted);
         mounted->attach(&ctx);
         open.enter(mounted);
         struct Leave {
@@ -233,6 +248,7 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
                 if (auto c = weak.lock()) c->progress(p);
             };
         }
+        ask_through(options, weak);
         open.enter(call);
         try {
             client->async_call_tool(inner, std::move(arguments), std::move(options),
@@ -276,6 +292,12 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
             std::optional<detail::OuterAnswer> answer;
             try {
                 answer = ask_outer(ctx, question->key, question->request, form);
+            } catch (const CapabilityMissing&) {
+                // A 2026 inner server would have refused this caller itself (-32021): so does the
+                // mount. A 2025 one hears the refusal, as from a client without the capability.
+                if (question->in_round) throw;
+                call->refuse(error_code::method_not_found, "the client does not handle this request");
+                continue;
             } catch (const ClientRequestError& e) {
                 call->refuse(refusal_code(e), e.what());
                 continue;

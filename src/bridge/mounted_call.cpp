@@ -6,7 +6,7 @@
 
 namespace mcp::detail {
 
-OuterAnswer MountedCall::ask(InnerRequest request) {
+OuterAnswer MountedCall::ask(InnerRequest request, bool in_round) {
     std::unique_lock lock(mutex_);
     if (!relays_) {
         throw Error(error_code::method_not_found,
@@ -15,8 +15,8 @@ OuterAnswer MountedCall::ask(InnerRequest request) {
     if (!abandoned_.empty()) throw Error(error_code::internal_error, abandoned_);
     if (done_) throw Error(error_code::internal_error, "the call this request belongs to has ended");
     const char* kind = std::holds_alternative<Elicitation>(request) ? "elicitation" : "sampling";
-    auto waiting =
-        std::make_shared<Waiting>(Question{std::string(kind) + "-" + std::to_string(++asked_), std::move(request)});
+    auto waiting = std::make_shared<Waiting>(
+        Waiting{Question{std::string(kind) + "-" + std::to_string(++asked_), std::move(request), in_round}, {}, {}});
     waiting_.push_back(waiting);
     changed_.notify_all();
     changed_.wait(lock, [&] { return waiting->answer || waiting->refusal; });

@@ -34,7 +34,9 @@ public:
     // ---- The inner client's side.
 
     // Blocks until the outer handler settles `request`: its answer, or mcp::Error when none can come.
-    OuterAnswer ask(InnerRequest request);
+    // `in_round`: a 2026 inner server's input request, which the inner client knows to be this
+    // call's (CallOptions::elicitation), rather than a 2025 server's request routed here.
+    OuterAnswer ask(InnerRequest request, bool in_round = false);
     // The inner call's end.
     void finish(std::exception_ptr error, CallToolResult result);
     // What the inner call stops with: abandon() triggers it.
@@ -46,6 +48,7 @@ public:
     struct Question {
         std::string key;
         InnerRequest request;
+        bool in_round = false;
     };
     // Waits for the oldest unsettled request, or for the inner call's end (nothing).
     std::optional<Question> next();

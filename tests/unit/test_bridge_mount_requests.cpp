@@ -1,8 +1,8 @@
 // mcp::Mount passing the inner server's elicitation and sampling to the outer client, for every
 // pair of revisions (outer client x inner client): accepted, declined and cancelled forms, sampling,
 // several requests in one call, a 2026 outer client's rounds without a second inner call, a request
-// no single call owns, a retry whose waiting call is gone; and FormSchema::from_json on hostile
-// schemas (docs/adr/0029-gateway.md, decision 11).
+// while two calls are in flight, a retry whose waiting call is gone, an outer client without the
+// capability; and FormSchema::from_json on hostile schemas (docs/adr/0029-gateway.md, decision 11).
 #include "client_test_support.hpp"
 
 #include <mcp/bridge/in_process.hpp>
@@ -181,20 +181,21 @@ TEST_P(MountRequests, SeveralRequestsOfOneCallAreAnsweredInTurn) {
     EXPECT_EQ(inner_calls.load(), 2);
 }
 
-TEST_P(MountRequests, ARequestNoSingleCallOwnsIsRefused) {
+TEST_P(MountRequests, WithTwoCallsInFlightOnlyARequestThatNamesItsCallIsPassedOn) {
     auto& c = start();
     auto holding = std::async(std::launch::async, [&] { return c.call_tool("in_hold"); });
     ASSERT_TRUE(eventually([&] { return held.load(); }));
-    // Two mounted calls in flight: the inner server's question could be either's.
+    const auto asked = first_text(c.call_tool("in_ask"));
     if (inner_2026()) {
-        // The inner client cannot answer the input round: the inner call fails.
-        EXPECT_THROW(c.call_tool("in_ask"), mcp::Error);
+        // A 2026 inner server's input request comes in the inner call's own result: it is that call's.
+        EXPECT_EQ(asked, "Hello Ada");
+        EXPECT_EQ(outer_elicitations.load(), 1);
     } else {
-        const auto refused = first_text(c.call_tool("in_ask"));
-        EXPECT_NE(refused.find("refused -32600"), std::string::npos) << refused;
-        EXPECT_NE(refused.find("several calls"), std::string::npos) << refused;
+        // A 2025 server's request could be either call's: refused, never guessed.
+        EXPECT_NE(asked.find("refused -32600"), std::string::npos) << asked;
+        EXPECT_NE(asked.find("several calls"), std::string::npos) << asked;
+        EXPECT_EQ(outer_elicitations.load(), 0);
     }
-    EXPECT_EQ(outer_elicitations.load(), 0);
     release();
     EXPECT_EQ(first_text(holding.get()), "released");
     EXPECT_EQ(first_text(c.call_tool("in_ask")), "Hello Ada");  // alone again: passed on
@@ -202,7 +203,7 @@ TEST_P(MountRequests, ARequestNoSingleCallOwnsIsRefused) {
 
 // Only a 2026 outer client retries.
 class MountRetries : public MountRequests {};
-// A 2025 inner server hears the refusal (a 2026 one's refused round fails the call, as above).
+// An outer client without the capability.
 class MountRefusals : public MountRequests {};
 
 TEST_P(MountRetries, ARetryWhoseWaitingCallIsGoneFailsWithoutASecondInnerCall) {
@@ -233,8 +234,21 @@ TEST_P(MountRefusals, AnOuterClientWithoutTheCapabilityRefusesTheInnerRequest) {
     outer_options.protocol_version = std::get<0>(GetParam());
     client = std::make_unique<mcp::Client>(mcp::in_process(outer), std::move(outer_options));
     client->connect();
-    const auto refused = first_text(client->call_tool("in_ask"));
-    EXPECT_NE(refused.find("refused -32601"), std::string::npos) << refused;
+    if (!inner_2026()) {
+        // The 2025 inner server hears the refusal, as from a client without the capability.
+        const auto refused = first_text(client->call_tool("in_ask"));
+        EXPECT_NE(refused.find("refused -32601"), std::string::npos) << refused;
+    } else if (outer_2026()) {
+        // As the 2026 inner server would have answered this caller itself.
+        try {
+            client->call_tool("in_ask");
+            ADD_FAILURE() << "no error";
+        } catch (const mcp::Error& e) {
+            EXPECT_EQ(e.code(), -32021) << e.message();
+        }
+    } else {
+        EXPECT_TRUE(client->call_tool("in_ask").is_error);  // CapabilityMissing on the 2025 wire
+    }
     EXPECT_EQ(inner_calls.load(), 1);
 }
 
@@ -254,7 +268,7 @@ INSTANTIATE_TEST_SUITE_P(Revisions, MountRetries,
                          revisions_name);
 INSTANTIATE_TEST_SUITE_P(Revisions, MountRefusals,
                          ::testing::Combine(::testing::Values("2025-11-25", "2026-07-28"),
-                                            ::testing::Values("2025-11-25")),
+                                            ::testing::Values("2025-11-25", "2026-07-28")),
                          revisions_name);
 
 // ---- A requestedSchema another server sent, as a form.
