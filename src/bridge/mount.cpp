@@ -138,11 +138,11 @@ void ask_through(CallOptions& options, const std::weak_ptr<detail::MountedCall>&
         if (!c) throw Error(error_code::internal_error, "the mounted call this request belongs to has ended");
         return c;
     };
-    options.elicitation = [call](const Elicitation& request) {
-        return std::get<ElicitResult>(call()->ask(request, true));
+    options.elicitation = [call](const Elicitation& request, const std::string& key) {
+        return std::get<ElicitResult>(call()->ask(request, key));
     };
-    options.sampling = [call](const SamplingRequest& request) {
-        return std::get<SamplingResult>(call()->ask(request, true));
+    options.sampling = [call](const SamplingRequest& request, const std::string& key) {
+        return std::get<SamplingResult>(call()->ask(request, key));
     };
 }
 

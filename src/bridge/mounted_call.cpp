@@ -6,7 +6,7 @@
 
 namespace mcp::detail {
 
-OuterAnswer MountedCall::ask(InnerRequest request, bool in_round) {
+OuterAnswer MountedCall::ask(InnerRequest request, const std::string& round_key) {
     std::unique_lock lock(mutex_);
     if (!relays_) {
         throw Error(error_code::method_not_found,
@@ -14,14 +14,25 @@ OuterAnswer MountedCall::ask(InnerRequest request, bool in_round) {
     }
     if (!abandoned_.empty()) throw Error(error_code::internal_error, abandoned_);
     if (done_) throw Error(error_code::internal_error, "the call this request belongs to has ended");
-    const char* kind = std::holds_alternative<Elicitation>(request) ? "elicitation" : "sampling";
-    auto waiting = std::make_shared<Waiting>(
-        Waiting{Question{std::string(kind) + "-" + std::to_string(++asked_), std::move(request), in_round}, {}, {}});
+    auto key = key_for(std::holds_alternative<Elicitation>(request) ? "elicitation" : "sampling", round_key);
+    auto waiting =
+        std::make_shared<Waiting>(Waiting{Question{std::move(key), std::move(request), !round_key.empty()}, {}, {}});
     waiting_.push_back(waiting);
     changed_.notify_all();
     changed_.wait(lock, [&] { return waiting->answer || waiting->refusal; });
     if (waiting->refusal) throw Error(waiting->refusal->first, waiting->refusal->second);
     return std::move(*waiting->answer);
+}
+
+std::string MountedCall::key_for(const char* kind, const std::string& round_key) {
+    // A key answered once would answer again on the outer client's next retry: a repeated or empty
+    // one gives way to one of the mount's own.
+    if (!round_key.empty() && keys_.insert(round_key).second) return round_key;
+    std::string key;
+    do {
+        key = std::string(kind) + "-" + std::to_string(++asked_);
+    } while (!keys_.insert(key).second);
+    return key;
 }
 
 void MountedCall::finish(std::exception_ptr error, CallToolResult result) {

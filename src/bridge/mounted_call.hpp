@@ -14,6 +14,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <stop_token>
 #include <string>
 #include <variant>
@@ -34,9 +35,10 @@ public:
     // ---- The inner client's side.
 
     // Blocks until the outer handler settles `request`: its answer, or mcp::Error when none can come.
-    // `in_round`: a 2026 inner server's input request, which the inner client knows to be this
-    // call's (CallOptions::elicitation), rather than a 2025 server's request routed here.
-    OuterAnswer ask(InnerRequest request, bool in_round = false);
+    // `round_key`: a 2026 inner server's input request, which the inner client knows to be this
+    // call's (CallOptions::elicitation), under the key the inner server named it by; empty for a
+    // 2025 server's request routed here.
+    OuterAnswer ask(InnerRequest request, const std::string& round_key = {});
     // The inner call's end.
     void finish(std::exception_ptr error, CallToolResult result);
     // What the inner call stops with: abandon() triggers it.
@@ -44,7 +46,8 @@ public:
 
     // ---- The outer handler's side.
 
-    // An inner request waiting for its answer, under the key that names it to a 2026 outer client.
+    // An inner request waiting for its answer, under the key that names it to a 2026 outer client:
+    // the inner server's own, else `elicitation-<n>` or `sampling-<n>` in the order asked.
     struct Question {
         std::string key;
         InnerRequest request;
@@ -74,7 +77,8 @@ private:
         std::optional<std::pair<int, std::string>> refusal;
     };
     void settle_front(std::optional<OuterAnswer> answer, std::optional<std::pair<int, std::string>> refusal);
-    void refuse_all(const std::string& why);  // mutex_ held
+    void refuse_all(const std::string& why);                              // mutex_ held
+    std::string key_for(const char* kind, const std::string& round_key);  // mutex_ held
 
     const bool relays_;
     std::mutex progress_mutex_;
@@ -83,7 +87,8 @@ private:
     std::mutex mutex_;
     std::condition_variable changed_;
     std::deque<std::shared_ptr<Waiting>> waiting_;
-    int asked_ = 0;  // requests so far, for their keys
+    int asked_ = 0;               // keys the mount made so far
+    std::set<std::string> keys_;  // every key given to a request of this call
     bool done_ = false;
     std::exception_ptr error_;
     CallToolResult result_;

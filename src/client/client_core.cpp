@@ -239,10 +239,15 @@ detail::InputAnswerer Client::Impl::input_answerer(const CallOptions& call) {
         std::lock_guard lock(mutex);
         current_roots = roots;
     }
-    auto handlers = options.handlers;
-    if (call.elicitation && handlers.elicitation) handlers.elicitation = call.elicitation;
-    if (call.sampling && handlers.sampling) handlers.sampling = call.sampling;
-    return [handlers = std::move(handlers), current_roots](const detail::InputRequest& r) {
+    return [self = shared_from_this(), elicitation = call.elicitation, sampling = call.sampling,
+            current_roots](const detail::InputRequest& r) {
+        auto handlers = self->options.handlers;
+        if (elicitation && handlers.elicitation) {
+            handlers.elicitation = [&](const Elicitation& request) { return elicitation(request, r.key); };
+        }
+        if (sampling && handlers.sampling) {
+            handlers.sampling = [&](const SamplingRequest& request) { return sampling(request, r.key); };
+        }
         try {
             return detail::answer_input(handlers, current_roots, r.method, r.params);
         } catch (const Error& e) {

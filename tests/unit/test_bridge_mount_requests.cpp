@@ -226,6 +226,25 @@ TEST_P(MountRetries, ARetryWhoseWaitingCallIsGoneFailsWithoutASecondInnerCall) {
     EXPECT_EQ(inner_calls.load(), 1);
 }
 
+TEST_P(MountRetries, EachRoundAsksUnderTheInnerServersKeyWhenItHasOne) {
+    std::vector<std::string> answered;  // the keys of each retry's inputResponses
+    outer.intercept([&](const mcp::Invocation& call, const mcp::Proceed& next) {
+        if (const auto* responses = call.params.if_contains("inputResponses")) {
+            std::lock_guard lock(mutex);
+            for (const auto& kv : responses->as_object()) answered.emplace_back(kv.key());
+        }
+        return next();
+    });
+    auto& c = start();
+    EXPECT_EQ(first_text(c.call_tool("in_ask_twice")), "Hello Ada, Hello Ada");
+    EXPECT_EQ(inner_calls.load(), 1);
+    std::lock_guard lock(mutex);
+    // A 2026 inner server named them; a 2025 one's requests have no key, and the mount numbers them.
+    const std::vector<std::string> expected = inner_2026() ? std::vector<std::string>{"first", "second"}
+                                                           : std::vector<std::string>{"elicitation-1", "elicitation-2"};
+    EXPECT_EQ(answered, expected);
+}
+
 TEST_P(MountRefusals, AnOuterClientWithoutTheCapabilityRefusesTheInnerRequest) {
     mcp::ClientOptions inner_options;
     inner_options.protocol_version = std::get<1>(GetParam());
