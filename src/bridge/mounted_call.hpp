@@ -68,8 +68,6 @@ public:
     void attach(Context* ctx);
     void progress(const Progress& p);
 
-    bool relays() const { return relays_; }
-
 private:
     struct Waiting {
         Question question;
