@@ -6,9 +6,16 @@
 #include <mcp/server/server.hpp>
 
 #include "bridge/mount_names.hpp"
+#include "bridge/mounted_call.hpp"
+#include "bridge/open_calls.hpp"
 #include "util/log.hpp"
 
 #include <boost/json/serialize.hpp>
+
+#include <chrono>
+#include <cstddef>
+#include <exception>
+#include <stop_token>
 
 #include <iterator>
 #include <map>
@@ -22,6 +29,11 @@
 namespace mcp {
 
 namespace {
+
+// Mounted calls waiting for a 2026 outer client's next round, and for how long: the default
+// lifetime of a requestState (ServerOptions::client_requests.request_state_ttl).
+constexpr std::size_t kMaxParkedCalls = 1'000;
+constexpr std::chrono::milliseconds kParkedCallTtl{15 * 60'000};
 
 // What identifies a listed entry's contents: a change of any field re-registers it.
 std::string fingerprint(const Tool& tool) {
@@ -102,24 +114,37 @@ void drop_envelope(boost::json::object& meta) {
     }
 }
 
-// Passes an inner call's progress to the outer call while that call runs, and drops what comes
-// after it returned (the client's callbacks run on its pool, the handler's Context is gone by then).
-class ProgressRelay {
-public:
-    explicit ProgressRelay(Context& ctx) : ctx_(&ctx) {}
-    void relay(const Progress& p) {
-        std::lock_guard lock(mutex_);
-        if (ctx_ != nullptr) ctx_->progress(p.progress, p.total, p.message);
-    }
-    void end() {
-        std::lock_guard lock(mutex_);
-        ctx_ = nullptr;
-    }
+// The outer client's answer to a request of the inner server, asked under the key that names it
+// to a 2026 outer client. A form's schema that cannot be a form was refused before.
+detail::OuterAnswer ask_outer(Context& ctx, const std::string& key, const detail::InnerRequest& request,
+                              const std::optional<FormSchema>& form) {
+    if (const auto* elicitation = std::get_if<Elicitation>(&request))
+        return ctx.elicit(elicitation->message, *form, key);
+    auto sampling = std::get<SamplingRequest>(request);
+    sampling.key = key;
+    return ctx.sample(std::move(sampling));
+}
 
-private:
-    std::mutex mutex_;
-    Context* ctx_;
-};
+// What the inner server hears when the outer client cannot answer: the outer client's own refusal.
+int refusal_code(const ClientRequestError& e) {
+    if (const auto* refused = dynamic_cast<const ClientError*>(&e)) return refused->code();
+    return error_code::internal_error;
+}
+
+// A 2026 inner server's input requests of this call go to it: the inner client knows whose they are.
+void ask_through(CallOptions& options, const std::weak_ptr<detail::MountedCall>& weak) {
+    const auto call = [weak] {
+        auto c = weak.lock();
+        if (!c) throw Error(error_code::internal_error, "the mounted call this request belongs to has ended");
+        return c;
+    };
+    options.elicitation = [call](const Elicitation& request, const std::string& key) {
+        return std::get<ElicitResult>(call()->ask(request, key));
+    };
+    options.sampling = [call](const SamplingRequest& request, const std::string& key) {
+        return std::get<SamplingResult>(call()->ask(request, key));
+    };
+}
 
 }  // namespace
 
@@ -138,6 +163,9 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
     std::mutex source_mutex;
     MountClientSource source;
 
+    // The calls in flight, and those waiting between a 2026 outer client's rounds.
+    detail::OpenCalls open{prefix, kMaxParkedCalls, kParkedCallTtl};
+
     std::mutex mutex;     // the registrations below, and sync's changes to the server
     bool closed = false;  // the mount is gone: a refresh still running registers nothing more
     std::map<std::string, Registered, std::less<>> tools;      // by inner name
@@ -155,29 +183,136 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
                     boost::json::object{{"mount", prefix}});
     }
 
-    // Runs one inner call with the outer call's cancellation and progress; maps what the client
-    // throws when the inner server cannot answer to a -32603 error naming the mount.
+    // Runs one inner call (a prompt, a read) with the outer call's cancellation and progress; it
+    // counts as in flight, and requests of the inner server meanwhile are refused.
     template <class F>
     auto forward(Context& ctx, F&& call) {
         auto client = this->client();
         if (!client) unreachable("it is not connected");
+        auto mounted = std::make_shared<detail::MountedCall>(false);
         CallOptions options;
         options.stop = ctx.stop_token();
-        auto relay = std::make_shared<ProgressRelay>(ctx);
         if (!ctx.exchange().progress_token().is_null()) {
-            options.on_progress = [relay](const Progress& p) { relay->relay(p); };
+            options.on_progress = [mounted](const Progress& p) { mounted->progress(p); };
         }
-        struct EndRelay {
-            std::shared_ptr<ProgressRelay> relay;
-            ~EndRelay() { relay->end(); }
-        } end_relay{relay};
+        ask_through(options, mounted);
+        mounted->attach(&ctx);
+        open.enter(mounted);
+        struct Leave {
+            State& state;
+            std::shared_ptr<detail::MountedCall> call;
+            ~Leave() {
+                call->attach(nullptr);
+                state.open.leave(call);
+            }
+        } leave{*this, mounted};
+        return mapped([&] { return call(*client, options); });
+    }
+
+    // What the client throws when the inner server cannot answer, as a -32603 error naming the
+    // mount; the inner server's own JSON-RPC errors as it sent them.
+    template <class F>
+    auto mapped(F&& f) {
         try {
-            return call(*client, options);
+            return f();
         } catch (const Error&) {
-            throw;  // the inner server's own JSON-RPC error, as it sent it
+            throw;
         } catch (const ClientFailure& e) {
             unreachable(e.what());
         }
+    }
+
+    // ---- A tool call, the inner server's requests passed to the outer client (decision 11).
+
+    // The first run starts the inner call; a 2026 retry continues the one its requestState names.
+    CallToolResult call_tool(Context& ctx, const std::string& inner, boost::json::object arguments) {
+        if (!ctx.round_state().empty()) {
+            auto call = open.take(ctx.round_state());
+            if (!call) {
+                throw Error(error_code::internal_error,
+                            "mounted server \"" + prefix +
+                                "\": the call this retry continues is no longer waiting (it expired, or began on "
+                                "another node); call the tool again",
+                            boost::json::object{{"mount", prefix}});
+            }
+            return relay(ctx, call);
+        }
+        auto client = this->client();
+        if (!client) unreachable("it is not connected");
+        auto call = std::make_shared<detail::MountedCall>(true);
+        std::weak_ptr<detail::MountedCall> weak = call;
+        CallOptions options;
+        options.stop = call->stop_token();
+        if (!ctx.exchange().progress_token().is_null()) {
+            options.on_progress = [weak](const Progress& p) {
+                if (auto c = weak.lock()) c->progress(p);
+            };
+        }
+        ask_through(options, weak);
+        open.enter(call);
+        try {
+            client->async_call_tool(inner, std::move(arguments), std::move(options),
+                                    [weak](std::exception_ptr error, CallToolResult result) {
+                                        if (auto c = weak.lock()) c->finish(std::move(error), std::move(result));
+                                    });
+        } catch (...) {
+            open.leave(call);
+            throw;
+        }
+        return relay(ctx, call);
+    }
+
+    // Waits for the inner call's end, putting each inner request to the outer client meanwhile. On
+    // a 2026 outer client a request ends this run: the call waits in `open` under the id the
+    // requestState carries, and the retry brings the answer.
+    CallToolResult relay(Context& ctx, const std::shared_ptr<detail::MountedCall>& call) {
+        struct Run {
+            State& state;
+            const std::shared_ptr<detail::MountedCall>& call;
+            bool parked = false;
+            ~Run() {
+                call->attach(nullptr);
+                if (parked) return;
+                state.open.leave(call);
+                call->abandon("the outer call ended");  // cancels an inner call still running
+            }
+        } run{*this, call};
+        call->attach(&ctx);
+        std::stop_callback on_cancel(ctx.stop_token(), [&call] { call->abandon("the outer call was cancelled"); });
+        while (auto question = call->next()) {
+            std::optional<FormSchema> form;
+            if (const auto* elicitation = std::get_if<Elicitation>(&question->request)) {
+                try {
+                    form = FormSchema::from_json(elicitation->requested_schema);
+                } catch (const std::invalid_argument& e) {
+                    call->refuse(error_code::invalid_params, std::string("requestedSchema: ") + e.what());
+                    continue;
+                }
+            }
+            std::optional<detail::OuterAnswer> answer;
+            try {
+                answer = ask_outer(ctx, question->key, question->request, form);
+            } catch (const CapabilityMissing&) {
+                // A 2026 inner server would have refused this caller itself (-32021): so does the
+                // mount. A 2025 one hears the refusal, as from a client without the capability.
+                if (question->in_round) throw;
+                call->refuse(error_code::method_not_found, "the client does not handle this request");
+                continue;
+            } catch (const ClientRequestError& e) {
+                call->refuse(refusal_code(e), e.what());
+                continue;
+            } catch (const std::exception&) {
+                throw;
+            } catch (...) {
+                // A 2026 outer client: the question leaves with this run's end (not a
+                // std::exception, context.hpp), and the call waits for the retry.
+                ctx.set_round_state(open.park(call));
+                run.parked = true;
+                throw;
+            }
+            call->answer(std::move(*answer));
+        }
+        return mapped([&] { return call->result(); });
     }
 
     std::string outer_uri_or_same(const std::string& uri) const {
@@ -225,9 +360,7 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
                     auto self = live(weak);
                     boost::json::object own;
                     own = arguments;  // out of the request's arena (tool.hpp)
-                    CallToolResult result = self->forward(ctx, [&](Client& client, const CallOptions& options) {
-                        return client.call_tool(inner, std::move(own), options);
-                    });
+                    CallToolResult result = self->call_tool(ctx, inner, std::move(own));
                     for (Content& c : result.content) self->rewrite(c);
                     drop_envelope(result.meta);
                     return result;
@@ -431,6 +564,7 @@ Mount::~Mount() {
         std::lock_guard lock(state_->mutex);
         state_->closed = true;
     }
+    state_->open.abandon_all();  // before the client closes: it waits for the threads they hold
     // The source may own the client: close it here, not on a thread of its own pool.
     MountClientSource source;
     std::lock_guard lock(state_->source_mutex);
@@ -461,7 +595,24 @@ void Mount::clear() {
     state_->remove(state_->templates, ListKind::resources, true);
 }
 
+ClientHandlers Mount::request_handlers(ClientHandlers handlers) {
+    std::weak_ptr<State> weak = state_;
+    // Each request goes to the one mounted call in flight, which puts it to its outer client.
+    if (!handlers.elicitation) {
+        handlers.elicitation = [weak](const Elicitation& request) {
+            return std::get<ElicitResult>(State::live(weak)->open.route()->ask(request));
+        };
+    }
+    if (!handlers.sampling) {
+        handlers.sampling = [weak](const SamplingRequest& request) {
+            return std::get<SamplingResult>(State::live(weak)->open.route()->ask(request));
+        };
+    }
+    return handlers;
+}
+
 ClientHandlers Mount::handlers(ClientHandlers handlers) {
+    handlers = request_handlers(std::move(handlers));
     std::weak_ptr<State> weak = state_;
     handlers.list_changed = [weak, then = std::move(handlers.list_changed)](ListKind kind) {
         if (auto self = weak.lock()) self->refresh(kind);

@@ -222,7 +222,7 @@ void Client::Impl::next_round(std::shared_ptr<const CallSpec> call, int round, c
         if (stopped()) return done({nullptr, std::make_exception_ptr(Cancelled())});
         boost::json::object params;
         try {
-            params = detail::retry_params(call->params, input, self->input_answerer());
+            params = detail::retry_params(call->params, input, self->input_answerer(call->options));
         } catch (...) {
             return done({nullptr, std::current_exception()});
         }
@@ -233,15 +233,23 @@ void Client::Impl::next_round(std::shared_ptr<const CallSpec> call, int round, c
         done({nullptr, std::make_exception_ptr(ConnectionClosed("the client is closing"))});
 }
 
-detail::InputAnswerer Client::Impl::input_answerer() {
+detail::InputAnswerer Client::Impl::input_answerer(const CallOptions& call) {
     std::optional<std::vector<Root>> current_roots;
     {
         std::lock_guard lock(mutex);
         current_roots = roots;
     }
-    return [self = shared_from_this(), current_roots](const detail::InputRequest& r) {
+    return [self = shared_from_this(), elicitation = call.elicitation, sampling = call.sampling,
+            current_roots](const detail::InputRequest& r) {
+        auto handlers = self->options.handlers;
+        if (elicitation && handlers.elicitation) {
+            handlers.elicitation = [&](const Elicitation& request) { return elicitation(request, r.key); };
+        }
+        if (sampling && handlers.sampling) {
+            handlers.sampling = [&](const SamplingRequest& request) { return sampling(request, r.key); };
+        }
         try {
-            return detail::answer_input(self->options.handlers, current_roots, r.method, r.params);
+            return detail::answer_input(handlers, current_roots, r.method, r.params);
         } catch (const Error& e) {
             throw ProtocolViolation("the server asked for " + r.method + " (" + r.key + "): " + e.message());
         }

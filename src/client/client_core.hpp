@@ -82,7 +82,8 @@ struct Client::Impl : std::enable_shared_from_this<Client::Impl> {
     void check_era(Era era, std::string_view what) const;
     // Answers a 2026 input request with the application's handlers; a request the client did not
     // declare is the server's mistake (mcp::ProtocolViolation).
-    detail::InputAnswerer input_answerer();
+    // The answers to a 2026 call's input requests: the call's own handlers, else the client's.
+    detail::InputAnswerer input_answerer(const CallOptions& call);
 
     // Negotiated state.
     Era era() const;

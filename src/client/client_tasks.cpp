@@ -97,7 +97,7 @@ CallToolResult Client::task_result(std::string_view task_id, const CallOptions& 
                 if (!requests.empty()) {
                     impl_->call("tasks/update",
                                 {{"taskId", task_id},
-                                 {"inputResponses", detail::answer_requests(requests, impl_->input_answerer())}},
+                                 {"inputResponses", detail::answer_requests(requests, impl_->input_answerer(options))}},
                                 options);
                     continue;
                 }

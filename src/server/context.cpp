@@ -47,6 +47,10 @@ bool Context::in_task() const { return state_->task != nullptr; }
 
 bool Context::close_sse_stream() { return state_->sink->release_stream(); }
 
+const std::string& Context::round_state() const { return state_->input.handler_state; }
+
+void Context::set_round_state(std::string state) { state_->input.handler_state = std::move(state); }
+
 std::vector<InputAnswer> Context::ask(const std::vector<InputRequest>& requests) {
     return detail::ask(*state_, requests);
 }

@@ -132,6 +132,7 @@ void read_inputs(CallState& call) {
         if (state.principal != subject_of(call))
             throw InvalidParams("Invalid requestState: issued to another principal");
         call.input.answers = std::move(state.answers);
+        call.input.handler_state = std::move(state.handler_state);
     }
     if (params.inputResponses) {
         for (const auto& kv : *params.inputResponses) call.input.answers[kv.key()] = kv.value();
@@ -145,7 +146,11 @@ boost::json::value input_required(const CallState& call) {
     for (const auto& r : call.input.pending)
         requests[r.key] = boost::json::object{{"method", r.method}, {"params", r.params}};
     RequestState state{
-        std::string(call.message.method), params_digest(call.params()), subject_of(call), call.input.used,
+        std::string(call.message.method),
+        params_digest(call.params()),
+        subject_of(call),
+        call.input.used,
+        call.input.handler_state,
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
             .count()};
     return boost::json::object{{"resultType", "input_required"},

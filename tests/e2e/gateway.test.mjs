@@ -2,8 +2,10 @@
 // @modelcontextprotocol/server-everything, server-memory and server-filesystem as stdio children
 // (2025-11-25 servers), served on one Streamable HTTP endpoint and driven by the TypeScript SDK v1
 // client (2025-11-25, a session), the v2 client pinned to 2026-07-28 (stateless) and mcp-cpp-client
-// on both; a child killed mid-call fails that call at once and comes back; a remote upstream gets
-// the headers its entry names and never the caller's token (docs/adr/0029-gateway.md).
+// on both; server-everything's elicitation and sampling answered by the caller on both wires (on
+// 2026 in input rounds, one child call); a child killed mid-call fails that call at once and comes
+// back; a remote upstream gets the headers its entry names and never the caller's token
+// (docs/adr/0029-gateway.md).
 //   MCP_CPP_GATEWAY=build/tools/mcp-cpp-gateway/mcp-cpp-gateway MCP_CPP_CLIENT=build/tools/mcp-cpp-client/mcp-cpp-client \
 //   MCP_CPP_DEMO=build/examples/demo/mcp-cpp-demo node --test tests/e2e/gateway.test.mjs
 import { after, before, describe, test } from 'node:test';
@@ -19,7 +21,7 @@ import { promisify } from 'node:util';
 
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { Client as ClientV2, ProtocolError, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 
 import { HttpDemo, MODERN, waitUntil, withTimeout } from './helpers.mjs';
@@ -83,6 +85,33 @@ async function connectV1(url) {
     const client = new ClientV1({ name: 'gateway-e2e-v1', version: '1.0.0' }, { capabilities: {} });
     await client.connect(new TransportV1(new URL(url)), REQUEST);
     return client;
+}
+
+// A client that answers the children's questions: forms with `answer(request)`, sampling by echoing
+// the prompt; what it was asked is kept in `asked`.
+async function connectAnswering(wire, url, answer) {
+    const asked = [];
+    const capabilities = { elicitation: { form: {} }, sampling: {} };
+    const client = wire === 'v1'
+        ? new ClientV1({ name: 'gateway-e2e-answering-v1', version: '1.0.0' }, { capabilities })
+        : new ClientV2({ name: 'gateway-e2e-answering-v2', version: '1.0.0' }, { capabilities, versionNegotiation: { mode: { pin: MODERN } } });
+    const onElicit = (req) => {
+        asked.push(req.params);
+        return answer(req.params);
+    };
+    const onSample = (req) => {
+        asked.push(req.params);
+        return { role: 'assistant', model: 'e2e-model', content: { type: 'text', text: `echo ${req.params.messages[0].content.text}` } };
+    };
+    if (wire === 'v1') {
+        client.setRequestHandler(ElicitRequestSchema, onElicit);
+        client.setRequestHandler(CreateMessageRequestSchema, onSample);
+    } else {
+        client.setRequestHandler('elicitation/create', onElicit);
+        client.setRequestHandler('sampling/createMessage', onSample);
+    }
+    await client.connect(wire === 'v1' ? new TransportV1(new URL(url)) : new TransportV2(new URL(url)), REQUEST);
+    return { client, asked };
 }
 
 async function connectV2(url) {
@@ -183,6 +212,34 @@ describe('mcp-cpp-gateway in front of server-everything, server-memory and serve
             assert.match(textOf(result), /completed/i);
             assert.ok(progress.length >= 2, `progress came through: ${JSON.stringify(progress)}`);
             assert.deepEqual([...progress].sort((a, b) => a - b), progress, 'in order');
+        });
+
+        test(`${era}: the child's elicitation and sampling are answered by the caller, in one child call`, TEST, async () => {
+            let action = 'accept';
+            const { client, asked } = await connectAnswering(wire, gateway.url,
+                () => (action === 'accept' ? { action, content: { name: 'Ada Lovelace', check: true } } : { action }));
+            try {
+                const tools = names((await client.listTools(undefined, REQUEST)).tools);
+                assert.ok(tools.includes('everything_trigger-elicitation-request') && tools.includes('everything_trigger-sampling-request'),
+                    `the child offers the tools a client with elicitation and sampling gets: ${tools.join(' ')}`);
+                const accepted = await callTool(client, { name: 'everything_trigger-elicitation-request', arguments: {} });
+                assert.match(JSON.stringify(accepted.content), /User provided the requested information/);
+                assert.match(JSON.stringify(accepted.content), /Name: Ada Lovelace/);
+                assert.equal(asked.length, 1, 'asked once');
+                assert.equal(asked[0].message, 'Please provide inputs for the following fields:');
+                assert.deepEqual(asked[0].requestedSchema.required, ['name'], 'the child\'s form as it sent it');
+                assert.equal(asked[0].requestedSchema.properties.email.format, 'email');
+                action = 'decline';
+                assert.match(JSON.stringify((await callTool(client, { name: 'everything_trigger-elicitation-request', arguments: {} })).content), /declined/);
+                action = 'cancel';
+                assert.match(JSON.stringify((await callTool(client, { name: 'everything_trigger-elicitation-request', arguments: {} })).content), /cancelled/);
+                const sampled = await callTool(client, { name: 'everything_trigger-sampling-request', arguments: { prompt: 'a haiku', maxTokens: 20 } });
+                assert.match(textOf(sampled), /echo Resource trigger-sampling-request context: a haiku/);
+                assert.match(textOf(sampled), /e2e-model/);
+                assert.equal(asked.length, 4);
+            } finally {
+                await client.close().catch(() => {});
+            }
         });
 
         test(`${era}: a child killed mid-call fails the call at once with an error, and is restarted`, TEST, async () => {

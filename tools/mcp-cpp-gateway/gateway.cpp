@@ -40,7 +40,12 @@ Gateway::Gateway(mcp::Server& server, const std::vector<mcp::ServerConfig>& serv
                                                      [this, name = config.name] { return group_->client(name); }));
     }
     mcp::ClientGroupOptions options;
-    options.client_options = inner_client_options;
+    // The inner server's elicitation and sampling reach the caller of the mounted tool.
+    options.client_options = [this](const mcp::ServerConfig& config) {
+        auto client_options = inner_client_options(config);
+        client_options.handlers = mounts_.at(config.name)->request_handlers();
+        return client_options;
+    };
     options.naming = mcp::GroupNaming::prefix_always;
     options.on_change = [this] { update(); };
     options.on_state = [this](const mcp::ServerState& state) {

@@ -14,7 +14,9 @@
 //
 // Calls: the outer call's cancellation and progress reach the inner call; an inner JSON-RPC error
 // is thrown as the same mcp::Error; an inner server that cannot be reached (no client, the process
-// died, the inner timeout) is a -32603 error naming the mount.
+// died, the inner timeout) is a -32603 error naming the mount. The inner server's elicitation and
+// sampling during a tool call are put to the outer client (request_handlers()); a 2026 outer client
+// answers them in rounds, while the one inner call waits in this process between them.
 #include <mcp/client/client.hpp>
 #include <mcp/client/options.hpp>
 #include <mcp/client/transport.hpp>
@@ -63,9 +65,13 @@ public:
     // Removes every registration (the inner server is gone for good).
     void clear();
 
-    // `handlers` with the inner server's list_changed reaching refresh(kind) and its
+    // `handlers` with the inner server's elicitation and sampling requests passed to the outer
+    // client of the mounted tool call they belong to (those `handlers` sets stay its own). A
+    // request is refused (-32600) unless exactly one call of the mount is in flight: a 2025 server
+    // does not say which call it asks for. The returned handlers hold the mount weakly.
+    ClientHandlers request_handlers(ClientHandlers handlers = {});
+    // request_handlers(), and the inner server's list_changed reaching refresh(kind) and its
     // resources/updated reaching the outer subscribers, each after what `handlers` already did.
-    // The returned handlers hold the mount weakly.
     ClientHandlers handlers(ClientHandlers handlers = {});
 
     // The outer name of an inner tool or prompt, and the outer URI of an inner one; nothing when it

@@ -101,6 +101,11 @@ struct CallOptions {
     // Asks for progress notifications; each one also restarts the timeout, up to max_total_timeout.
     // Runs on the callback pool, in order.
     std::function<void(const Progress&)> on_progress;
+    // 2026: this call's input requests (its input_required rounds, its task's input) go to these,
+    // with the key the server named each one by, instead of ClientHandlers' (a mount passes each
+    // call's questions to that call's own caller). The capabilities are ClientHandlers'.
+    std::function<ElicitResult(const Elicitation&, const std::string& key)> elicitation;
+    std::function<SamplingResult(const SamplingRequest&, const std::string& key)> sampling;
     // Skips the result cache.
     bool fresh = false;
     // async_request and async_call_tool: `done` runs where the call settles (the client's I/O

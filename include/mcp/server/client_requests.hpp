@@ -83,6 +83,11 @@ public:
 
     // The requestedSchema sent to the client.
     boost::json::object to_json() const;
+    // A form from a requestedSchema another server sent (a mount passing it on): each property
+    // a field with its schema as it is, optional unless "required" names it. Throws
+    // std::invalid_argument when it is not an object schema of object properties and string
+    // required names.
+    static FormSchema from_json(const boost::json::object& requested_schema);
 
     const std::list<FormField>& fields() const { return fields_; }
 

@@ -16,6 +16,7 @@
 
 #include <optional>
 #include <stop_token>
+#include <string>
 #include <string_view>
 
 namespace mcp {
@@ -65,6 +66,14 @@ public:
     std::vector<InputAnswer> ask(const std::vector<InputRequest>& requests);
     // 2025-11-25: tells the client that the URL elicitation `elicitation_id` finished.
     void notify_elicitation_complete(std::string elicitation_id);
+
+    // 2026-07-28: a string one run of the handler leaves for the next, sealed in the requestState
+    // with the answers (the client can neither read nor change it). round_state() is what the
+    // previous run left: empty in the first run, and always on the 2025 wire. A run that asks for
+    // input hands on what it last set, else what it read. For what must stay in this process
+    // between rounds (an open call elsewhere), keep it here and put its id in the state.
+    const std::string& round_state() const;
+    void set_round_state(std::string state);
 
     // A tool declared with task_support: the call becomes a task here, if the client can take one
     // (the request is answered with the task, and the handler goes on). Does nothing otherwise, or

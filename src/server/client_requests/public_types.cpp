@@ -7,6 +7,11 @@
 
 #include <boost/json/array.hpp>
 
+#include <algorithm>
+#include <stdexcept>
+#include <string_view>
+#include <vector>
+
 namespace mcp {
 
 // ---- Form fields and schemas.
@@ -131,6 +136,30 @@ boost::json::object FormSchema::to_json() const {
     boost::json::object schema{{"type", "object"}, {"properties", std::move(properties)}};
     if (!required.empty()) schema["required"] = std::move(required);
     return schema;
+}
+
+FormSchema FormSchema::from_json(const boost::json::object& requested_schema) {
+    const auto* type = requested_schema.if_contains("type");
+    if (type == nullptr || !type->is_string() || type->get_string() != "object")
+        throw std::invalid_argument("a form's schema must be of type \"object\"");
+    std::vector<std::string_view> required;
+    if (const auto* names = requested_schema.if_contains("required")) {
+        if (!names->is_array()) throw std::invalid_argument("a form's \"required\" must be an array");
+        for (const auto& name : names->get_array()) {
+            if (!name.is_string()) throw std::invalid_argument("a form's \"required\" must name fields");
+            required.push_back(name.get_string());
+        }
+    }
+    FormSchema form;
+    const auto* properties = requested_schema.if_contains("properties");
+    if (properties == nullptr) return form;
+    if (!properties->is_object()) throw std::invalid_argument("a form's \"properties\" must be an object");
+    for (const auto& [name, schema] : properties->get_object()) {
+        if (!schema.is_object()) throw std::invalid_argument("a form field's schema must be an object");
+        auto& field = form.add(std::string(name), schema.get_object());
+        if (std::find(required.begin(), required.end(), name) == required.end()) field.optional();
+    }
+    return form;
 }
 
 CapabilityMissing::CapabilityMissing(std::string capability)

@@ -72,6 +72,7 @@ std::string params_digest(const boost::json::object& params) {
 std::string seal_request_state(const KeyRing& keys, const RequestState& s) {
     boost::json::object payload{
         {"m", s.method}, {"d", s.params_digest}, {"p", s.principal}, {"a", s.answers}, {"t", s.issued_ms}};
+    if (!s.handler_state.empty()) payload["h"] = s.handler_state;
     return keys.seal(kPurpose, boost::json::serialize(payload));
 }
 
@@ -97,6 +98,10 @@ RequestState open_request_state(const KeyRing& keys, std::string_view token, std
     s.principal = p->get_string();
     s.answers = a->get_object();
     s.issued_ms = t->get_int64();
+    if (const auto* h = o->if_contains("h")) {
+        if (!h->is_string()) invalid("malformed");
+        s.handler_state = h->get_string();
+    }
     const auto now =
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
             .count();

@@ -18,6 +18,7 @@ struct RequestState {
     std::string params_digest;    // see params_digest()
     std::string principal;        // the subject, "" when anonymous
     boost::json::object answers;  // input key → the client's result
+    std::string handler_state;    // Context::set_round_state
     std::int64_t issued_ms = 0;   // system clock, milliseconds since the epoch
 };
 

@@ -35,6 +35,8 @@ struct InputRounds {
     boost::json::object answers;
     boost::json::object used;
     std::vector<WireRequest> pending;
+    // 2026: the handler's own state, from the requestState and for the next one.
+    std::string handler_state;
     // 2025, replayable handlers: what came back for each request sent to the client, by key: the
     // client's response message, or nothing when it did not come in time.
     std::map<std::string, std::optional<boost::json::value>, std::less<>> replies;

@@ -1,0 +1,104 @@
+#include "bridge/mounted_call.hpp"
+
+#include <mcp/protocol/errors.hpp>
+
+#include <utility>
+
+namespace mcp::detail {
+
+OuterAnswer MountedCall::ask(InnerRequest request, const std::string& round_key) {
+    std::unique_lock lock(mutex_);
+    if (!relays_) {
+        throw Error(error_code::method_not_found,
+                    "a mounted server's requests are passed on during tool calls only, not prompts or reads");
+    }
+    if (!abandoned_.empty()) throw Error(error_code::internal_error, abandoned_);
+    if (done_) throw Error(error_code::internal_error, "the call this request belongs to has ended");
+    auto key = key_for(std::holds_alternative<Elicitation>(request) ? "elicitation" : "sampling", round_key);
+    auto waiting =
+        std::make_shared<Waiting>(Waiting{Question{std::move(key), std::move(request), !round_key.empty()}, {}, {}});
+    waiting_.push_back(waiting);
+    changed_.notify_all();
+    changed_.wait(lock, [&] { return waiting->answer || waiting->refusal; });
+    if (waiting->refusal) throw Error(waiting->refusal->first, waiting->refusal->second);
+    return std::move(*waiting->answer);
+}
+
+std::string MountedCall::key_for(const char* kind, const std::string& round_key) {
+    // A key answered once would answer again on the outer client's next retry: a repeated or empty
+    // one gives way to one of the mount's own.
+    if (!round_key.empty() && keys_.insert(round_key).second) return round_key;
+    std::string key;
+    do {
+        key = std::string(kind) + "-" + std::to_string(++asked_);
+    } while (!keys_.insert(key).second);
+    return key;
+}
+
+void MountedCall::finish(std::exception_ptr error, CallToolResult result) {
+    std::lock_guard lock(mutex_);
+    error_ = std::move(error);
+    result_ = std::move(result);
+    done_ = true;
+    changed_.notify_all();
+}
+
+std::optional<MountedCall::Question> MountedCall::next() {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return !waiting_.empty() || done_; });
+    if (done_) {
+        // An inner call that ended (cancelled, its server gone) leaves nobody to take an answer.
+        refuse_all("the call this request belongs to has ended");
+        return std::nullopt;
+    }
+    return waiting_.front()->question;
+}
+
+void MountedCall::answer(OuterAnswer answer) { settle_front(std::move(answer), std::nullopt); }
+
+void MountedCall::refuse(int code, std::string message) {
+    settle_front(std::nullopt, std::make_pair(code, std::move(message)));
+}
+
+void MountedCall::settle_front(std::optional<OuterAnswer> answer, std::optional<std::pair<int, std::string>> refusal) {
+    std::lock_guard lock(mutex_);
+    if (waiting_.empty()) return;
+    auto& front = *waiting_.front();
+    front.answer = std::move(answer);
+    front.refusal = std::move(refusal);
+    waiting_.pop_front();
+    changed_.notify_all();
+}
+
+CallToolResult MountedCall::result() {
+    std::lock_guard lock(mutex_);
+    if (error_) std::rethrow_exception(error_);
+    return std::move(result_);
+}
+
+void MountedCall::abandon(const std::string& why) {
+    {
+        std::lock_guard lock(mutex_);
+        if (abandoned_.empty()) abandoned_ = why.empty() ? "the call was abandoned" : why;
+        refuse_all(abandoned_);
+    }
+    stop_.request_stop();
+}
+
+void MountedCall::attach(Context* ctx) {
+    std::lock_guard lock(progress_mutex_);
+    ctx_ = ctx;
+}
+
+void MountedCall::progress(const Progress& p) {
+    std::lock_guard lock(progress_mutex_);
+    if (ctx_ != nullptr) ctx_->progress(p.progress, p.total, p.message);
+}
+
+void MountedCall::refuse_all(const std::string& why) {
+    for (auto& w : waiting_) w->refusal = std::make_pair(error_code::internal_error, why);
+    waiting_.clear();
+    changed_.notify_all();
+}
+
+}  // namespace mcp::detail
