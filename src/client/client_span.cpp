@@ -74,7 +74,9 @@ std::unique_ptr<SpanData> begin_client_span(const telemetry::Tracer& tracer, std
     if (const auto target = named_target(method, params); !target.empty()) {
         span->name += ' ';
         span->name += target;
-        span->set(method == "tools/call" ? "gen_ai.tool.name" : "gen_ai.prompt.name", std::string(target));
+        const telemetry::AttributeKey key = method == "tools/call" ? telemetry::AttributeKey("gen_ai.tool.name")
+                                                                   : telemetry::AttributeKey("gen_ai.prompt.name");
+        span->set(key, std::string(target));
     }
     span->start_unix_nano = telemetry::now_unix_nano();
     return span;

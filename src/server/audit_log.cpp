@@ -72,8 +72,8 @@ void AuditLog::record(const CallState& call, std::string_view kind, std::string_
     }
     if (call.session && !call.session->id().empty()) line["session"] = call.session->id();
     if (!call.trace.trace_id.empty()) {
-        line["trace_id"] = call.trace.trace_id;
-        line["span_id"] = call.trace.span_id;
+        line["trace_id"] = call.trace.trace_id.view();
+        line["span_id"] = call.trace.span_id.view();
     }
     if (arguments_) {
         if (const auto* arguments = call.params().if_contains("arguments")) {

@@ -64,9 +64,12 @@ void begin_server_span(CallState& call, TraceContext trace) {
     const auto caller = telemetry::parse_traceparent(trace.traceparent);  // start_span checked it
     const bool continued = caller.has_value() && !trace.trace_id.empty();
     const auto trace_id = continued ? caller->trace_id : telemetry::random_trace_id();
+    const auto span_id = continued ? *telemetry::span_id_from_hex(trace.span_id) : telemetry::random_span_id();
     if (!continued) {
-        trace.trace_id = telemetry::to_hex(trace_id);
-        trace.span_id = telemetry::to_hex(telemetry::random_span_id());
+        const auto trace_digits = telemetry::hex_digits(trace_id);
+        const auto span_digits = telemetry::hex_digits(span_id);
+        trace.trace_id = std::string_view(trace_digits.data(), trace_digits.size());
+        trace.span_id = std::string_view(span_digits.data(), span_digits.size());
     }
     const auto parent_sampled = continued ? std::optional<bool>((caller->flags & 1) != 0) : std::nullopt;
     trace.sampled = telemetry::should_sample(tracer->sampler(), parent_sampled, trace_id);
@@ -75,7 +78,7 @@ void begin_server_span(CallState& call, TraceContext trace) {
 
     auto span = std::make_unique<SpanData>();
     span->trace_id = trace_id;
-    span->span_id = *telemetry::span_id_from_hex(call.trace.span_id);
+    span->span_id = span_id;
     if (continued) {
         span->parent_span_id = caller->parent_id;
         span->parent_remote = true;

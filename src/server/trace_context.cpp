@@ -14,7 +14,10 @@ std::string TraceContext::child_traceparent() const {
     const std::string_view flags = traceparent.size() >= 55 ? std::string_view(traceparent).substr(53, 2)
                                    : sampled                ? "01"
                                                             : "00";
-    return "00-" + trace_id + "-" + span_id + "-" + std::string(flags);
+    std::string child;
+    child.reserve(55);
+    child.append("00-").append(trace_id.view()).append("-").append(span_id.view()).append("-").append(flags);
+    return child;
 }
 
 namespace detail {
@@ -37,7 +40,8 @@ TraceContext start_span(std::string_view traceparent, std::string_view tracestat
     trace.traceparent = traceparent;
     if (acceptable_tracestate(tracestate)) trace.tracestate = tracestate;
     trace.trace_id = traceparent.substr(3, 32);
-    trace.span_id = telemetry::to_hex(telemetry::random_span_id());
+    const auto span_digits = telemetry::hex_digits(telemetry::random_span_id());
+    trace.span_id = std::string_view(span_digits.data(), span_digits.size());
     return trace;
 }
 

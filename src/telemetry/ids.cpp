@@ -41,9 +41,9 @@ std::optional<std::array<std::uint8_t, N>> from_hex(std::string_view hex) {
 }
 
 template <std::size_t N>
-std::string hex_of(const std::array<std::uint8_t, N>& id) {
+std::array<char, 2 * N> hex_of(const std::array<std::uint8_t, N>& id) {
     static constexpr char digits[] = "0123456789abcdef";
-    std::string text(2 * N, '0');
+    std::array<char, 2 * N> text{};
     for (std::size_t i = 0; i < N; ++i) {
         text[2 * i] = digits[id[i] >> 4];
         text[2 * i + 1] = digits[id[i] & 0xf];
@@ -57,7 +57,9 @@ TraceId random_trace_id() { return random_id<16>(); }
 SpanId random_span_id() { return random_id<8>(); }
 std::optional<TraceId> trace_id_from_hex(std::string_view hex) { return from_hex<16>(hex); }
 std::optional<SpanId> span_id_from_hex(std::string_view hex) { return from_hex<8>(hex); }
-std::string to_hex(const TraceId& id) { return hex_of(id); }
-std::string to_hex(const SpanId& id) { return hex_of(id); }
+std::string to_hex(const TraceId& id) { return std::string(hex_digits(id).data(), 32); }
+std::string to_hex(const SpanId& id) { return std::string(hex_digits(id).data(), 16); }
+std::array<char, 32> hex_digits(const TraceId& id) { return hex_of(id); }
+std::array<char, 16> hex_digits(const SpanId& id) { return hex_of(id); }
 
 }  // namespace mcp::telemetry

@@ -17,5 +17,8 @@ std::optional<SpanId> span_id_from_hex(std::string_view hex);
 
 std::string to_hex(const TraceId& id);
 std::string to_hex(const SpanId& id);
+// The same digits without an allocation.
+std::array<char, 32> hex_digits(const TraceId& id);
+std::array<char, 16> hex_digits(const SpanId& id);
 
 }  // namespace mcp::telemetry

@@ -3,6 +3,7 @@
 // protobuf (http/protobuf) and proto3 JSON (http/json: hex ids, integer enums, 64-bit integers as
 // strings). Field numbers are those of opentelemetry-proto's trace.proto, common.proto and
 // resource.proto (the version is pinned in docs/adr/0030-tracing.md). One resource, one scope.
+#include "telemetry/protobuf_writer.hpp"
 #include "telemetry/span.hpp"
 
 #include <span>
@@ -14,6 +15,8 @@ namespace mcp::telemetry {
 std::uint32_t otlp_span_flags(const SpanData& span);
 
 std::string encode_protobuf(const Attributes& resource, std::span<const SpanData> spans);
+// The same into `out` (emptied first), so that an exporter reuses one buffer for every batch.
+void encode_protobuf(const Attributes& resource, std::span<const SpanData> spans, ProtobufWriter& out);
 std::string encode_json(const Attributes& resource, std::span<const SpanData> spans);
 
 // The instrumentation scope every span is reported under.

@@ -30,7 +30,7 @@ json::object any_value(const AttributeValue& value) {
 json::array attributes(const Attributes& list) {
     json::array out;
     out.reserve(list.size());
-    for (const auto& a : list) out.push_back(json::object{{"key", a.key}, {"value", any_value(a.value)}});
+    for (const auto& a : list) out.push_back(json::object{{"key", a.key.view()}, {"value", any_value(a.value)}});
     return out;
 }
 

@@ -1,5 +1,4 @@
 #include "telemetry/otlp_encoding.hpp"
-#include "telemetry/protobuf_writer.hpp"
 
 #include <string_view>
 #include <variant>
@@ -14,41 +13,40 @@ std::string_view raw(const std::array<std::uint8_t, N>& id) {
 }
 
 // common.proto: AnyValue {1 string, 2 bool, 3 int64, 4 double}; KeyValue {1 key, 2 value}.
-std::string key_value(const Attribute& attribute) {
-    ProtobufWriter value;
-    std::visit(
-        [&value](const auto& v) {
-            using T = std::decay_t<decltype(v)>;
-            if constexpr (std::is_same_v<T, std::string>) value.bytes_field(1, v);
-            if constexpr (std::is_same_v<T, bool>) value.bool_field(2, v);
-            if constexpr (std::is_same_v<T, std::int64_t>) value.int64_field(3, v);
-            if constexpr (std::is_same_v<T, double>) value.double_field(4, v);
-        },
-        static_cast<const AttributeValue::Base&>(attribute.value));
-    ProtobufWriter kv;
-    kv.bytes_field(1, attribute.key);
-    kv.bytes_field(2, value.bytes());
-    return kv.take();
-}
-
 void add_attributes(ProtobufWriter& out, std::uint32_t field, const Attributes& attributes) {
-    for (const auto& a : attributes) out.bytes_field(field, key_value(a));
+    for (const auto& a : attributes) {
+        const auto key_value = out.open(field);
+        out.bytes_field(1, a.key.view());
+        const auto value = out.open(2);
+        std::visit(
+            [&out](const auto& v) {
+                using T = std::decay_t<decltype(v)>;
+                if constexpr (std::is_same_v<T, std::string>) out.bytes_field(1, v);
+                if constexpr (std::is_same_v<T, bool>) out.bool_field(2, v);
+                if constexpr (std::is_same_v<T, std::int64_t>) out.int64_field(3, v);
+                if constexpr (std::is_same_v<T, double>) out.double_field(4, v);
+            },
+            static_cast<const AttributeValue::Base&>(a.value));
+        out.close(value);
+        out.close(key_value);
+    }
 }
 
 // trace.proto: Span.Event {1 time_unix_nano, 2 name, 3 attributes}.
-std::string event(const Event& e) {
-    ProtobufWriter out;
+void add_event(ProtobufWriter& out, const Event& e) {
+    const auto event = out.open(11);
     out.fixed64_field(1, e.time_unix_nano);
     out.bytes_field(2, e.name);
     add_attributes(out, 3, e.attributes);
-    return out.take();
+    out.close(event);
 }
 
-// trace.proto: Span {1 trace_id, 2 span_id, 3 trace_state, 4 parent_span_id, 5 name, 6 kind,
-// 7 start_time_unix_nano, 8 end_time_unix_nano, 9 attributes, 10 dropped_attributes_count,
-// 11 events, 12 dropped_events_count, 15 status, 16 flags}; Status {2 message, 3 code}.
-std::string span(const SpanData& s) {
-    ProtobufWriter out;
+// trace.proto: ScopeSpans.spans = Span {1 trace_id, 2 span_id, 3 trace_state, 4 parent_span_id,
+// 5 name, 6 kind, 7 start_time_unix_nano, 8 end_time_unix_nano, 9 attributes,
+// 10 dropped_attributes_count, 11 events, 12 dropped_events_count, 15 status, 16 flags};
+// Status {2 message, 3 code}.
+void add_span(ProtobufWriter& out, const SpanData& s) {
+    const auto span = out.open(2);
     out.bytes_field(1, raw(s.trace_id));
     out.bytes_field(2, raw(s.span_id));
     if (!s.trace_state.empty()) out.bytes_field(3, s.trace_state);
@@ -59,16 +57,16 @@ std::string span(const SpanData& s) {
     out.fixed64_field(8, s.end_unix_nano);
     add_attributes(out, 9, s.attributes);
     out.varint_field(10, s.dropped_attributes);
-    for (const auto& e : s.events) out.bytes_field(11, event(e));
+    for (const auto& e : s.events) add_event(out, e);
     out.varint_field(12, s.dropped_events);
     if (s.status != StatusCode::unset) {
-        ProtobufWriter status;
-        if (!s.status_message.empty()) status.bytes_field(2, s.status_message);
-        status.varint_field(3, static_cast<std::uint64_t>(s.status));
-        out.bytes_field(15, status.bytes());
+        const auto status = out.open(15);
+        if (!s.status_message.empty()) out.bytes_field(2, s.status_message);
+        out.varint_field(3, static_cast<std::uint64_t>(s.status));
+        out.close(status);
     }
     out.fixed32_field(16, otlp_span_flags(s));
-    return out.take();
+    out.close(span);
 }
 
 }  // namespace
@@ -81,20 +79,27 @@ std::uint32_t otlp_span_flags(const SpanData& span) {
 
 // ExportTraceServiceRequest {1 resource_spans}; ResourceSpans {1 resource, 2 scope_spans};
 // Resource {1 attributes}; ScopeSpans {1 scope, 2 spans}; InstrumentationScope {1 name}.
+void encode_protobuf(const Attributes& resource, std::span<const SpanData> spans, ProtobufWriter& out) {
+    constexpr std::size_t kTypicalSpanBytes = 256;
+    out.clear();
+    out.reserve(256 + spans.size() * kTypicalSpanBytes);
+    const auto resource_spans = out.open(1);
+    const auto resource_message = out.open(1);
+    add_attributes(out, 1, resource);
+    out.close(resource_message);
+    const auto scope_spans = out.open(2);
+    const auto scope = out.open(1);
+    out.bytes_field(1, kScopeName);
+    out.close(scope);
+    for (const auto& s : spans) add_span(out, s);
+    out.close(scope_spans);
+    out.close(resource_spans);
+}
+
 std::string encode_protobuf(const Attributes& resource, std::span<const SpanData> spans) {
-    ProtobufWriter resource_message;
-    add_attributes(resource_message, 1, resource);
-    ProtobufWriter scope;
-    scope.bytes_field(1, kScopeName);
-    ProtobufWriter scope_spans;
-    scope_spans.bytes_field(1, scope.bytes());
-    for (const auto& s : spans) scope_spans.bytes_field(2, span(s));
-    ProtobufWriter resource_spans;
-    resource_spans.bytes_field(1, resource_message.bytes());
-    resource_spans.bytes_field(2, scope_spans.bytes());
-    ProtobufWriter request;
-    request.bytes_field(1, resource_spans.bytes());
-    return request.take();
+    ProtobufWriter out;
+    encode_protobuf(resource, spans, out);
+    return std::string(out.bytes());
 }
 
 }  // namespace mcp::telemetry

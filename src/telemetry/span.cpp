@@ -9,11 +9,12 @@ bool SpanData::has_parent() const {
     return std::any_of(parent_span_id.begin(), parent_span_id.end(), [](std::uint8_t b) { return b != 0; });
 }
 
-void SpanData::set(std::string key, AttributeValue value) {
+void SpanData::set(AttributeKey key, AttributeValue value) {
     auto same = std::find_if(attributes.begin(), attributes.end(), [&](const Attribute& a) { return a.key == key; });
     if (same != attributes.end()) {
         same->value = std::move(value);
     } else if (attributes.size() < kMaxAttributes) {
+        if (attributes.empty()) attributes.reserve(kTypicalAttributes);
         attributes.push_back({std::move(key), std::move(value)});
     } else {
         ++dropped_attributes;

@@ -28,6 +28,8 @@ struct SpanData {
     // More attributes or events than this are dropped and counted in the span.
     static constexpr std::size_t kMaxAttributes = 128;
     static constexpr std::size_t kMaxEvents = 128;
+    // Room made at the first attribute: what a server span of the conventions carries.
+    static constexpr std::size_t kTypicalAttributes = 8;
 
     TraceId trace_id{};
     SpanId span_id{};
@@ -47,7 +49,7 @@ struct SpanData {
     std::string status_message;
 
     bool has_parent() const;
-    void set(std::string key, AttributeValue value);  // replaces an attribute of that key
+    void set(AttributeKey key, AttributeValue value);  // replaces an attribute of that key
     void add_event(std::string event_name, Attributes event_attributes);
 };
 

@@ -109,22 +109,39 @@ void SpanExporter::run() {
         });
         if (stopping_) return;
         if (queue_.empty()) continue;
-        const auto count = std::min(queue_.size(), settings_.max_batch);
-        std::vector<SpanData> batch(std::make_move_iterator(queue_.begin()),
-                                    std::make_move_iterator(queue_.begin() + static_cast<std::ptrdiff_t>(count)));
-        queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(count));
+        auto batch = take_batch();
         sending_ = true;
         lock.unlock();
-        deliver(std::move(batch));
+        deliver(batch);
+        batch.clear();
         lock.lock();
+        spare_ = std::move(batch);  // its room serves the queue again
         sending_ = false;
         progress_.notify_all();
     }
 }
 
-void SpanExporter::deliver(std::vector<SpanData> batch) {
-    const auto body = settings_.protocol == OtlpProtocol::http_json ? encode_json(settings_.resource, batch)
-                                                                    : encode_protobuf(settings_.resource, batch);
+std::vector<SpanData> SpanExporter::take_batch() {
+    std::vector<SpanData> batch;
+    if (queue_.size() <= settings_.max_batch) {
+        batch.swap(queue_);
+        queue_.swap(spare_);
+        return batch;
+    }
+    const auto end = queue_.begin() + static_cast<std::ptrdiff_t>(settings_.max_batch);
+    batch.assign(std::make_move_iterator(queue_.begin()), std::make_move_iterator(end));
+    queue_.erase(queue_.begin(), end);
+    return batch;
+}
+
+void SpanExporter::deliver(const std::vector<SpanData>& batch) {
+    std::string json;
+    if (settings_.protocol == OtlpProtocol::http_json) {
+        json = encode_json(settings_.resource, batch);
+    } else {
+        encode_protobuf(settings_.resource, batch, encoded_);
+    }
+    const std::string_view body = settings_.protocol == OtlpProtocol::http_json ? json : encoded_.bytes();
     for (std::size_t attempt = 0;; ++attempt) {
         const auto outcome = send(body);
         if (outcome == Attempt::sent) {
@@ -143,7 +160,7 @@ void SpanExporter::deliver(std::vector<SpanData> batch) {
     count_dropped(batch.size(), "export_failed");
 }
 
-SpanExporter::Attempt SpanExporter::send(const std::string& body) {
+SpanExporter::Attempt SpanExporter::send(std::string_view body) {
     net::HttpRequest request;
     request.method = "POST";
     request.url = settings_.url;

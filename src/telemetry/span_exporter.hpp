@@ -3,6 +3,7 @@
 // without waiting (a full queue drops the span and counts it), and a thread that posts batches
 // over OTLP/HTTP with net's client, retrying a failed batch with backoff.
 #include "net/http_headers.hpp"
+#include "telemetry/protobuf_writer.hpp"
 #include "telemetry/span.hpp"
 
 #include <mcp/net/http_options.hpp>
@@ -11,7 +12,6 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <mutex>
 #include <stop_token>
@@ -59,8 +59,9 @@ private:
     struct Http;  // net's client on an I/O thread of its own
     enum class Attempt { sent, retry, refused };
     void run();
-    Attempt send(const std::string& body);  // one attempt
-    void deliver(std::vector<SpanData> batch);
+    Attempt send(std::string_view body);  // one attempt
+    std::vector<SpanData> take_batch();   // under the lock: the oldest spans, up to a batch
+    void deliver(const std::vector<SpanData>& batch);
     void count_dropped(std::size_t spans, const char* reason);
 
     const ExporterSettings settings_;
@@ -68,7 +69,9 @@ private:
     mutable std::mutex mutex_;
     std::condition_variable wake_;      // the worker: a batch is full, a flush, the end
     std::condition_variable progress_;  // flush(): the queue went out
-    std::deque<SpanData> queue_;
+    std::vector<SpanData> queue_;
+    ProtobufWriter encoded_;       // the worker's: each batch's protobuf body, in one reused buffer
+    std::vector<SpanData> spare_;  // the last batch's room, emptied, for the queue to reuse
     bool sending_ = false;
     bool stopping_ = false;
     int flushing_ = 0;  // flush() calls waiting

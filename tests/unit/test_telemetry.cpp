@@ -100,6 +100,33 @@ SpanData sample_span() {
 
 }  // namespace
 
+TEST(AttributeKey, ALiteralIsBorrowedAndOtherTextCopied) {
+    static constexpr const char* kLiteral = "gen_ai.tool.name";
+    const AttributeKey borrowed = "gen_ai.tool.name";
+    EXPECT_EQ(borrowed.view(), kLiteral);
+
+    std::string text = "app.user";
+    AttributeKey copied = text;
+    text = "changed!";  // the key kept its own copy
+    EXPECT_EQ(copied.view(), "app.user");
+    EXPECT_NE(copied.view().data(), text.data());
+
+    AttributeKey copy = copied;  // a copy owns its own text too
+    AttributeKey moved = std::move(copied);
+    EXPECT_EQ(copy, moved);
+    EXPECT_TRUE(copied.view().empty());  // NOLINT(bugprone-use-after-move): a moved-from key is empty
+    copy = borrowed;
+    EXPECT_EQ(copy, "gen_ai.tool.name");
+    copy = std::string_view("x");
+    EXPECT_EQ(copy.view(), "x");
+
+    SpanData span;
+    span.set("k", 1);
+    span.set(std::string("k"), 2);  // the same name, borrowed or copied: one attribute
+    ASSERT_EQ(span.attributes.size(), 1U);
+    EXPECT_EQ(std::get<std::int64_t>(span.attributes[0].value), 2);
+}
+
 TEST(ProtobufWriter, WritesVarintsFixedAndLengthDelimitedFields) {
     ProtobufWriter out;
     out.varint_field(1, 150);
@@ -112,6 +139,28 @@ TEST(ProtobufWriter, WritesVarintsFixedAndLengthDelimitedFields) {
                                        "\x22\x02hi"
                                        "\x28\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01",
                                        3 + 5 + 4 + 11));
+}
+
+TEST(ProtobufWriter, NestedMessagesGetTheirLengthWhateverItsWidth) {
+    // Lengths of one, two and three varint bytes, nested two deep, with a field after each.
+    for (const std::size_t size : {0UL, 5UL, 127UL, 128UL, 300UL, 16383UL, 16384UL, 70000UL}) {
+        ProtobufWriter out;
+        const auto outer = out.open(1);
+        const auto inner = out.open(2);
+        out.bytes_field(3, std::string(size, 'x'));
+        out.close(inner);
+        out.varint_field(4, 7);
+        out.close(outer);
+        out.varint_field(5, 9);
+
+        const auto top = read_message(out.bytes());
+        ASSERT_EQ(top.size(), 2U) << size;
+        EXPECT_EQ(one(top, 5).scalar, 9U);
+        const auto outer_fields = read_message(one(top, 1).bytes);
+        EXPECT_EQ(one(outer_fields, 4).scalar, 7U) << size;
+        const auto inner_fields = read_message(one(outer_fields, 2).bytes);
+        EXPECT_EQ(one(inner_fields, 3).bytes, std::string(size, 'x')) << size;
+    }
 }
 
 TEST(OtlpProtobuf, EncodesTheRequestWithTraceProtoFieldNumbers) {

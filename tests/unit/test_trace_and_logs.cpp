@@ -24,7 +24,19 @@ TEST(TraceContext, AWellFormedTraceparentGetsASpanOfItsOwn) {
     ASSERT_EQ(trace.span_id.size(), 16u);
     EXPECT_NE(trace.span_id, "00f067aa0ba902b7");
     EXPECT_NE(start_span(kTraceparent, "").span_id, trace.span_id);
-    EXPECT_EQ(trace.child_traceparent(), "00-4bf92f3577b34da6a3ce929d0e0e4736-" + trace.span_id + "-01");
+    EXPECT_EQ(trace.child_traceparent(), "00-4bf92f3577b34da6a3ce929d0e0e4736-" + trace.span_id.str() + "-01");
+}
+
+TEST(TraceContext, AnIdOfAnotherLengthIsNoId) {
+    const mcp::HexId<16> id("00f067aa0ba902b7");
+    EXPECT_EQ(id.view(), "00f067aa0ba902b7");
+    EXPECT_EQ(id.size(), 16U);
+    for (const std::string_view bad :
+         {"", "00f067aa0ba902b", "00f067aa0ba902b7a", "4bf92f3577b34da6a3ce929d0e0e4736"}) {
+        const mcp::HexId<16> wrong(bad);
+        EXPECT_TRUE(wrong.empty()) << bad;
+        EXPECT_EQ(wrong.view(), "") << bad;
+    }
 }
 
 TEST(TraceContext, MalformedTraceparentsAreDroppedWithTheirTracestate) {

@@ -4,6 +4,8 @@
 // traceparent/tracestate headers or params._meta; the log fields describe the request.
 #include <boost/json/object.hpp>
 
+#include <algorithm>
+#include <array>
 #include <functional>
 #include <memory>
 #include <stdexcept>
@@ -44,14 +46,39 @@ private:
 // carried to the handler by the context snapshot, and cleared on the transport thread after.
 using Authenticator = std::function<std::shared_ptr<const Principal>(const HttpRequestView& request)>;
 
+// A W3C trace id (32 lower-case hex digits) or span id (16) as text, held inline so that a
+// request's context costs no allocation; empty when there is none. Text of another length is
+// not an id: it leaves the id empty.
+template <std::size_t Digits>
+class HexId {
+public:
+    HexId() = default;
+    HexId(std::string_view hex) {  // NOLINT(google-explicit-constructor)
+        if (hex.size() != Digits) return;
+        std::copy(hex.begin(), hex.end(), digits_.begin());
+        set_ = true;
+    }
+    bool empty() const { return !set_; }
+    std::size_t size() const { return set_ ? Digits : 0; }
+    std::string_view view() const { return set_ ? std::string_view(digits_.data(), Digits) : std::string_view(); }
+    operator std::string_view() const { return view(); }  // NOLINT(google-explicit-constructor)
+    std::string str() const { return std::string(view()); }
+    friend bool operator==(const HexId& a, const HexId& b) { return a.view() == b.view(); }
+    friend bool operator==(const HexId& a, std::string_view b) { return a.view() == b; }
+
+private:
+    std::array<char, Digits> digits_{};
+    bool set_ = false;
+};
+
 // W3C trace context of the request being served (https://www.w3.org/TR/trace-context/). A
 // traceparent that is not well-formed is dropped, and its tracestate with it.
 struct TraceContext {
     std::string traceparent;  // the caller's, as it came
     std::string tracestate;   // the caller's (at most 512 characters)
-    // With a traceparent: the caller's trace (32 hex digits) and this request's span in it (16).
-    std::string trace_id;
-    std::string span_id;
+    // With a traceparent: the caller's trace and this request's span in it.
+    HexId<32> trace_id;
+    HexId<16> span_id;
     // This server records the request's span (tracing on, the trace sampled). Without a caller's
     // traceparent it is what child_traceparent's flags say.
     bool sampled = false;
