@@ -1,0 +1,141 @@
+// The spans the Streamable HTTP transport records itself (docs/adr/0030-tracing.md, decisions 11
+// and 12), exported over OTLP/HTTP to the receiver of the tracing suites and decoded with
+// @opentelemetry/otlp-transformer's protobuf root. Checked: a bearer token verified under the
+// request's traceparent (the core's SERVER span its child), a new trace when there is none, a refused
+// token's ERROR span, the JWKS fetch an unknown key causes as a CLIENT child, an unsampled caller
+// leaving nothing.
+//   MCP_CPP_DEMO=build/examples/demo/mcp-cpp-demo node --test tests/e2e/tracing_http.test.mjs
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+
+import { AuthorizationServer } from './authorization_server.mjs';
+import { modernCall } from './cluster.mjs';
+import { freePort, HttpDemo, waitUntil } from './helpers.mjs';
+import { Receiver, SPAN_KIND, STATUS_ERROR } from './otlp_receiver.mjs';
+
+const TEST = { timeout: 60_000 };
+const { SERVER, INTERNAL, CLIENT } = SPAN_KIND;
+
+const cleanups = [];
+after(async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+async function startReceiver() {
+    const receiver = await Receiver.start();
+    cleanups.push(() => receiver.close());
+    return receiver;
+}
+
+async function startDemo(args) {
+    const metricsPort = await freePort();
+    const demo = await HttpDemo.start(['--metrics', `127.0.0.1:${metricsPort}`, ...args]);
+    demo.ops = `http://127.0.0.1:${metricsPort}`;
+    cleanups.push(() => demo.close());
+    return demo;
+}
+
+// A trace id and a caller's span id of their own for each test.
+let traces = 0;
+function newTrace() {
+    traces += 1;
+    const n = traces.toString(16);
+    return { traceId: `${'c'.repeat(32 - n.length)}${n}`, parent: `${'d'.repeat(16 - n.length)}${n}` };
+}
+
+describe('bearer token verification', () => {
+    let receiver;
+    let as;
+    let demo;
+    const call = (id, token, headers = {}) => modernCall(demo.url, id, 'tools/call',
+        { name: 'word_stats', arguments: { text: 'one two' } },
+        { headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers } });
+
+    test('start the receiver, the authorization server and the demo', TEST, async () => {
+        receiver = await startReceiver();
+        as = await AuthorizationServer.start();
+        cleanups.push(() => as.close());
+        demo = await startDemo(['--auth-issuer', as.issuer, '--otlp-endpoint', receiver.url]);
+        // The keys are loaded: the first check makes no fetch of its own.
+        await waitUntil(async () => (await fetch(`${demo.ops}/readyz`)).status === 200, 10_000, 'the demo ready');
+    });
+
+    test('a token taken: `verify token` under the traceparent header, the SERVER span its child', TEST, async () => {
+        const { traceId, parent } = newTrace();
+        const r = await call('auth-1', await as.forge({ aud: demo.url }), { traceparent: `00-${traceId}-${parent}-01`, tracestate: 'vendor=3' });
+        assert.equal(r.status, 200, r.text);
+
+        const verify = await receiver.span((s) => s.traceId === traceId && s.name === 'verify token', 'the verify span');
+        assert.equal(verify.kind, INTERNAL);
+        assert.equal(verify.parentSpanId, parent);
+        assert.equal(verify.traceState, 'vendor=3');
+        assert.equal(verify.flags, 0x301, 'sampled, and the parent is remote');
+        assert.equal(verify.status.code ?? 0, 0);
+        assert.equal(verify.attributes['error.type'], undefined);
+        const server = await receiver.span((s) => s.traceId === traceId && s.kind === SERVER, 'the server span');
+        assert.equal(server.name, 'tools/call word_stats');
+        assert.equal(server.parentSpanId, verify.spanId, 'the SERVER span is the child of the verification');
+        assert.equal(server.traceState, 'vendor=3');
+        assert.ok(server.startTimeUnixNano >= verify.endTimeUnixNano);
+        assert.equal(receiver.spans.filter((s) => s.traceId === traceId && s.kind === CLIENT).length, 0, 'no fetch: the keys were loaded');
+    });
+
+    test('without a traceparent the verification starts the trace the SERVER span continues', TEST, async () => {
+        const r = await call('auth-2', await as.forge({ aud: demo.url }));
+        assert.equal(r.status, 200, r.text);
+        const server = await receiver.span((s) => s.attributes['jsonrpc.request.id'] === 'auth-2', 'the server span');
+        const verify = await receiver.span((s) => s.spanId === server.parentSpanId, 'its parent');
+        assert.equal(verify.name, 'verify token');
+        assert.equal(verify.parentSpanId, '', 'a root');
+        assert.equal(verify.traceId, server.traceId);
+    });
+
+    test('a refused token leaves its span, status ERROR with error.type', TEST, async () => {
+        const wrongAudience = newTrace();
+        const r = await call('auth-3', await as.forge({ aud: 'https://elsewhere.example/mcp' }),
+            { traceparent: `00-${wrongAudience.traceId}-${wrongAudience.parent}-01` });
+        assert.equal(r.status, 401);
+        const refused = await receiver.span((s) => s.traceId === wrongAudience.traceId, 'the refused span');
+        assert.equal(refused.name, 'verify token');
+        assert.equal(refused.parentSpanId, wrongAudience.parent);
+        assert.equal(refused.status.code, STATUS_ERROR);
+        assert.equal(refused.attributes['error.type'], 'invalid_token');
+        assert.ok(refused.status.message.length > 0);
+
+        const none = newTrace();
+        assert.equal((await call('auth-4', undefined, { traceparent: `00-${none.traceId}-${none.parent}-01` })).status, 401);
+        const missing = await receiver.span((s) => s.traceId === none.traceId, 'the span of a request without a token');
+        assert.equal(missing.status.code, STATUS_ERROR);
+        assert.equal(missing.attributes['error.type'], 'missing_token');
+        assert.equal(receiver.spans.filter((s) => s.traceId === wrongAudience.traceId || s.traceId === none.traceId).length, 2,
+            'no SERVER span: the core never saw them');
+    });
+
+    test('a key the server does not know yet: the JWKS fetch is a CLIENT child of the verification', TEST, async () => {
+        const jwksUri = (await (await fetch(`${as.issuer}/.well-known/openid-configuration`)).json()).jwks_uri;
+        await as.rotate();
+        const { traceId, parent } = newTrace();
+        const r = await call('auth-5', await as.forge({ aud: demo.url }), { traceparent: `00-${traceId}-${parent}-01` });
+        assert.equal(r.status, 200, r.text);
+        const verify = await receiver.span((s) => s.traceId === traceId && s.name === 'verify token', 'the verify span');
+        const jwks = await receiver.span((s) => s.traceId === traceId && s.kind === CLIENT, 'the JWKS fetch');
+        assert.equal(jwks.parentSpanId, verify.spanId);
+        assert.equal(jwks.name, 'GET');
+        assert.equal(jwks.attributes['http.request.method'], 'GET');
+        assert.equal(jwks.attributes['url.full'], jwksUri);
+        assert.equal(jwks.attributes['http.response.status_code'], '200');
+        assert.equal(jwks.attributes['mcp.auth.document'], 'jwks');
+        assert.equal(jwks.status.code ?? 0, 0);
+        assert.ok(jwks.startTimeUnixNano >= verify.startTimeUnixNano && jwks.endTimeUnixNano <= verify.endTimeUnixNano);
+    });
+
+    test('a caller that did not sample its trace: no span at all', TEST, async () => {
+        const unsampled = newTrace();
+        assert.equal((await call('auth-6', await as.forge({ aud: demo.url }), { traceparent: `00-${unsampled.traceId}-${unsampled.parent}-00` })).status, 200);
+        assert.equal((await call('auth-7', undefined, { traceparent: `00-${unsampled.traceId}-${unsampled.parent}-00` })).status, 401);
+        const sampled = newTrace();
+        assert.equal((await call('auth-8', await as.forge({ aud: demo.url }), { traceparent: `00-${sampled.traceId}-${sampled.parent}-01` })).status, 200);
+        await receiver.span((s) => s.traceId === sampled.traceId && s.kind === SERVER, 'the later sampled call');
+        assert.deepEqual(receiver.spans.filter((s) => s.traceId === unsampled.traceId), []);
+    });
+});
