@@ -3,14 +3,15 @@
 // @opentelemetry/otlp-transformer's protobuf root. Checked: a bearer token verified under the
 // request's traceparent (the core's SERVER span its child), a new trace when there is none, a refused
 // token's ERROR span, the JWKS fetch an unknown key causes as a CLIENT child, an unsampled caller
-// leaving nothing.
+// leaving nothing; a 2025 GET stream's SERVER span with an event per notification, its next span
+// (linked) after --otel-stream-span-events events, and a resumption's span linked to the stream's.
 //   MCP_CPP_DEMO=build/examples/demo/mcp-cpp-demo node --test tests/e2e/tracing_http.test.mjs
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 
 import { AuthorizationServer } from './authorization_server.mjs';
 import { modernCall } from './cluster.mjs';
-import { freePort, HttpDemo, waitUntil } from './helpers.mjs';
+import { freePort, HttpDemo, SseReader, waitUntil } from './helpers.mjs';
 import { Receiver, SPAN_KIND, STATUS_ERROR } from './otlp_receiver.mjs';
 
 const TEST = { timeout: 60_000 };
@@ -137,5 +138,96 @@ describe('bearer token verification', () => {
         assert.equal((await call('auth-8', await as.forge({ aud: demo.url }), { traceparent: `00-${sampled.traceId}-${sampled.parent}-01` })).status, 200);
         await receiver.span((s) => s.traceId === sampled.traceId && s.kind === SERVER, 'the later sampled call');
         assert.deepEqual(receiver.spans.filter((s) => s.traceId === unsampled.traceId), []);
+    });
+});
+
+describe('a 2025 GET stream', () => {
+    const VERSION = '2025-11-25';
+    let receiver;
+    let demo;
+    let session;
+    const post = async (body, headers = {}) => {
+        const res = await fetch(demo.url, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers,
+                ...(session ? { 'mcp-session-id': session, 'mcp-protocol-version': VERSION } : {}) },
+            body: JSON.stringify(body),
+            signal: AbortSignal.timeout(10_000),
+        });
+        return { res, text: await res.text() };
+    };
+    const controllers = [];
+    const get = async (headers) => {
+        const controller = new AbortController();
+        controllers.push(controller);
+        const res = await fetch(demo.url, {
+            headers: { accept: 'text/event-stream', 'mcp-session-id': session, 'mcp-protocol-version': VERSION, ...headers },
+            signal: controller.signal,
+        });
+        assert.equal(res.status, 200);
+        return new SseReader(res);
+    };
+    const addNote = async (slug, id) => {
+        const { res, text } = await post({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'add_note', arguments: { slug, body: `note ${id}` } } });
+        assert.equal(res.status, 200, text);
+    };
+    after(() => controllers.forEach((c) => c.abort()));
+
+    test('start the receiver and the demo, open a session subscribed to a note', TEST, async () => {
+        receiver = await startReceiver();
+        demo = await startDemo(['--otlp-endpoint', receiver.url, '--otel-stream-span-events', '2']);
+        const init = await post({ jsonrpc: '2.0', id: 1, method: 'initialize',
+            params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: 'tracing-http-e2e', version: '1' } } });
+        session = init.res.headers.get('mcp-session-id');
+        assert.ok(session);
+        assert.equal((await post({ jsonrpc: '2.0', method: 'notifications/initialized' })).res.status, 202);
+        const subscribed = await post({ jsonrpc: '2.0', id: 2, method: 'resources/subscribe', params: { uri: 'demo://notes/traced' } });
+        assert.equal(subscribed.res.status, 200, subscribed.text);
+    });
+
+    let parts;
+    let lastEventId;
+    test('a span per connection with an event per notification, the next one linked after 2 events', TEST, async () => {
+        const { traceId, parent } = newTrace();
+        const stream = await get({ traceparent: `00-${traceId}-${parent}-01` });
+        const ids = [];
+        for (let i = 0; i < 3; ++i) {
+            await addNote('traced', 10 + i);
+            const { event } = await stream.next((m) => m.method === 'notifications/resources/updated', 5000, `update ${i}`);
+            ids.push(event.id);
+        }
+        lastEventId = ids.at(-1);
+        const first = await receiver.span((s) => s.traceId === traceId && s.attributes['mcp.stream.part'] === '1', 'the first span');
+        assert.equal(first.name, 'GET stream');
+        assert.equal(first.kind, SERVER);
+        assert.equal(first.parentSpanId, parent);
+        assert.equal(first.attributes['mcp.session.id'], session);
+        assert.equal(first.attributes['mcp.protocol.version'], VERSION);
+        assert.equal(first.attributes['mcp.stream.resumed'], undefined);
+        assert.deepEqual(first.events.map((e) => [e.name, e.attributes['mcp.sse.event_id']]),
+            [['notifications/resources/updated', ids[0]], ['notifications/resources/updated', ids[1]]]);
+        assert.deepEqual(first.links, []);
+        parts = { first, traceId };
+    });
+
+    test('a resumption with Last-Event-ID: its span is linked to the last span of the stream it resumes', TEST, async () => {
+        const { traceId, parent } = newTrace();
+        // Taking the stream over ends the first connection, and with it the stream's second span.
+        const resumed = await get({ traceparent: `00-${traceId}-${parent}-01`, 'last-event-id': lastEventId });
+        const second = await receiver.span((s) => s.traceId === parts.traceId && s.attributes['mcp.stream.part'] === '2', 'the second span');
+        assert.equal(second.parentSpanId, parts.first.parentSpanId);
+        assert.deepEqual(second.links.map((l) => [l.traceId, l.spanId]), [[parts.traceId, parts.first.spanId]]);
+        assert.equal(second.events.length, 1);
+
+        await addNote('traced', 20);
+        const { event } = await resumed.next((m) => m.method === 'notifications/resources/updated', 5000, 'the update after resuming');
+        const removed = await fetch(demo.url, { method: 'DELETE', headers: { 'mcp-session-id': session, 'mcp-protocol-version': VERSION } });
+        assert.equal(removed.status, 200);
+        const resumption = await receiver.span((s) => s.traceId === traceId && s.name === 'GET stream', 'the resumption span');
+        assert.equal(resumption.parentSpanId, parent);
+        assert.equal(resumption.attributes['mcp.stream.resumed'], true);
+        assert.deepEqual(resumption.links.map((l) => [l.traceId, l.spanId]), [[parts.traceId, second.spanId]]);
+        assert.deepEqual(resumption.events.map((e) => [e.name, e.attributes['mcp.sse.event_id']]),
+            [['notifications/resources/updated', event.id]]);
     });
 });

@@ -316,6 +316,7 @@ asio::awaitable<bool> get(HttpStream& stream, const Request& request, const Call
     // Both held until the connection ends: the session's count, and the client's.
     std::optional<BoundedCount::Place> lease;
     std::optional<ClientQuota::Place> client_lease;
+    std::shared_ptr<SseConnection> connection;
     const auto outcome = co_await near_store(ctx, [&] {
         auto session = ctx.sessions.find(session_id, caller.subject());
         if (!session) return Outcome::no_session;
@@ -335,7 +336,12 @@ asio::awaitable<bool> get(HttpStream& stream, const Request& request, const Call
         if (!(client_lease = ctx.get_streams_by_client.try_take(client, ctx.options.max_get_streams_per_client)))
             return Outcome::too_many_for_client;
         outbox->start({ResponseHead::Kind::event_stream, 200, {}});
-        auto connection = std::make_shared<SseConnection>(outbox, ctx.options.sse_retry.count());
+        StreamSpan::Stream traced{session->id(), target ? target->id() : session->standalone().id(),
+                                  std::string(version), target != nullptr};
+        connection =
+            std::make_shared<SseConnection>(outbox, ctx.options.sse_retry.count(),
+                                            StreamSpan::start(tracer(ctx.server), ctx.server.options().tracing,
+                                                              caller.trace, std::move(traced), ctx.stream_spans));
         if (target) {
             target->attach(connection, after);
             if (metrics::enabled()) session_metrics().resumptions.add();
@@ -360,7 +366,9 @@ asio::awaitable<bool> get(HttpStream& stream, const Request& request, const Call
                                            header_list("Retry-After", retry_after(ctx)));
         case Outcome::attached: break;
     }
-    co_return co_await deliver(stream, request, outbox, nullptr, {}, ctx);
+    const bool keep_alive = co_await deliver(stream, request, outbox, nullptr, {}, ctx);
+    connection->end_span();
+    co_return keep_alive;
 }
 
 asio::awaitable<bool> remove(HttpStream& stream, const Request& request, const Caller& caller, HttpContext& ctx) {
