@@ -336,12 +336,11 @@ asio::awaitable<bool> get(HttpStream& stream, const Request& request, const Call
         if (!(client_lease = ctx.get_streams_by_client.try_take(client, ctx.options.max_get_streams_per_client)))
             return Outcome::too_many_for_client;
         outbox->start({ResponseHead::Kind::event_stream, 200, {}});
-        StreamSpan::Stream traced{session->id(), target ? target->id() : session->standalone().id(),
-                                  std::string(version), target != nullptr};
-        connection =
-            std::make_shared<SseConnection>(outbox, ctx.options.sse_retry.count(),
-                                            StreamSpan::start(tracer(ctx.server), ctx.server.options().tracing,
-                                                              caller.trace, std::move(traced), ctx.stream_spans));
+        const StreamSpan::Stream traced{session->id(), target ? target->id() : session->standalone().id(), version,
+                                        target != nullptr};
+        connection = std::make_shared<SseConnection>(outbox, ctx.options.sse_retry.count(),
+                                                     StreamSpan::start(tracer(ctx.server), ctx.server.options().tracing,
+                                                                       caller.trace, traced, ctx.stream_spans));
         if (target) {
             target->attach(connection, after);
             if (metrics::enabled()) session_metrics().resumptions.add();

@@ -43,15 +43,15 @@ std::optional<telemetry::Link> StreamSpanIndex::find(const std::string& session_
 }
 
 std::unique_ptr<StreamSpan> StreamSpan::start(telemetry::Tracer* tracer, const telemetry::TracingOptions& options,
-                                              const TraceContext& trace, Stream stream, StreamSpanIndex& index) {
+                                              const TraceContext& trace, const Stream& stream, StreamSpanIndex& index) {
     if (tracer == nullptr) return nullptr;
     const auto parent = telemetry::parse_traceparent(trace.traceparent);
     const auto trace_id = parent ? parent->trace_id : telemetry::random_trace_id();
     const auto parent_sampled = parent ? std::optional<bool>((parent->flags & 1) != 0) : std::nullopt;
     if (!telemetry::should_sample(tracer->sampler(), parent_sampled, trace_id)) return nullptr;
 
-    const auto resumes = stream.resumed ? index.find(stream.session_id, stream.stream_id) : std::nullopt;
-    std::unique_ptr<StreamSpan> span(new StreamSpan(*tracer, options, std::move(stream), index));
+    std::unique_ptr<StreamSpan> span(new StreamSpan(*tracer, options, stream, index));
+    const auto resumes = stream.resumed ? index.find(span->session_id_, span->stream_id_) : std::nullopt;
     span->span_.trace_id = trace_id;
     if (parent) {
         span->span_.parent_span_id = parent->parent_id;
@@ -63,13 +63,16 @@ std::unique_ptr<StreamSpan> StreamSpan::start(telemetry::Tracer* tracer, const t
     return span;
 }
 
-StreamSpan::StreamSpan(telemetry::Tracer& tracer, const telemetry::TracingOptions& options, Stream stream,
+StreamSpan::StreamSpan(telemetry::Tracer& tracer, const telemetry::TracingOptions& options, const Stream& stream,
                        StreamSpanIndex& index)
     : tracer_(tracer),
       max_events_(options.stream_span_events),
       max_age_nano_(static_cast<std::uint64_t>(
           std::chrono::duration_cast<std::chrono::nanoseconds>(options.stream_span_lifetime).count())),
-      stream_(std::move(stream)),
+      session_id_(stream.session_id),
+      stream_id_(stream.stream_id),
+      protocol_version_(stream.protocol_version),
+      resumed_(stream.resumed),
       index_(index) {}
 
 StreamSpan::~StreamSpan() { finish(); }
@@ -104,14 +107,14 @@ void StreamSpan::begin(std::optional<telemetry::Link> before) {
     span_.events.clear();
     span_.links.clear();
     span_.dropped_attributes = span_.dropped_events = span_.dropped_links = 0;
-    span_.set("mcp.session.id", stream_.session_id);
-    if (!stream_.protocol_version.empty()) span_.set("mcp.protocol.version", stream_.protocol_version);
-    span_.set("mcp.stream.id", stream_.stream_id);
+    span_.set("mcp.session.id", session_id_);
+    if (!protocol_version_.empty()) span_.set("mcp.protocol.version", protocol_version_);
+    span_.set("mcp.stream.id", stream_id_);
     span_.set("mcp.stream.part", ++part_);
-    if (stream_.resumed) span_.set("mcp.stream.resumed", true);
+    if (resumed_) span_.set("mcp.stream.resumed", true);
     if (before) span_.add_link(*before);
     events_ = 0;
-    index_.remember(stream_.session_id, stream_.stream_id, {span_.trace_id, span_.span_id});
+    index_.remember(session_id_, stream_id_, {span_.trace_id, span_.span_id});
 }
 
 void StreamSpan::end() {

@@ -43,16 +43,18 @@ private:
 
 class StreamSpan {
 public:
+    // What the connection serves; copied only when it is traced.
     struct Stream {
-        std::string session_id;
-        std::string stream_id;
-        std::string protocol_version;
+        std::string_view session_id;
+        std::string_view stream_id;
+        std::string_view protocol_version;
         bool resumed = false;  // a Last-Event-ID named it
     };
 
-    // Null when tracing is off or the request (its traceparent, else a new trace) is not sampled.
+    // Null, and nothing allocated, when tracing is off or the request (its traceparent, else a new
+    // trace) is not sampled.
     static std::unique_ptr<StreamSpan> start(telemetry::Tracer* tracer, const telemetry::TracingOptions& options,
-                                             const TraceContext& trace, Stream stream, StreamSpanIndex& index);
+                                             const TraceContext& trace, const Stream& stream, StreamSpanIndex& index);
     ~StreamSpan();  // finish()
     StreamSpan(const StreamSpan&) = delete;
     StreamSpan& operator=(const StreamSpan&) = delete;
@@ -63,7 +65,7 @@ public:
     void finish();
 
 private:
-    StreamSpan(telemetry::Tracer& tracer, const telemetry::TracingOptions& options, Stream stream,
+    StreamSpan(telemetry::Tracer& tracer, const telemetry::TracingOptions& options, const Stream& stream,
                StreamSpanIndex& index);
     void begin(std::optional<telemetry::Link> before);  // mutex_ held
     void end();                                         // mutex_ held
@@ -71,7 +73,10 @@ private:
     telemetry::Tracer& tracer_;
     const std::size_t max_events_;
     const std::uint64_t max_age_nano_;
-    const Stream stream_;
+    const std::string session_id_;
+    const std::string stream_id_;
+    const std::string protocol_version_;
+    const bool resumed_;
     StreamSpanIndex& index_;
 
     std::mutex mutex_;
