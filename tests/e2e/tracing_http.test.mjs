@@ -2,14 +2,17 @@
 // and 12), exported over OTLP/HTTP to the receiver of the tracing suites and decoded with
 // @opentelemetry/otlp-transformer's protobuf root. Checked: a bearer token verified under the
 // request's traceparent (the core's SERVER span its child), a new trace when there is none, a refused
-// token's ERROR span, the JWKS fetch an unknown key causes as a CLIENT child, an unsampled caller
-// leaving nothing; a 2025 GET stream's SERVER span with an event per notification, its next span
+// token's ERROR span, the JWKS fetch an unknown key causes as a CLIENT child, an opaque token's
+// introspection as a CLIENT child, an unsampled caller leaving nothing; a 2025 GET stream's SERVER span with an event per notification, its next span
 // (linked) after --otel-stream-span-events events, and a resumption's span linked to the stream's.
 //   MCP_CPP_DEMO=build/examples/demo/mcp-cpp-demo node --test tests/e2e/tracing_http.test.mjs
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 
-import { AuthorizationServer } from './authorization_server.mjs';
+import { AuthorizationServer, INTROSPECTION_CLIENT } from './authorization_server.mjs';
 import { modernCall } from './cluster.mjs';
 import { freePort, HttpDemo, SseReader, waitUntil } from './helpers.mjs';
 import { Receiver, SPAN_KIND, STATUS_ERROR } from './otlp_receiver.mjs';
@@ -28,9 +31,9 @@ async function startReceiver() {
     return receiver;
 }
 
-async function startDemo(args) {
+async function startDemo(args, port) {
     const metricsPort = await freePort();
-    const demo = await HttpDemo.start(['--metrics', `127.0.0.1:${metricsPort}`, ...args]);
+    const demo = await HttpDemo.start(['--metrics', `127.0.0.1:${metricsPort}`, ...args], { port });
     demo.ops = `http://127.0.0.1:${metricsPort}`;
     cleanups.push(() => demo.close());
     return demo;
@@ -138,6 +141,44 @@ describe('bearer token verification', () => {
         assert.equal((await call('auth-8', await as.forge({ aud: demo.url }), { traceparent: `00-${sampled.traceId}-${sampled.parent}-01` })).status, 200);
         await receiver.span((s) => s.traceId === sampled.traceId && s.kind === SERVER, 'the later sampled call');
         assert.deepEqual(receiver.spans.filter((s) => s.traceId === unsampled.traceId), []);
+    });
+});
+
+describe('an opaque token, by introspection', () => {
+    test('each introspection is a CLIENT child of the verification, taken or refused', TEST, async () => {
+        const receiver = await startReceiver();
+        const port = await freePort();
+        const as = await AuthorizationServer.start({ opaqueResources: [`http://127.0.0.1:${port}/mcp`] });
+        cleanups.push(() => as.close());
+        const dir = mkdtempSync(join(tmpdir(), 'mcp-tracing-http-'));
+        cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+        const credentials = join(dir, 'client');
+        writeFileSync(credentials, `${INTROSPECTION_CLIENT.id}:${INTROSPECTION_CLIENT.secret}\n`);
+        const demo = await startDemo(['--auth-issuer', as.issuer, '--auth-client-credentials-file', credentials,
+            '--otlp-endpoint', receiver.url], port);
+        await waitUntil(async () => (await fetch(`${demo.ops}/readyz`)).status === 200, 10_000, 'the demo ready');
+        const endpoint = (await (await fetch(`${as.issuer}/.well-known/openid-configuration`)).json()).introspection_endpoint;
+
+        const list = (id, token, trace) => modernCall(demo.url, id, 'tools/list', {},
+            { headers: { authorization: `Bearer ${token}`, traceparent: `00-${trace.traceId}-${trace.parent}-01` } });
+        const taken = newTrace();
+        const token = await as.serviceToken(demo.url, 'notes:read');
+        assert.equal(token.split('.').length, 1, 'an opaque token');
+        assert.equal((await list('opaque-1', token, taken)).status, 200);
+        const refused = newTrace();
+        assert.equal((await list('opaque-2', 'A'.repeat(43), refused)).status, 401);
+
+        for (const [trace, outcome] of [[taken, undefined], [refused, 'invalid_token']]) {
+            const verify = await receiver.span((s) => s.traceId === trace.traceId && s.name === 'verify token', 'the verify span');
+            assert.equal(verify.attributes['error.type'], outcome);
+            const introspection = await receiver.span((s) => s.traceId === trace.traceId && s.kind === CLIENT, 'the introspection');
+            assert.equal(introspection.parentSpanId, verify.spanId);
+            assert.equal(introspection.name, 'POST');
+            assert.equal(introspection.attributes['http.request.method'], 'POST');
+            assert.equal(introspection.attributes['url.full'], endpoint);
+            assert.equal(introspection.attributes['http.response.status_code'], '200');
+            assert.equal(introspection.attributes['mcp.auth.document'], 'introspection');
+        }
     });
 });
 
