@@ -238,7 +238,7 @@ struct TokenVerifier::Impl : std::enable_shared_from_this<Impl> {
     // Discovery and the JWKS, once at a time: callers arriving meanwhile wait for the one running.
     // `rotation`: a token named a kid the keys lack, which may fetch again only so often. `fetches`:
     // the requests made, when the caller traces them (a caller that waits for another's records none).
-    asio::awaitable<void> refresh(bool rotation, FetchRecords* fetches) {
+    asio::awaitable<void> refresh(bool rotation, std::shared_ptr<FetchRecords> fetches) {
         if (refreshing) {
             auto running = refreshing;
             co_await running->async_wait(asio::as_tuple(asio::use_awaitable));  // cancelled when it ends
@@ -250,11 +250,11 @@ struct TokenVerifier::Impl : std::enable_shared_from_this<Impl> {
         refreshing = std::make_shared<asio::steady_timer>(io, Steady::time_point::max());
         if (rotation) last_rotation = now;
         try {
-            if (!discovered) co_await discover(fetches);
+            if (!discovered) co_await discover(fetches.get());
             jwt_enabled.store(!jwks_uri.empty());
             if (!jwks_uri.empty()) {
                 try {
-                    co_await fetch_keys(fetches);
+                    co_await fetch_keys(fetches.get());
                     count_jwks_fetch("ok");
                 } catch (...) {
                     count_jwks_fetch("failed");
@@ -271,7 +271,7 @@ struct TokenVerifier::Impl : std::enable_shared_from_this<Impl> {
         refreshing.reset();
     }
 
-    asio::awaitable<BearerVerdict> introspect(std::string token, FetchRecords* fetches) {
+    asio::awaitable<BearerVerdict> introspect(std::string token, std::shared_ptr<FetchRecords> fetches) {
         if (introspection_url.empty()) co_return TokenRefusal{"invalid_token", "The token is not a JWT"};
         auto request = get_json(introspection_url);
         request.method = "POST";
@@ -284,7 +284,8 @@ struct TokenVerifier::Impl : std::enable_shared_from_this<Impl> {
         }
         boost::json::value answer;
         try {
-            answer = (co_await fetch_json(fetcher, std::move(request), "token introspection", "introspection", fetches))
+            answer = (co_await fetch_json(fetcher, std::move(request), "token introspection", "introspection",
+                                          fetches.get()))
                          .document;
         } catch (const FetchFailed& e) {
             log().warn("token introspection: {}", e.what());
@@ -298,9 +299,9 @@ struct TokenVerifier::Impl : std::enable_shared_from_this<Impl> {
 
     // refresh() on the verifier's thread; the caller resumes on its own executor. (Coroutines,
     // not coroutine lambdas, are spawned: GCC 12 releases the captures of some of those twice.)
-    asio::awaitable<void> refresh_from_caller(bool rotation, FetchRecords* fetches) {
+    asio::awaitable<void> refresh_from_caller(bool rotation, std::shared_ptr<FetchRecords> fetches) {
         const auto self = shared_from_this();  // the verifier outlives the wait
-        co_await asio::co_spawn(io, refresh(rotation, fetches), asio::use_awaitable);
+        co_await asio::co_spawn(io, refresh(rotation, std::move(fetches)), asio::use_awaitable);
     }
 
     static asio::awaitable<void> refresh_in_background(std::shared_ptr<Impl> self) {
@@ -308,7 +309,7 @@ struct TokenVerifier::Impl : std::enable_shared_from_this<Impl> {
         self->background_refresh.store(false);
     }
 
-    asio::awaitable<BearerVerdict> verify_jwt(const CompactJws& jws, FetchRecords* fetches) {
+    asio::awaitable<BearerVerdict> verify_jwt(const CompactJws& jws, std::shared_ptr<FetchRecords> fetches) {
         auto current = keys.load();
         if (!current) {
             co_await refresh_from_caller(false, fetches);
@@ -372,7 +373,7 @@ bool TokenVerifier::ready() const {
     return impl_->keys.load() != nullptr || (impl_->discovered.load() && !impl_->jwt_enabled.load());
 }
 
-asio::awaitable<BearerVerdict> TokenVerifier::verify(std::string token, FetchRecords* fetches) {
+asio::awaitable<BearerVerdict> TokenVerifier::verify(std::string token, std::shared_ptr<FetchRecords> fetches) {
     if (token.size() > max_token_bytes) co_return TokenRefusal{"invalid_token", "The token is too large"};
     if (!is_b64token(token)) co_return TokenRefusal{"invalid_token", "The token is malformed"};
     const auto digest = TokenCache::digest(token);

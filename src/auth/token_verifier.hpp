@@ -73,8 +73,9 @@ public:
     // Starts discovery and the first JWKS fetch in the background.
     void start();
     // Checks a bearer token; awaited on the caller's executor. `fetches`, when given, gets the
-    // requests this check made or waited for (a refresh another check started is not its own).
-    boost::asio::awaitable<BearerVerdict> verify(std::string token, FetchRecords* fetches = nullptr);
+    // requests this check made (not those of a refresh another check started, which it waits for).
+    // Shared: the verifier's thread may still write it after the caller is gone (shutdown).
+    boost::asio::awaitable<BearerVerdict> verify(std::string token, std::shared_ptr<FetchRecords> fetches = nullptr);
     // The keys are loaded (or only introspection is used): readiness.
     bool ready() const;
 

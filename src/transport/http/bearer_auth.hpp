@@ -35,7 +35,7 @@ public:
 
     // The Authorization header's verdict; a missing or non-Bearer header is a TokenRefusal with
     // an empty error (no token was presented). `fetches`: as TokenVerifier::verify's.
-    boost::asio::awaitable<BearerVerdict> check(std::string_view authorization, FetchRecords* fetches);
+    boost::asio::awaitable<BearerVerdict> check(std::string_view authorization, std::shared_ptr<FetchRecords> fetches);
     // Whether the principal holds the scopes every request needs (--auth-scopes).
     bool grants_required_scopes(const Principal& principal) const;
 

@@ -67,6 +67,7 @@ VerifySpan::VerifySpan(telemetry::Tracer* tracer, const TraceContext& trace) : t
     span_->name = "verify token";
     span_->kind = SpanKind::internal;
     span_->start_unix_nano = telemetry::now_unix_nano();
+    fetches_ = std::make_shared<FetchRecords>();
 }
 
 void VerifySpan::refused(std::string_view error_type, std::string_view message) {
@@ -92,7 +93,7 @@ void VerifySpan::accepted(TraceContext& trace) {
 
 void VerifySpan::finish() {
     span_->end_unix_nano = telemetry::now_unix_nano();
-    for (const auto& fetch : fetches_) tracer_->export_span(fetch_span(*span_, fetch));
+    for (const auto& fetch : *fetches_) tracer_->export_span(fetch_span(*span_, fetch));
     tracer_->export_span(std::move(*span_));
     span_.reset();
 }

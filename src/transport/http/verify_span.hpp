@@ -27,7 +27,7 @@ public:
     VerifySpan(telemetry::Tracer* tracer, const TraceContext& trace);
 
     // Where the verifier records the requests it makes; null when the span is not recorded.
-    FetchRecords* fetches() { return span_ ? &fetches_ : nullptr; }
+    const std::shared_ptr<FetchRecords>& fetches() const { return fetches_; }
 
     // The check refused the request (401, 403) or could not be made (503): `error_type` is the OAuth
     // error or what else refused it, `message` the reason. Ends and exports the span.
@@ -40,7 +40,7 @@ private:
 
     telemetry::Tracer* tracer_;
     std::unique_ptr<telemetry::SpanData> span_;  // set when sampled
-    FetchRecords fetches_;
+    std::shared_ptr<FetchRecords> fetches_;      // set when sampled
     // A request without a (valid) traceparent starts a trace here, sampled or not, which the core
     // continues rather than deciding again.
     bool root_ = false;
