@@ -157,6 +157,22 @@ TEST(StreamSpan, EachPartIsRememberedForTheResumptionsThatComeBack) {
     EXPECT_EQ(index.find("s1", "get")->span_id, second->span_id);
 }
 
+TEST(StreamSpan, APartOlderThanItsLifetimeEndsAtTheNextEvent) {
+    telemetry::Tracer tracer(options_at(1.0), "test");
+    StreamSpanIndex index;
+    auto options = options_at(1.0);
+    options.stream_span_lifetime = std::chrono::seconds(0);  // every part is already old at its next event
+    auto span = StreamSpan::start(&tracer, options, headers(""), {"s2", "get", "", false}, index);
+    ASSERT_NE(span, nullptr);
+    auto before = index.find("s2", "get")->span_id;
+    for (int i = 0; i < 3; ++i) {
+        span->sent("{}", "e");
+        const auto now = index.find("s2", "get")->span_id;
+        EXPECT_NE(now, before) << "event " << i;
+        before = now;
+    }
+}
+
 TEST(StreamSpan, NamesEachMessageByItsMethodOrAsAResponse) {
     EXPECT_EQ(message_kind(R"({"jsonrpc":"2.0","method":"notifications/progress","params":{}})"),
               "notifications/progress");
