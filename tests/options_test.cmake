@@ -96,7 +96,7 @@ set(derived
   PAGE_SIZE MAX_MESSAGE_BYTES MAX_JSON_DEPTH OUTPUT_VALIDATION MAX_LISTEN_STREAMS MAX_SUBSCRIPTIONS
   HANDLER_THREADS MAX_HANDLER_THREADS HANDLER_QUEUE HANDLER_GROW_AFTER HANDLER_IDLE_TIMEOUT HANDLER_STACK_SIZE
   OTLP_ENDPOINT OTLP_PROTOCOL OTLP_HEADERS OTLP_CA_FILE OTLP_CLIENT_CERT OTLP_CLIENT_KEY OTEL_SERVICE_NAME
-  OTEL_RESOURCE_ATTRIBUTES OTEL_SAMPLING_RATIO)
+  OTEL_RESOURCE_ATTRIBUTES OTEL_SAMPLING_RATIO OTEL_STREAM_SPAN_EVENTS)
 execute_process(COMMAND "${BINARY}" --help OUTPUT_VARIABLE help RESULT_VARIABLE rc)
 string(REGEX MATCHALL "\\(Env:MCP_[A-Z0-9_]+\\)" listed "${help}")
 list(TRANSFORM listed REPLACE "^\\(Env:MCP_(.*)\\)$" "\\1")
@@ -148,7 +148,8 @@ foreach(case
     "OTLP_ENDPOINT=collector:4318|--otlp-endpoint" "OTLP_PROTOCOL=grpc|--otlp-protocol"
     "OTLP_HEADERS=novalue|--otlp-headers" "OTLP_CA_FILE=${WORK_DIR}/missing.pem|--otlp-ca-file"
     "OTLP_CLIENT_CERT=${WORK_DIR}/missing.pem|--otlp-client-cert" "OTLP_CLIENT_KEY=${WORK_DIR}/missing.pem|--otlp-client-key"
-    "OTEL_RESOURCE_ATTRIBUTES=a|--otel-resource-attributes" "OTEL_SAMPLING_RATIO=2|--otel-sampling-ratio")
+    "OTEL_RESOURCE_ATTRIBUTES=a|--otel-resource-attributes" "OTEL_SAMPLING_RATIO=2|--otel-sampling-ratio"
+    "OTEL_STREAM_SPAN_EVENTS=0|--otel-stream-span-events")
   string(REPLACE "|" ";" parts "${case}")
   list(GET parts 0 setting)
   list(GET parts 1 flag)

@@ -85,20 +85,45 @@ net::HttpRequest get_json(const std::string& url) {
     return request;
 }
 
-asio::awaitable<net::HttpResponse> fetch(net::HttpClient& client, net::HttpRequest request) {
-    try {
-        co_return co_await client.fetch(std::move(request));
-    } catch (const net::HttpError& e) {
-        throw FetchFailed(e.what());
-    }
-}
-
 boost::json::value parse_json(const net::HttpResponse& response, const std::string& what) {
     if (response.status != 200) throw FetchFailed(what + " answered HTTP " + std::to_string(response.status));
     boost::system::error_code ec;
     auto value = boost::json::parse(response.body, ec);
     if (ec || !value.is_object()) throw FetchFailed(what + " is not a JSON object");
     return value;
+}
+
+// A JSON document fetched, and its Cache-Control.
+struct Fetched {
+    boost::json::value document;
+    std::string cache_control;
+};
+
+// Fetches a JSON document (`label` names it in errors), and records the request in `fetches`, as
+// `what`, when given.
+asio::awaitable<Fetched> fetch_json(net::HttpClient& client, net::HttpRequest request, const std::string& label,
+                                    std::string_view what, FetchRecords* fetches) {
+    FetchRecord record;
+    if (fetches != nullptr) record = {std::string(what), request.method, request.url, 0, {}, Clock::now(), {}};
+    std::optional<std::string> failure;
+    Fetched fetched;
+    try {
+        const auto response = co_await client.fetch(std::move(request));
+        record.status = response.status;
+        fetched.document = parse_json(response, label);
+        fetched.cache_control = response.headers.get("Cache-Control").value_or("");
+    } catch (const net::HttpError& e) {
+        failure = e.what();
+    } catch (const FetchFailed& e) {
+        failure = e.what();
+    }
+    if (fetches != nullptr) {
+        record.failure = failure.value_or("");
+        record.end = Clock::now();
+        fetches->push_back(std::move(record));
+    }
+    if (failure) throw FetchFailed(*failure);
+    co_return fetched;
 }
 
 std::string string_member(const boost::json::value& document, std::string_view name) {
@@ -170,13 +195,14 @@ struct TokenVerifier::Impl : std::enable_shared_from_this<Impl> {
     std::optional<Steady::time_point> last_rotation;  // the last fetch an unknown kid caused
     std::shared_ptr<asio::steady_timer> refreshing;   // set while a refresh runs: others wait on it
 
-    asio::awaitable<void> discover() {
+    asio::awaitable<void> discover(FetchRecords* fetches) {
         std::string failure;
         for (const auto& url : {metadata_url(settings.issuer, "oauth-authorization-server", false),
                                 metadata_url(settings.issuer, "openid-configuration", true)}) {
             try {
                 auto request = get_json(url);  // named: GCC 12 frees some temporaries in co_await twice
-                const auto metadata = parse_json(co_await fetch(fetcher, std::move(request)), url);
+                const auto metadata =
+                    (co_await fetch_json(fetcher, std::move(request), url, "metadata", fetches)).document;
                 // RFC 8414 §3.3: metadata for another issuer must not be used.
                 if (string_member(metadata, "issuer") != settings.issuer) {
                     throw FetchFailed(url + " describes another issuer");
@@ -194,10 +220,10 @@ struct TokenVerifier::Impl : std::enable_shared_from_this<Impl> {
         throw FetchFailed("authorization server metadata: " + failure);
     }
 
-    asio::awaitable<void> fetch_keys() {
+    asio::awaitable<void> fetch_keys(FetchRecords* fetches) {
         auto request = get_json(jwks_uri);  // named, as in discover()
-        const auto response = co_await fetch(fetcher, std::move(request));
-        const auto document = parse_json(response, jwks_uri);
+        const auto [document, cache_control] =
+            co_await fetch_json(fetcher, std::move(request), jwks_uri, "jwks", fetches);
         std::vector<VerificationKey> parsed;
         try {
             parsed = parse_jwks(document);
@@ -206,14 +232,13 @@ struct TokenVerifier::Impl : std::enable_shared_from_this<Impl> {
         }
         log().info("loaded {} signing keys from {}", parsed.size(), jwks_uri);
         keys.store(std::make_shared<const std::vector<VerificationKey>>(std::move(parsed)));
-        keys_due.store((Steady::now() + keys_max_age(response.headers.get("Cache-Control").value_or("")))
-                           .time_since_epoch()
-                           .count());
+        keys_due.store((Steady::now() + keys_max_age(cache_control)).time_since_epoch().count());
     }
 
     // Discovery and the JWKS, once at a time: callers arriving meanwhile wait for the one running.
-    // `rotation`: a token named a kid the keys lack, which may fetch again only so often.
-    asio::awaitable<void> refresh(bool rotation) {
+    // `rotation`: a token named a kid the keys lack, which may fetch again only so often. `fetches`:
+    // the requests made, when the caller traces them (a caller that waits for another's records none).
+    asio::awaitable<void> refresh(bool rotation, std::shared_ptr<FetchRecords> fetches) {
         if (refreshing) {
             auto running = refreshing;
             co_await running->async_wait(asio::as_tuple(asio::use_awaitable));  // cancelled when it ends
@@ -225,11 +250,11 @@ struct TokenVerifier::Impl : std::enable_shared_from_this<Impl> {
         refreshing = std::make_shared<asio::steady_timer>(io, Steady::time_point::max());
         if (rotation) last_rotation = now;
         try {
-            if (!discovered) co_await discover();
+            if (!discovered) co_await discover(fetches.get());
             jwt_enabled.store(!jwks_uri.empty());
             if (!jwks_uri.empty()) {
                 try {
-                    co_await fetch_keys();
+                    co_await fetch_keys(fetches.get());
                     count_jwks_fetch("ok");
                 } catch (...) {
                     count_jwks_fetch("failed");
@@ -246,7 +271,7 @@ struct TokenVerifier::Impl : std::enable_shared_from_this<Impl> {
         refreshing.reset();
     }
 
-    asio::awaitable<BearerVerdict> introspect(std::string token) {
+    asio::awaitable<BearerVerdict> introspect(std::string token, std::shared_ptr<FetchRecords> fetches) {
         if (introspection_url.empty()) co_return TokenRefusal{"invalid_token", "The token is not a JWT"};
         auto request = get_json(introspection_url);
         request.method = "POST";
@@ -259,7 +284,9 @@ struct TokenVerifier::Impl : std::enable_shared_from_this<Impl> {
         }
         boost::json::value answer;
         try {
-            answer = parse_json(co_await fetch(fetcher, std::move(request)), "token introspection");
+            answer = (co_await fetch_json(fetcher, std::move(request), "token introspection", "introspection",
+                                          fetches.get()))
+                         .document;
         } catch (const FetchFailed& e) {
             log().warn("token introspection: {}", e.what());
             co_return VerifierUnavailable{"the authorization server cannot be reached"};
@@ -272,20 +299,20 @@ struct TokenVerifier::Impl : std::enable_shared_from_this<Impl> {
 
     // refresh() on the verifier's thread; the caller resumes on its own executor. (Coroutines,
     // not coroutine lambdas, are spawned: GCC 12 releases the captures of some of those twice.)
-    asio::awaitable<void> refresh_from_caller(bool rotation) {
+    asio::awaitable<void> refresh_from_caller(bool rotation, std::shared_ptr<FetchRecords> fetches) {
         const auto self = shared_from_this();  // the verifier outlives the wait
-        co_await asio::co_spawn(io, refresh(rotation), asio::use_awaitable);
+        co_await asio::co_spawn(io, refresh(rotation, std::move(fetches)), asio::use_awaitable);
     }
 
     static asio::awaitable<void> refresh_in_background(std::shared_ptr<Impl> self) {
-        co_await self->refresh(false);
+        co_await self->refresh(false, nullptr);
         self->background_refresh.store(false);
     }
 
-    asio::awaitable<BearerVerdict> verify_jwt(const CompactJws& jws) {
+    asio::awaitable<BearerVerdict> verify_jwt(const CompactJws& jws, std::shared_ptr<FetchRecords> fetches) {
         auto current = keys.load();
         if (!current) {
-            co_await refresh_from_caller(false);
+            co_await refresh_from_caller(false, fetches);
             current = keys.load();
             if (!current) co_return VerifierUnavailable{"the authorization server's keys are not loaded"};
         } else if (Steady::now().time_since_epoch().count() >= keys_due.load()) {
@@ -294,7 +321,7 @@ struct TokenVerifier::Impl : std::enable_shared_from_this<Impl> {
         TokenRules rules{settings.issuer, settings.audiences, settings.leeway};
         auto verdict = validate_jwt(jws, *current, rules, Clock::now());
         if (std::holds_alternative<UnknownKey>(verdict)) {
-            co_await refresh_from_caller(true);
+            co_await refresh_from_caller(true, fetches);
             verdict = validate_jwt(jws, *keys.load(), rules, Clock::now());
         }
         if (std::holds_alternative<UnknownKey>(verdict)) {
@@ -329,7 +356,7 @@ TokenVerifier::~TokenVerifier() {
 
 void TokenVerifier::start() {
     auto impl = impl_;
-    asio::co_spawn(impl->io, impl->refresh(false), asio::detached);  // the thread keeps impl alive
+    asio::co_spawn(impl->io, impl->refresh(false, nullptr), asio::detached);  // the thread keeps impl alive
     impl->thread = std::thread([impl] {
         for (;;) {  // a handler that throws is a bug; verification goes on
             try {
@@ -346,7 +373,7 @@ bool TokenVerifier::ready() const {
     return impl_->keys.load() != nullptr || (impl_->discovered.load() && !impl_->jwt_enabled.load());
 }
 
-asio::awaitable<BearerVerdict> TokenVerifier::verify(std::string token) {
+asio::awaitable<BearerVerdict> TokenVerifier::verify(std::string token, std::shared_ptr<FetchRecords> fetches) {
     if (token.size() > max_token_bytes) co_return TokenRefusal{"invalid_token", "The token is too large"};
     if (!is_b64token(token)) co_return TokenRefusal{"invalid_token", "The token is malformed"};
     const auto digest = TokenCache::digest(token);
@@ -354,18 +381,18 @@ asio::awaitable<BearerVerdict> TokenVerifier::verify(std::string token) {
 
     auto impl = impl_;
     if (!impl->discovered.load()) {
-        co_await impl->refresh_from_caller(false);
+        co_await impl->refresh_from_caller(false, fetches);
         if (!impl->discovered.load()) co_return VerifierUnavailable{"the authorization server cannot be reached"};
     }
     BearerVerdict verdict;
     if (auto jws = impl->jwt_enabled.load() ? parse_compact_jws(token) : std::nullopt) {
-        verdict = co_await impl->verify_jwt(*jws);
+        verdict = co_await impl->verify_jwt(*jws, fetches);
     } else {
         // Each distinct opaque token costs a request to the authorization server: a flood of made-up
         // ones must not open connections without bound.
         const auto place = impl->introspections.try_take(impl->settings.max_introspections);
         if (!place) co_return VerifierUnavailable{"too many token introspections in flight"};
-        verdict = co_await asio::co_spawn(impl->io, impl->introspect(std::move(token)), asio::use_awaitable);
+        verdict = co_await asio::co_spawn(impl->io, impl->introspect(std::move(token), fetches), asio::use_awaitable);
     }
     if (const auto* accepted = std::get_if<AcceptedToken>(&verdict)) impl->cache.add(digest, *accepted);
     co_return verdict;

@@ -42,6 +42,19 @@ struct VerifierUnavailable {
 
 using BearerVerdict = std::variant<AcceptedToken, TokenRefusal, VerifierUnavailable>;
 
+// One request a verification made to the authorization server (its metadata, its keys, an
+// introspection), for the caller's trace: what was asked, what came back, when.
+struct FetchRecord {
+    std::string what;  // "metadata", "jwks", "introspection"
+    std::string method;
+    std::string url;
+    unsigned status = 0;  // 0: no response
+    std::string failure;  // empty: the document was taken
+    std::chrono::system_clock::time_point start;
+    std::chrono::system_clock::time_point end;
+};
+using FetchRecords = std::vector<FetchRecord>;
+
 // How long a key set is kept, from its response's Cache-Control: its max-age, within 60 s and 24 h;
 // 60 s when it says no-store or no-cache (the keys are still needed: refetched each minute); an
 // hour when it names no max-age.
@@ -59,8 +72,10 @@ public:
 
     // Starts discovery and the first JWKS fetch in the background.
     void start();
-    // Checks a bearer token; awaited on the caller's executor.
-    boost::asio::awaitable<BearerVerdict> verify(std::string token);
+    // Checks a bearer token; awaited on the caller's executor. `fetches`, when given, gets the
+    // requests this check made (not those of a refresh another check started, which it waits for).
+    // Shared: the verifier's thread may still write it after the caller is gone (shutdown).
+    boost::asio::awaitable<BearerVerdict> verify(std::string token, std::shared_ptr<FetchRecords> fetches = nullptr);
     // The keys are loaded (or only introspection is used): readiness.
     bool ready() const;
 

@@ -381,6 +381,12 @@ void add_tracing(CLI::App& app, telemetry::TracingFlags& tracing) {
             "Parent-based sampling: a request with a traceparent follows its sampled flag, one without "
             "is sampled at this ratio (0 to 1); default 1. Env OTEL_TRACES_SAMPLER, OTEL_TRACES_SAMPLER_ARG")
         ->check(CLI::Range(0.0, 1.0));
+    group
+        .add_option_function<std::size_t>(
+            "--otel-stream-span-events", [&tracing](std::size_t events) { tracing.stream_span_events = events; },
+            "A 2025 GET stream's span ends, and a linked one begins, after this many events (or 5 minutes); "
+            "default 1000")
+        ->check(CLI::Range(std::size_t{1}, std::size_t{1'000'000}));
 }
 
 void add_limits(CLI::App& app, ServerOptions& server) {

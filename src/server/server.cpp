@@ -68,6 +68,7 @@ detail::SessionService& detail::session_service(Server& server) { return server.
 bool detail::answers_without_store(const Server& server, const jsonrpc::Message& message) {
     return answers_without_store(*server.core_, message);
 }
+telemetry::Tracer* detail::tracer(const Server& server) { return server.core_->tracer.get(); }
 
 void Server::on_broadcast(std::string topic, std::function<void(std::string_view)> handler) {
     core_->nodes.on_broadcast(std::move(topic), std::move(handler));

@@ -13,6 +13,8 @@ namespace mcp::telemetry {
 
 // Flags of OTLP's Span.flags: the W3C trace flags, and whether the parent is known to be remote.
 std::uint32_t otlp_span_flags(const SpanData& span);
+// The same for Span.Link.flags: the linked span's W3C flags, and whether it is remote.
+std::uint32_t otlp_link_flags(const Link& link);
 
 std::string encode_protobuf(const Attributes& resource, std::span<const SpanData> spans);
 // The same into `out` (emptied first), so that an exporter reuses one buffer for every batch.

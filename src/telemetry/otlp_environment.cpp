@@ -120,6 +120,7 @@ void check_endpoint(std::string_view url) {
 
 TracingOptions resolve_tracing(const TracingFlags& flags, const Environment& environment) {
     TracingOptions options;
+    if (flags.stream_span_events) options.stream_span_events = *flags.stream_span_events;
     // The sampler first: apply_sampler resets the options it is given.
     if (flags.sampling_ratio) {
         options.parent_based = true;

@@ -23,6 +23,7 @@ struct TracingFlags {
     std::string ca_file;
     std::string client_cert_file;
     std::string client_key_file;
+    std::optional<std::size_t> stream_span_events;
 };
 
 // A variable's value, nothing when unset. Empty values count as unset, as OpenTelemetry asks.

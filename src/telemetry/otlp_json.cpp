@@ -56,6 +56,17 @@ json::object span(const SpanData& s) {
         out["events"] = std::move(events);
     }
     if (s.dropped_events != 0) out["droppedEventsCount"] = s.dropped_events;
+    if (!s.links.empty()) {
+        json::array links;
+        for (const auto& l : s.links) {
+            links.push_back(json::object{{"traceId", to_hex(l.trace_id)},
+                                         {"spanId", to_hex(l.span_id)},
+                                         {"attributes", attributes(l.attributes)},
+                                         {"flags", otlp_link_flags(l)}});
+        }
+        out["links"] = std::move(links);
+    }
+    if (s.dropped_links != 0) out["droppedLinksCount"] = s.dropped_links;
     if (s.status != StatusCode::unset) {
         json::object status{{"code", static_cast<int>(s.status)}};
         if (!s.status_message.empty()) status["message"] = s.status_message;

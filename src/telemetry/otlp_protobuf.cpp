@@ -41,10 +41,21 @@ void add_event(ProtobufWriter& out, const Event& e) {
     out.close(event);
 }
 
+// trace.proto: Span.Link {1 trace_id, 2 span_id, 3 trace_state, 4 attributes,
+// 5 dropped_attributes_count, 6 flags}.
+void add_link(ProtobufWriter& out, const Link& l) {
+    const auto link = out.open(13);
+    out.bytes_field(1, raw(l.trace_id));
+    out.bytes_field(2, raw(l.span_id));
+    add_attributes(out, 4, l.attributes);
+    out.fixed32_field(6, otlp_link_flags(l));
+    out.close(link);
+}
+
 // trace.proto: ScopeSpans.spans = Span {1 trace_id, 2 span_id, 3 trace_state, 4 parent_span_id,
 // 5 name, 6 kind, 7 start_time_unix_nano, 8 end_time_unix_nano, 9 attributes,
-// 10 dropped_attributes_count, 11 events, 12 dropped_events_count, 15 status, 16 flags};
-// Status {2 message, 3 code}.
+// 10 dropped_attributes_count, 11 events, 12 dropped_events_count, 13 links,
+// 14 dropped_links_count, 15 status, 16 flags}; Status {2 message, 3 code}.
 void add_span(ProtobufWriter& out, const SpanData& s) {
     const auto span = out.open(2);
     out.bytes_field(1, raw(s.trace_id));
@@ -59,6 +70,8 @@ void add_span(ProtobufWriter& out, const SpanData& s) {
     out.varint_field(10, s.dropped_attributes);
     for (const auto& e : s.events) add_event(out, e);
     out.varint_field(12, s.dropped_events);
+    for (const auto& l : s.links) add_link(out, l);
+    out.varint_field(14, s.dropped_links);
     if (s.status != StatusCode::unset) {
         const auto status = out.open(15);
         if (!s.status_message.empty()) out.bytes_field(2, s.status_message);
@@ -71,11 +84,19 @@ void add_span(ProtobufWriter& out, const SpanData& s) {
 
 }  // namespace
 
-std::uint32_t otlp_span_flags(const SpanData& span) {
+namespace {
+
+std::uint32_t otlp_flags(std::uint8_t trace_flags, bool remote) {
     constexpr std::uint32_t kHasIsRemote = 0x100;
     constexpr std::uint32_t kIsRemote = 0x200;
-    return span.trace_flags | kHasIsRemote | (span.parent_remote ? kIsRemote : 0);
+    return trace_flags | kHasIsRemote | (remote ? kIsRemote : 0);
 }
+
+}  // namespace
+
+std::uint32_t otlp_span_flags(const SpanData& span) { return otlp_flags(span.trace_flags, span.parent_remote); }
+
+std::uint32_t otlp_link_flags(const Link& link) { return otlp_flags(link.trace_flags, link.remote); }
 
 // ExportTraceServiceRequest {1 resource_spans}; ResourceSpans {1 resource, 2 scope_spans};
 // Resource {1 attributes}; ScopeSpans {1 scope, 2 spans}; InstrumentationScope {1 name}.

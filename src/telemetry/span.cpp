@@ -30,6 +30,15 @@ void SpanData::add_event(std::string event_name, Attributes event_attributes) {
     events.push_back({now_unix_nano(), std::move(event_name), std::move(event_attributes)});
 }
 
+void SpanData::add_link(Link link) {
+    if (links.size() >= kMaxLinks) {
+        ++dropped_links;
+        return;
+    }
+    if (link.attributes.size() > kMaxAttributes) link.attributes.resize(kMaxAttributes);
+    links.push_back(std::move(link));
+}
+
 std::uint64_t now_unix_nano() {
     return static_cast<std::uint64_t>(
         std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::system_clock::now().time_since_epoch())

@@ -1,6 +1,6 @@
 #pragma once
-// A finished or running span as OTLP carries it: ids, name, kind, times, attributes, events and
-// status (opentelemetry-proto's trace.proto). Written by one thread at a time, then handed to the
+// A finished or running span as OTLP carries it: ids, name, kind, times, attributes, events, links
+// and status (opentelemetry-proto's trace.proto). Written by one thread at a time, then handed to the
 // exporter.
 #include <mcp/telemetry/attribute.hpp>
 
@@ -24,10 +24,21 @@ struct Event {
     Attributes attributes;
 };
 
+// A span this one is related to without being its child: the stream a resumption continues, the
+// stream's span before this one (OTLP's Span.Link).
+struct Link {
+    TraceId trace_id{};
+    SpanId span_id{};
+    std::uint8_t trace_flags = 1;  // the linked span's W3C flags
+    bool remote = false;           // the linked span was recorded by another process
+    Attributes attributes;
+};
+
 struct SpanData {
     // More attributes or events than this are dropped and counted in the span.
     static constexpr std::size_t kMaxAttributes = 128;
     static constexpr std::size_t kMaxEvents = 128;
+    static constexpr std::size_t kMaxLinks = 128;
     // Room made at the first attribute: what a server span of the conventions carries.
     static constexpr std::size_t kTypicalAttributes = 8;
 
@@ -45,12 +56,15 @@ struct SpanData {
     std::uint32_t dropped_attributes = 0;
     std::vector<Event> events;
     std::uint32_t dropped_events = 0;
+    std::vector<Link> links;
+    std::uint32_t dropped_links = 0;
     StatusCode status = StatusCode::unset;
     std::string status_message;
 
     bool has_parent() const;
     void set(AttributeKey key, AttributeValue value);  // replaces an attribute of that key
     void add_event(std::string event_name, Attributes event_attributes);
+    void add_link(Link link);
 };
 
 // Nanoseconds since the Unix epoch, now.

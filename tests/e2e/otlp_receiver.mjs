@@ -28,10 +28,17 @@ function attributesOf(list = []) {
 }
 
 const eventsOf = (events = []) => events.map((e) => ({ name: e.name, attributes: attributesOf(e.attributes) }));
+// Span links with hex ids, whichever encoding (JSON's are hex already).
+const linksOf = (links = []) => links.map((l) => ({
+    traceId: typeof l.traceId === 'string' ? l.traceId : hex(l.traceId),
+    spanId: typeof l.spanId === 'string' ? l.spanId : hex(l.spanId),
+    attributes: attributesOf(l.attributes),
+    flags: l.flags,
+}));
 
 // An OTLP/HTTP trace receiver on 127.0.0.1: every request kept, every span decoded into
 // { traceId, spanId, parentSpanId (hex, '' for none), name, kind, attributes {key: value}, events,
-// status, resource {key: value}, scope }. With `tls` (node:https options) it serves https://.
+// links, status, resource {key: value}, scope }. With `tls` (node:https options) it serves https://.
 export class Receiver {
     static async start(tls) {
         const receiver = new Receiver(tls);
@@ -76,6 +83,7 @@ export class Receiver {
             ...decodeSpan(s),
             attributes: attributesOf(s.attributes),
             events: eventsOf(s.events),
+            links: linksOf(s.links),
             status: s.status ?? {},
             resource: attributesOf(rs.resource.attributes),
             scope: ss.scope.name,

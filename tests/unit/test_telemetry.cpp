@@ -250,6 +250,68 @@ TEST(OtlpJson, UsesHexIdsIntegerEnumsAndStringsFor64BitIntegers) {
     EXPECT_EQ(root_span.at("flags"), 0x101);
 }
 
+TEST(OtlpLinks, EncodesEachLinkWithItsIdsAttributesAndFlagsInBothEncodings) {
+    auto span = sample_span();
+    span.add_link({*trace_id_from_hex("11111111111111111111111111111111"),
+                   *span_id_from_hex("2222222222222222"),
+                   1,
+                   false,
+                   {{"mcp.stream.part", std::int64_t{3}}}});
+    span.add_link(
+        {*trace_id_from_hex("33333333333333333333333333333333"), *span_id_from_hex("4444444444444444"), 0, true, {}});
+    const std::vector<SpanData> spans{span};
+
+    const auto request = read_message(encode_protobuf({}, spans));
+    const auto scope_spans = read_message(one(read_message(one(request, 1).bytes), 2).bytes);
+    const auto encoded = read_message(one(scope_spans, 2).bytes);
+    const auto links = all(encoded, 13);
+    ASSERT_EQ(links.size(), 2U);
+    const auto first = read_message(links[0].bytes);
+    EXPECT_EQ(one(first, 1).bytes, std::string(16, '\x11'));
+    EXPECT_EQ(one(first, 2).bytes, std::string(8, '\x22'));
+    EXPECT_EQ(one(first, 6).wire_type, 5);
+    EXPECT_EQ(one(first, 6).scalar, 0x101U);  // sampled, has-is-remote
+    const auto attribute = read_message(one(first, 4).bytes);
+    EXPECT_EQ(one(attribute, 1).bytes, "mcp.stream.part");
+    EXPECT_EQ(one(read_message(one(attribute, 2).bytes), 3).scalar, 3U);
+    const auto second = read_message(links[1].bytes);
+    EXPECT_EQ(one(second, 1).bytes, std::string(16, '\x33'));
+    EXPECT_TRUE(all(second, 4).empty());
+    EXPECT_EQ(one(second, 6).scalar, 0x300U);  // not sampled, remote
+    EXPECT_TRUE(all(encoded, 14).empty());     // no link dropped: proto3's default is not written
+
+    const auto doc = boost::json::parse(encode_json({}, spans));
+    const auto& json_links = doc.at("resourceSpans").at(0).at("scopeSpans").at(0).at("spans").at(0).at("links");
+    ASSERT_EQ(json_links.as_array().size(), 2U);
+    EXPECT_EQ(json_links.at(0).at("traceId"), "11111111111111111111111111111111");
+    EXPECT_EQ(json_links.at(0).at("spanId"), "2222222222222222");
+    EXPECT_EQ(json_links.at(0).at("flags"), 0x101);
+    EXPECT_EQ(json_links.at(0).at("attributes").at(0).at("value").at("intValue"), "3");
+    EXPECT_EQ(json_links.at(1).at("flags"), 0x300);
+    EXPECT_FALSE(doc.at("resourceSpans")
+                     .at(0)
+                     .at("scopeSpans")
+                     .at(0)
+                     .at("spans")
+                     .at(0)
+                     .as_object()
+                     .contains("droppedLinksCount"));
+}
+
+TEST(SpanData, BoundsItsLinks) {
+    SpanData span;
+    Link link{*trace_id_from_hex("11111111111111111111111111111111"), *span_id_from_hex("2222222222222222")};
+    for (int i = 0; i < 200; ++i) link.attributes.push_back({std::to_string(i), i});
+    for (std::size_t i = 0; i < SpanData::kMaxLinks + 3; ++i) span.add_link(link);
+    EXPECT_EQ(span.links.size(), SpanData::kMaxLinks);
+    EXPECT_EQ(span.dropped_links, 3U);
+    EXPECT_EQ(span.links[0].attributes.size(), SpanData::kMaxAttributes);
+    const std::vector<SpanData> spans{span};
+    const auto request = read_message(encode_protobuf({}, spans));
+    const auto scope_spans = read_message(one(read_message(one(request, 1).bytes), 2).bytes);
+    EXPECT_EQ(one(read_message(one(scope_spans, 2).bytes), 14).scalar, 3U);
+}
+
 TEST(SpanData, BoundsItsAttributesAndEvents) {
     SpanData span;
     for (int i = 0; i < 130; ++i) span.set(std::to_string(i), i);

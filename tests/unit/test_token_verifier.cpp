@@ -93,9 +93,9 @@ VerifierSettings introspecting(const std::string& url) {
     return s;
 }
 
-BearerVerdict verify(TokenVerifier& verifier, std::string token) {
+BearerVerdict verify(TokenVerifier& verifier, std::string token, std::shared_ptr<FetchRecords> fetches = nullptr) {
     asio::io_context io;
-    auto verdict = asio::co_spawn(io, verifier.verify(std::move(token)), asio::use_future);
+    auto verdict = asio::co_spawn(io, verifier.verify(std::move(token), std::move(fetches)), asio::use_future);
     io.run();
     return verdict.get();
 }
@@ -123,6 +123,46 @@ TEST(TokenVerifier, KeepsKeysAsLongAsTheirCacheControlSaysWithinBounds) {
     EXPECT_EQ(keys_max_age("max-age=99999999999999999999999"), seconds(60));
     EXPECT_EQ(keys_max_age("max-age=-5"), seconds(60));
     EXPECT_EQ(keys_max_age("max-age="), seconds(60));
+}
+
+TEST(TokenVerifier, RecordsTheRequestsACheckMakesForItsTrace) {
+    std::atomic<bool> garbage = false;
+    FakeIntrospection as([&]() -> std::optional<std::string> {
+        return garbage ? std::string("[1]") : std::string(R"({"active":false})");
+    });
+    TokenVerifier verifier(introspecting(as.url()));
+    verifier.start();
+
+    auto fetches = std::make_shared<FetchRecords>();
+    EXPECT_EQ(describe(verify(verifier, "opaque-inactive", fetches)), "refused: The token is not active");
+    ASSERT_EQ(fetches->size(), 1U);
+    const auto& taken = fetches->front();
+    EXPECT_EQ(taken.what, "introspection");
+    EXPECT_EQ(taken.method, "POST");
+    EXPECT_EQ(taken.url, as.url());
+    EXPECT_EQ(taken.status, 200U);
+    EXPECT_EQ(taken.failure, "");
+    EXPECT_LE(taken.start, taken.end);
+
+    garbage = true;
+    fetches = std::make_shared<FetchRecords>();
+    EXPECT_EQ(describe(verify(verifier, "opaque-garbage", fetches)),
+              "unavailable: the authorization server cannot be reached");
+    ASSERT_EQ(fetches->size(), 1U);
+    EXPECT_EQ(fetches->front().status, 200U);
+    EXPECT_NE(fetches->front().failure, "") << "a document that is not an object is a failed fetch";
+
+    EXPECT_EQ(describe(verify(verifier, "opaque-untraced")), "unavailable: the authorization server cannot be reached");
+    EXPECT_EQ(as.requests(), 3);
+
+    TokenVerifier down(introspecting("http://127.0.0.1:1/i"));
+    down.start();
+    fetches = std::make_shared<FetchRecords>();
+    EXPECT_EQ(describe(verify(down, "opaque-down", fetches)),
+              "unavailable: the authorization server cannot be reached");
+    ASSERT_EQ(fetches->size(), 1U);
+    EXPECT_EQ(fetches->front().status, 0U) << "no answer";
+    EXPECT_NE(fetches->front().failure, "");
 }
 
 TEST(TokenVerifier, AnOddIntrospectionAnswerIsARefusalNotAnError) {

@@ -166,6 +166,7 @@ public:
 private:
     friend detail::SessionService& detail::session_service(Server& server);
     friend bool detail::answers_without_store(const Server& server, const jsonrpc::Message& message);
+    friend telemetry::Tracer* detail::tracer(const Server& server);
     friend class Extension;
 
     void add_tool(detail::ToolDefinition def);

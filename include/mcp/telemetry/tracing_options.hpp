@@ -11,6 +11,11 @@ namespace mcp::telemetry {
 
 enum class OtlpProtocol { http_protobuf, http_json };
 
+// A 2025 GET stream's span ends, and the next one (linked to it) begins, after this many events or
+// this long, whichever comes first: a long stream does not hide its spans until it ends.
+inline constexpr std::size_t kStreamSpanEvents = 1000;
+inline constexpr std::chrono::seconds kStreamSpanLifetime{300};
+
 struct TracingOptions {
     // The collector's traces URL (http:// or https://), e.g. http://127.0.0.1:4318/v1/traces.
     // Empty: no spans are recorded.
@@ -35,6 +40,8 @@ struct TracingOptions {
     std::size_t max_batch = 512;
     std::chrono::milliseconds export_interval{1000};
     std::chrono::milliseconds export_timeout{10'000};  // one export request
+    std::size_t stream_span_events = kStreamSpanEvents;
+    std::chrono::seconds stream_span_lifetime = kStreamSpanLifetime;
 };
 
 }  // namespace mcp::telemetry

@@ -111,12 +111,13 @@ std::string BearerAuth::metadata_document(const Server& server) const {
     return boost::json::serialize(doc);
 }
 
-boost::asio::awaitable<BearerVerdict> BearerAuth::check(std::string_view authorization) {
+boost::asio::awaitable<BearerVerdict> BearerAuth::check(std::string_view authorization,
+                                                        std::shared_ptr<FetchRecords> fetches) {
     constexpr std::string_view scheme = "bearer ";
     if (authorization.size() <= scheme.size() || !ascii_iequals(authorization.substr(0, scheme.size()), scheme)) {
         co_return TokenRefusal{"", "No bearer token"};
     }
-    co_return co_await verifier_.verify(std::string(trim(authorization.substr(scheme.size()))));
+    co_return co_await verifier_.verify(std::string(trim(authorization.substr(scheme.size()))), std::move(fetches));
 }
 
 bool BearerAuth::grants_required_scopes(const Principal& principal) const {

@@ -34,8 +34,8 @@ public:
     std::string metadata_document(const Server& server) const;
 
     // The Authorization header's verdict; a missing or non-Bearer header is a TokenRefusal with
-    // an empty error (no token was presented).
-    boost::asio::awaitable<BearerVerdict> check(std::string_view authorization);
+    // an empty error (no token was presented). `fetches`: as TokenVerifier::verify's.
+    boost::asio::awaitable<BearerVerdict> check(std::string_view authorization, std::shared_ptr<FetchRecords> fetches);
     // Whether the principal holds the scopes every request needs (--auth-scopes).
     bool grants_required_scopes(const Principal& principal) const;
 

@@ -9,6 +9,7 @@
 #include "transport/http/response_stream.hpp"
 #include "transport/http/response_writer.hpp"
 #include "transport/http/sse_connection.hpp"
+#include "transport/http/verify_span.hpp"
 
 #include "protocol/era.hpp"
 #include "protocol/methods.hpp"
@@ -315,6 +316,7 @@ asio::awaitable<bool> get(HttpStream& stream, const Request& request, const Call
     // Both held until the connection ends: the session's count, and the client's.
     std::optional<BoundedCount::Place> lease;
     std::optional<ClientQuota::Place> client_lease;
+    std::shared_ptr<SseConnection> connection;
     const auto outcome = co_await near_store(ctx, [&] {
         auto session = ctx.sessions.find(session_id, caller.subject());
         if (!session) return Outcome::no_session;
@@ -334,7 +336,11 @@ asio::awaitable<bool> get(HttpStream& stream, const Request& request, const Call
         if (!(client_lease = ctx.get_streams_by_client.try_take(client, ctx.options.max_get_streams_per_client)))
             return Outcome::too_many_for_client;
         outbox->start({ResponseHead::Kind::event_stream, 200, {}});
-        auto connection = std::make_shared<SseConnection>(outbox, ctx.options.sse_retry.count());
+        const StreamSpan::Stream traced{session->id(), target ? target->id() : session->standalone().id(), version,
+                                        target != nullptr};
+        connection = std::make_shared<SseConnection>(outbox, ctx.options.sse_retry.count(),
+                                                     StreamSpan::start(tracer(ctx.server), ctx.server.options().tracing,
+                                                                       caller.trace, traced, ctx.stream_spans));
         if (target) {
             target->attach(connection, after);
             if (metrics::enabled()) session_metrics().resumptions.add();
@@ -359,7 +365,9 @@ asio::awaitable<bool> get(HttpStream& stream, const Request& request, const Call
                                            header_list("Retry-After", retry_after(ctx)));
         case Outcome::attached: break;
     }
-    co_return co_await deliver(stream, request, outbox, nullptr, {}, ctx);
+    const bool keep_alive = co_await deliver(stream, request, outbox, nullptr, {}, ctx);
+    connection->end_span();
+    co_return keep_alive;
 }
 
 asio::awaitable<bool> remove(HttpStream& stream, const Request& request, const Caller& caller, HttpContext& ctx) {
@@ -427,9 +435,11 @@ asio::awaitable<bool> handle_request(HttpStream& stream, Request& request, const
     caller.trace = {std::string(header(request, "traceparent")), std::string(header(request, "tracestate"))};
     caller.address = client_address_of(request, peer, ctx);
     if (ctx.bearer) {
-        auto verdict = co_await ctx.bearer->check(header(request, "Authorization"));
+        VerifySpan verify_span(tracer(ctx.server), caller.trace);
+        auto verdict = co_await ctx.bearer->check(header(request, "Authorization"), verify_span.fetches());
         if (metrics::enabled()) count_refusal(verdict);
         if (const auto* refusal = std::get_if<TokenRefusal>(&verdict)) {
+            verify_span.refused(refusal->error.empty() ? "missing_token" : refusal->error, refusal->description);
             co_return co_await write_error(
                 stream, request, 401, kServerError, "Unauthorized: " + refusal->description, ctx,
                 header_list("WWW-Authenticate", ctx.bearer->unauthorized_challenge(*refusal)));
@@ -437,6 +447,7 @@ asio::awaitable<bool> handle_request(HttpStream& stream, Request& request, const
         if (const auto* unavailable = std::get_if<VerifierUnavailable>(&verdict)) {
             // The verifier logs the failure once per attempt; a line per request would flood the log.
             log().debug("bearer token not checked: {}", unavailable->reason);
+            verify_span.refused("verifier_unavailable", unavailable->reason);
             co_return co_await write_error(
                 stream, request, 503, kServerError,
                 "Service Unavailable: the authorization server cannot be reached, try again later", ctx,
@@ -446,12 +457,14 @@ asio::awaitable<bool> handle_request(HttpStream& stream, Request& request, const
         if (!ctx.bearer->grants_required_scopes(*caller.principal)) {
             if (metrics::enabled()) http_metrics().token(TokenOutcome::insufficient_scope);
             const std::string description = "The token lacks a scope every request needs";
+            verify_span.refused("insufficient_scope", description);
             const std::vector<std::string> no_more;  // named: GCC 12 frees a braced temporary in co_await twice
             co_return co_await write_error(
                 stream, request, 403, error_code::forbidden, "Forbidden: " + description, ctx,
                 header_list("WWW-Authenticate", ctx.bearer->insufficient_scope_challenge(no_more, description)));
         }
         if (metrics::enabled()) http_metrics().token(TokenOutcome::accepted);
+        verify_span.accepted(caller.trace);
     } else if (const auto& authenticate = ctx.server.authenticator()) {
         std::optional<Unauthorized> refused;  // no co_await inside a catch block
         try {

@@ -5,6 +5,7 @@
 #include "transport/http/client_address.hpp"
 #include "transport/http/forwarded_header.hpp"
 #include "transport/http/http_stream.hpp"
+#include "transport/http/stream_span.hpp"
 #include "transport/http/tls_context.hpp"
 #include "util/client_quota.hpp"
 
@@ -46,6 +47,8 @@ struct HttpContext {
     // With a shared store, the request steps that wait for it run here rather than on the I/O
     // threads, which keep serving 2026 requests and SSE while Redis is slow or away.
     std::unique_ptr<boost::asio::thread_pool> store_threads;
+    // The latest span of each traced GET stream, for the resumptions that come back here.
+    StreamSpanIndex stream_spans;
 
     // Who a client is (docs/adr/0024-fair-limits.md), and what the transport counts per client.
     const TrustedProxies trusted_proxies;

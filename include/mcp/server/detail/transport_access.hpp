@@ -6,6 +6,9 @@ class Server;
 namespace mcp::jsonrpc {
 struct Message;
 }
+namespace mcp::telemetry {
+class Tracer;
+}
 
 namespace mcp::detail {
 
@@ -17,5 +20,8 @@ SessionService& session_service(Server& server);
 // store (ping, listings, runs_inline handlers that never park): the HTTP transport then serves a
 // session it trusts without handing the request to its store threads.
 bool answers_without_store(const Server& server, const jsonrpc::Message& message);
+// The server's tracer (ServerOptions::tracing), for the spans a transport records itself (a
+// token's verification, a GET stream); null when tracing is off.
+telemetry::Tracer* tracer(const Server& server);
 
 }  // namespace mcp::detail
