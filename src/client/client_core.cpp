@@ -63,7 +63,9 @@ Client::Impl::Impl(std::shared_ptr<ClientTransport> t, ClientOptions o)
       log_level(options.log_level),
       roots(options.roots) {
     if (!transport) throw std::invalid_argument("mcp::Client needs a transport");
-    if (!options.tracing.endpoint.empty())
+    if (options.tracer)
+        tracer = options.tracer;
+    else if (!options.tracing.endpoint.empty())
         tracer = std::make_shared<telemetry::Tracer>(options.tracing, options.info.name);
 }
 
@@ -382,8 +384,9 @@ void Client::Impl::close() {
         if (!transport_closed.wait_for(lock, std::chrono::seconds(60), [&] { return transport_done; }))
             detail::log().warn("client: the transport did not report its end within 60 s");
     }
-    // The spans of the last calls go out first, within the exporter's timeout.
-    if (tracer && !tracer->flush(options.tracing.export_timeout))
+    // The spans of the last calls go out first, within the exporter's timeout; a shared tracer's
+    // owner flushes it.
+    if (tracer && !options.tracer && !tracer->flush(options.tracing.export_timeout))
         detail::log().warn("client: spans still queued at close were lost");
     pool.shutdown();
     runner.stop();

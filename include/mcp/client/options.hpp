@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <stop_token>
 #include <string>
@@ -19,6 +20,10 @@
 
 namespace boost::asio {
 class io_context;
+}
+
+namespace mcp::telemetry {
+class Tracer;
 }
 
 namespace mcp {
@@ -90,6 +95,9 @@ struct ClientOptions {
     // the request's _meta (docs/adr/0030-tracing.md). Off while the endpoint is empty; close()
     // waits up to export_timeout for the spans still queued.
     telemetry::TracingOptions tracing;
+    // A tracer to share instead (Server::tracer(): a gateway's upstream clients): the spans go to
+    // its exporter under its resource, and `tracing` is not read. close() leaves it to its owner.
+    std::shared_ptr<telemetry::Tracer> tracer;
 };
 
 // What one call may ask for. The defaults come from ClientOptions.
