@@ -10,7 +10,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-import { HttpDemo, waitUntil, withTimeout } from './helpers.mjs';
+import { binary, HttpDemo, waitUntil, withTimeout } from './helpers.mjs';
 import { Receiver, SPAN_KIND, STATUS_ERROR } from './otlp_receiver.mjs';
 
 const TEST = { timeout: 60_000 };
@@ -26,13 +26,6 @@ const REQUEST = { timeout: 15_000 };
 const { SERVER, CLIENT, INTERNAL } = SPAN_KIND;
 const here = fileURLToPath(new URL('.', import.meta.url));
 const packages = join(here, 'node_modules', '@modelcontextprotocol');
-
-function binary(variable, target) {
-    const path = process.env[variable];
-    assert.ok(path, `${variable} must name the ${target} binary (ctest sets it)`);
-    assert.ok(existsSync(path), `${variable}=${path} does not exist: build the ${target} target first`);
-    return path;
-}
 
 // The processes whose command line names `text` (the scratch directory: this suite's children only).
 function pidsNaming(text) {
