@@ -657,6 +657,8 @@ std::shared_ptr<Mount> mount(Server& server, std::string prefix, std::shared_ptr
 
 std::shared_ptr<Mount> mount(Server& server, std::string prefix, std::shared_ptr<ClientTransport> transport,
                              ClientOptions options) {
+    // Its spans go with the server's when the options name no tracing of their own.
+    if (!options.tracer && options.tracing.endpoint.empty()) options.tracer = server.tracer();
     // The client is made after the mount (its handlers hold the mount), and served once connected.
     // A 2026 server tells of list changes only on a listen stream, which lives as long as the client.
     struct Slot {

@@ -5,6 +5,7 @@
 #include "otlp_json.hpp"
 
 #include <mcp/bridge/in_process.hpp>
+#include <mcp/bridge/mount.hpp>
 #include <mcp/client/client.hpp>
 #include <mcp/server/context.hpp>
 #include <mcp/server/request_context.hpp>
@@ -180,6 +181,33 @@ TEST_P(ClientTracing, AHandlersCallThroughAClientSharingTheServersTracerIsUnderT
     EXPECT_EQ(echo[0].at("parentSpanId"), handler[0].at("spanId"));
     EXPECT_EQ(seen(), "00-" + std::string(echo[0].at("traceId").as_string()) + "-" +
                           std::string(echo[0].at("spanId").as_string()) + "-01");
+}
+
+// mcp::mount without tracing options of its own: its client shares the server's tracer, and a
+// mounted call's CLIENT span is the child of the outer handler's span.
+TEST_P(ClientTracing, AMountedCallContinuesTheOuterTraceThroughTheServersTracer) {
+    mcp::ServerOptions outer_options;
+    outer_options.tracing = traced_options().tracing;
+    mcp::Server outer({.name = "outer", .version = "1.0"}, outer_options);
+    mcp::ClientOptions inner_options;
+    inner_options.protocol_version = GetParam();
+    auto mounted = mcp::mount(outer, "inner", mcp::in_process(server), std::move(inner_options));
+    {
+        mcp::Client client(mcp::in_process(outer), traced_options());
+        client.connect();
+        EXPECT_FALSE(client.call_tool("inner_echo", {{"text", "hi"}}).is_error);
+        client.close();
+    }
+    mounted.reset();
+    ASSERT_TRUE(outer.flush_traces(std::chrono::seconds(10)));
+
+    const auto handler = spans_named("execute_tool inner_echo");
+    ASSERT_EQ(handler.size(), 1U);
+    const auto echo = spans_named("tools/call echo");
+    ASSERT_EQ(echo.size(), 1U) << "the mount's client span went out through the server's tracer";
+    EXPECT_EQ(echo[0].at("kind"), 3);
+    EXPECT_EQ(echo[0].at("traceId"), handler[0].at("traceId"));
+    EXPECT_EQ(echo[0].at("parentSpanId"), handler[0].at("spanId"));
 }
 
 INSTANTIATE_TEST_SUITE_P(Revisions, ClientTracing, ::testing::Values("2026-07-28", "2025-11-25"),
