@@ -140,6 +140,24 @@ TEST_P(ClientTracing, AnUnsampledCallIsNotExportedButItsDecisionReachesTheServer
     EXPECT_TRUE(traceparent.ends_with("-00")) << traceparent;
 }
 
+TEST_P(ClientTracing, AClientWithoutTracingPassesTheCallersTraceOnAsItIs) {
+    mcp::ClientOptions options;
+    options.protocol_version = GetParam();
+    mcp::Client client(mcp::in_process(server), options);
+    client.connect();
+    const std::string traceparent = "00-" + kTraceId + "-" + kCallerSpan + "-01";
+    mcp::CallOptions call;
+    call.trace = {traceparent, "vendor=3"};
+    client.call_tool("echo", {{"text", "hi"}}, call);
+    EXPECT_EQ(seen(), traceparent);
+    call.trace = {"00-" + kTraceId + "-0000000000000000-01", ""};  // an all-zero parent: not well-formed
+    client.call_tool("echo", {{"text", "hi"}}, call);
+    EXPECT_EQ(seen(), "");
+    client.close();
+    std::lock_guard lock(received.mutex);
+    EXPECT_TRUE(received.spans.empty());
+}
+
 // A gateway's hop in miniature: a traced server's handler calls another server through a client
 // that shares the server's tracer (no endpoint of its own), passing Context::outgoing_trace().
 TEST_P(ClientTracing, AHandlersCallThroughAClientSharingTheServersTracerIsUnderTheHandlerSpan) {

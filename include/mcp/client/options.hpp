@@ -121,10 +121,10 @@ struct CallOptions {
     // on the callback pool, saving two thread hand-offs per call. It must return at once and never
     // block (no blocking call on this client from it); starting the next async call from it is fine.
     bool inline_completion = false;
-    // With ClientOptions::tracing: the trace the call belongs to (W3C traceparent and tracestate),
-    // e.g. mcp::current_trace().child_traceparent() in a server's handler. The request's CLIENT
-    // span is its child; without one the call starts a trace. (Optional, so that an empty
-    // CallOptions owns nothing: GCC 12 destroys a `{}` argument inside co_await twice.)
+    // The trace the call belongs to (W3C traceparent and tracestate), e.g. Context::outgoing_trace()
+    // in a server's handler. With tracing the request's CLIENT span is its child (without one the
+    // call starts a trace); without, it goes in the request's _meta as it is. (Optional, so that
+    // an empty CallOptions owns nothing: GCC 12 destroys a `{}` argument inside co_await twice.)
     struct Trace {
         std::string traceparent;
         std::string tracestate;
