@@ -35,7 +35,9 @@ int serve(Server& server, const detail::RunOptions& options) {
 
 }  // namespace
 
-int run(Server& server, int argc, char** argv) {
+int run(Server& server, int argc, char** argv) { return run(server, argc, argv, {}); }
+
+int run(Server& server, int argc, char** argv, const std::function<void()>& ready) {
     detail::RunOptions options{.server = server.options()};
     options.http.io_threads = std::max(1u, std::thread::hardware_concurrency() / 2);
 
@@ -59,6 +61,14 @@ int run(Server& server, int argc, char** argv) {
         return 2;
     }
     detail::configure_logging(options.log_level, options.log_format);
+    if (ready) {
+        try {
+            ready();
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "%s: error: %s\n", server.info().name.c_str(), e.what());
+            return 2;
+        }
+    }
 
     const int code = serve(server, options);
     // Spans of the last calls go out within the grace SIGTERM leaves.

@@ -146,6 +146,14 @@ void ask_through(CallOptions& options, const std::weak_ptr<detail::MountedCall>&
     };
 }
 
+// The inner call continues the outer request's trace: its CLIENT span under the handler's span.
+void continue_trace(CallOptions& options, const Context& ctx) {
+    auto trace = ctx.outgoing_trace();
+    if (trace.traceparent.empty()) return;
+    options.trace =
+        CallOptions::Trace{.traceparent = std::move(trace.traceparent), .tracestate = std::move(trace.tracestate)};
+}
+
 }  // namespace
 
 struct Mount::State : std::enable_shared_from_this<Mount::State> {
@@ -192,6 +200,7 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
         auto mounted = std::make_shared<detail::MountedCall>(false);
         CallOptions options;
         options.stop = ctx.stop_token();
+        continue_trace(options, ctx);
         if (!ctx.exchange().progress_token().is_null()) {
             options.on_progress = [mounted](const Progress& p) { mounted->progress(p); };
         }
@@ -243,6 +252,7 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
         std::weak_ptr<detail::MountedCall> weak = call;
         CallOptions options;
         options.stop = call->stop_token();
+        continue_trace(options, ctx);
         if (!ctx.exchange().progress_token().is_null()) {
             options.on_progress = [weak](const Progress& p) {
                 if (auto c = weak.lock()) c->progress(p);
@@ -647,6 +657,8 @@ std::shared_ptr<Mount> mount(Server& server, std::string prefix, std::shared_ptr
 
 std::shared_ptr<Mount> mount(Server& server, std::string prefix, std::shared_ptr<ClientTransport> transport,
                              ClientOptions options) {
+    // Its spans go with the server's when the options name no tracing of their own.
+    if (!options.tracer && options.tracing.endpoint.empty()) options.tracer = server.tracer();
     // The client is made after the mount (its handlers hold the mount), and served once connected.
     // A 2026 server tells of list changes only on a listen stream, which lives as long as the client.
     struct Slot {

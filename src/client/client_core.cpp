@@ -63,7 +63,9 @@ Client::Impl::Impl(std::shared_ptr<ClientTransport> t, ClientOptions o)
       log_level(options.log_level),
       roots(options.roots) {
     if (!transport) throw std::invalid_argument("mcp::Client needs a transport");
-    if (!options.tracing.endpoint.empty())
+    if (options.tracer)
+        tracer = options.tracer;
+    else if (!options.tracing.endpoint.empty())
         tracer = std::make_shared<telemetry::Tracer>(options.tracing, options.info.name);
 }
 
@@ -172,14 +174,16 @@ void Client::Impl::start(std::shared_ptr<const CallSpec> call, int round, const 
                    done = std::move(done)](detail::Outcome outcome) mutable {
                       self->finish(std::move(call), round, key, std::move(outcome), std::move(done));
                   };
-    if (!tracer) {
+    if (!tracer && !call->options.trace) {
         peer->request(call->method, params, std::move(spec), std::move(answered));
         return;
     }
-    // A CLIENT span for this request (each round of a call is one), its traceparent in a copy of
-    // the params.
+    // The trace goes in a copy of the params: without a tracer the caller's context as it came;
+    // with one, a CLIENT span for this request (each round of a call is one) and its traceparent.
     auto traced = params;
-    if (auto span = detail::begin_client_span(*tracer, call->method, call->options, traced)) {
+    if (!tracer) {
+        detail::pass_trace_on(*call->options.trace, traced);
+    } else if (auto span = detail::begin_client_span(*tracer, call->method, call->options, traced)) {
         answered = [self = shared_from_this(), span = std::shared_ptr<telemetry::SpanData>(std::move(span)),
                     answered = std::move(answered)](detail::Outcome outcome) {
             detail::end_client_span(*self->tracer, *span, outcome, self->version());
@@ -382,8 +386,9 @@ void Client::Impl::close() {
         if (!transport_closed.wait_for(lock, std::chrono::seconds(60), [&] { return transport_done; }))
             detail::log().warn("client: the transport did not report its end within 60 s");
     }
-    // The spans of the last calls go out first, within the exporter's timeout.
-    if (tracer && !tracer->flush(options.tracing.export_timeout))
+    // The spans of the last calls go out first, within the exporter's timeout; a shared tracer's
+    // owner flushes it.
+    if (tracer && !options.tracer && !tracer->flush(options.tracing.export_timeout))
         detail::log().warn("client: spans still queued at close were lost");
     pool.shutdown();
     runner.stop();

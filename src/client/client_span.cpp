@@ -44,7 +44,19 @@ void record_failure(SpanData& span, const std::exception_ptr& error) {
     }
 }
 
+void put_trace(boost::json::object& params, std::string traceparent, const std::string& tracestate) {
+    auto& meta = params["_meta"];
+    if (!meta.is_object()) meta = boost::json::object();
+    meta.as_object()["traceparent"] = std::move(traceparent);
+    if (!tracestate.empty()) meta.as_object()["tracestate"] = tracestate;
+}
+
 }  // namespace
+
+void pass_trace_on(const CallOptions::Trace& trace, boost::json::object& params) {
+    if (!telemetry::parse_traceparent(trace.traceparent)) return;  // not well-formed: not passed on
+    put_trace(params, trace.traceparent, trace.tracestate);
+}
 
 std::unique_ptr<SpanData> begin_client_span(const telemetry::Tracer& tracer, std::string_view method,
                                             const CallOptions& options, boost::json::object& params) {
@@ -62,10 +74,7 @@ std::unique_ptr<SpanData> begin_client_span(const telemetry::Tracer& tracer, std
     span->span_id = telemetry::random_span_id();
     const bool sampled = telemetry::should_sample(tracer.sampler(), parent_sampled, span->trace_id);
 
-    auto& meta = params["_meta"];
-    if (!meta.is_object()) meta = boost::json::object();
-    meta.as_object()["traceparent"] = telemetry::format_traceparent(span->trace_id, span->span_id, sampled);
-    if (!span->trace_state.empty()) meta.as_object()["tracestate"] = span->trace_state;
+    put_trace(params, telemetry::format_traceparent(span->trace_id, span->span_id, sampled), span->trace_state);
     if (!sampled) return nullptr;
 
     span->kind = telemetry::SpanKind::client;

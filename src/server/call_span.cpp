@@ -190,4 +190,9 @@ telemetry::SpanData* current_span(CallState& call) {
     return call.span.get();
 }
 
+std::string child_traceparent(const CallState& call) {
+    if (const auto& span = call.handler_span) return telemetry::format_traceparent(span->trace_id, span->span_id, true);
+    return call.trace.child_traceparent();
+}
+
 }  // namespace mcp::detail

@@ -44,5 +44,8 @@ void set_error_code(telemetry::SpanData& span, std::int64_t code, const boost::j
 // The span a handler's Context adds to: its own while it runs, else the request's; null when the
 // request is not traced.
 telemetry::SpanData* current_span(CallState& call);
+// The traceparent for what the handler calls: its run's span as the parent when one is recorded,
+// else the request's (TraceContext::child_traceparent); empty without a trace.
+std::string child_traceparent(const CallState& call);
 
 }  // namespace mcp::detail

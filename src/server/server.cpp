@@ -89,6 +89,8 @@ bool Server::flush_traces(std::chrono::milliseconds within) {
     return core_->tracer == nullptr || core_->tracer->flush(within);
 }
 
+std::shared_ptr<telemetry::Tracer> Server::tracer() const { return core_->tracer; }
+
 void Server::shutdown() {
     begin_shutdown();
     if (core_->started()) core_->pool().shutdown();

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import { Readable } from 'node:stream';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,20 +24,13 @@ import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextproto
 import { CreateMessageRequestSchema, ElicitRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { Client as ClientV2, ProtocolError, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 
-import { HttpDemo, MODERN, waitUntil, withTimeout } from './helpers.mjs';
+import { binary, HttpDemo, MODERN, waitUntil, withTimeout } from './helpers.mjs';
 
 const run = promisify(execFile);
 const REQUEST = { timeout: 15_000 };
 const TEST = { timeout: 60_000 };
 const here = fileURLToPath(new URL('.', import.meta.url));
 const packages = join(here, 'node_modules', '@modelcontextprotocol');
-
-function binary(variable, target) {
-    const path = process.env[variable];
-    assert.ok(path, `${variable} must name the ${target} binary (ctest sets it)`);
-    assert.ok(existsSync(path), `${variable}=${path} does not exist: build the ${target} target first`);
-    return path;
-}
 
 // The children's processes, found by the scratch directory their command lines name.
 function childPids(scratch, name) {

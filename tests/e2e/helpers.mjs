@@ -6,13 +6,16 @@ import { existsSync, readFileSync } from 'node:fs';
 import { connect as netConnect, createServer as createNetServer } from 'node:net';
 import { inflateSync } from 'node:zlib';
 
-// The server under test: set by ctest (tests/e2e/CMakeLists.txt), or by hand for `node --test`.
-export function demoBinary() {
-    const path = process.env.MCP_CPP_DEMO;
-    assert.ok(path, 'MCP_CPP_DEMO must name the mcp-cpp-demo binary (ctest sets it)');
-    assert.ok(existsSync(path), `MCP_CPP_DEMO=${path} does not exist: build the mcp-cpp-demo target first`);
+// A program under test, named by `variable`: set by ctest (tests/e2e/CMakeLists.txt), or by hand
+// for `node --test`.
+export function binary(variable, target) {
+    const path = process.env[variable];
+    assert.ok(path, `${variable} must name the ${target} binary (ctest sets it)`);
+    assert.ok(existsSync(path), `${variable}=${path} does not exist: build the ${target} target first`);
     return path;
 }
+
+export const demoBinary = () => binary('MCP_CPP_DEMO', 'mcp-cpp-demo');
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 

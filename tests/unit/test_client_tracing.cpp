@@ -5,7 +5,9 @@
 #include "otlp_json.hpp"
 
 #include <mcp/bridge/in_process.hpp>
+#include <mcp/bridge/mount.hpp>
 #include <mcp/client/client.hpp>
+#include <mcp/server/context.hpp>
 #include <mcp/server/request_context.hpp>
 #include <mcp/server/server.hpp>
 
@@ -13,6 +15,8 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <memory>
 #include <mutex>
 
 namespace {
@@ -134,6 +138,94 @@ TEST_P(ClientTracing, AnUnsampledCallIsNotExportedButItsDecisionReachesTheServer
     const auto traceparent = seen();
     ASSERT_EQ(traceparent.size(), 55U);
     EXPECT_TRUE(traceparent.ends_with("-00")) << traceparent;
+}
+
+TEST_P(ClientTracing, AClientWithoutTracingPassesTheCallersTraceOnAsItIs) {
+    mcp::ClientOptions options;
+    options.protocol_version = GetParam();
+    mcp::Client client(mcp::in_process(server), options);
+    client.connect();
+    const std::string traceparent = "00-" + kTraceId + "-" + kCallerSpan + "-01";
+    mcp::CallOptions call;
+    call.trace = {traceparent, "vendor=3"};
+    client.call_tool("echo", {{"text", "hi"}}, call);
+    EXPECT_EQ(seen(), traceparent);
+    call.trace = {"00-" + kTraceId + "-0000000000000000-01", ""};  // an all-zero parent: not well-formed
+    client.call_tool("echo", {{"text", "hi"}}, call);
+    EXPECT_EQ(seen(), "");
+    client.close();
+    std::lock_guard lock(received.mutex);
+    EXPECT_TRUE(received.spans.empty());
+}
+
+// A gateway's hop in miniature: a traced server's handler calls another server through a client
+// that shares the server's tracer (no endpoint of its own), passing Context::outgoing_trace().
+TEST_P(ClientTracing, AHandlersCallThroughAClientSharingTheServersTracerIsUnderTheHandlerSpan) {
+    mcp::ServerOptions outer_options;
+    outer_options.tracing = traced_options().tracing;
+    mcp::Server outer({.name = "outer", .version = "1.0"}, outer_options);
+    mcp::ClientOptions inner_options;
+    inner_options.protocol_version = GetParam();
+    inner_options.tracer = outer.tracer();
+    ASSERT_NE(inner_options.tracer, nullptr);
+    auto inner = std::make_shared<mcp::Client>(mcp::in_process(server), std::move(inner_options));
+    inner->connect();
+    outer.tool("relay", "Calls echo on the inner server", [inner](const EchoIn& in, mcp::ToolContext& ctx) {
+        auto trace = ctx.outgoing_trace();
+        mcp::CallOptions call;
+        call.trace = mcp::CallOptions::Trace{.traceparent = std::move(trace.traceparent),
+                                             .tracestate = std::move(trace.tracestate)};
+        return inner->call_tool("echo", {{"text", in.text}}, call).is_error ? "failed" : "relayed";
+    });
+    {
+        mcp::Client client(mcp::in_process(outer), traced_options());
+        client.connect();
+        EXPECT_FALSE(client.call_tool("relay", {{"text", "hi"}}).is_error);
+        client.close();
+    }
+    inner->close();
+    ASSERT_TRUE(outer.flush_traces(std::chrono::seconds(10)));
+
+    const auto relay = spans_named("tools/call relay");  // the caller's CLIENT span and outer's SERVER span
+    ASSERT_EQ(relay.size(), 2U);
+    const auto& outer_span = relay[0].at("kind") == 2 ? relay[0] : relay[1];
+    const auto handler = spans_named("execute_tool relay");
+    ASSERT_EQ(handler.size(), 1U);
+    EXPECT_EQ(handler[0].at("parentSpanId"), outer_span.at("spanId"));
+    const auto echo = spans_named("tools/call echo");
+    ASSERT_EQ(echo.size(), 1U) << "the inner client's span went out through the server's tracer";
+    EXPECT_EQ(echo[0].at("kind"), 3);
+    EXPECT_EQ(echo[0].at("traceId"), outer_span.at("traceId"));
+    EXPECT_EQ(echo[0].at("parentSpanId"), handler[0].at("spanId"));
+    EXPECT_EQ(seen(), "00-" + std::string(echo[0].at("traceId").as_string()) + "-" +
+                          std::string(echo[0].at("spanId").as_string()) + "-01");
+}
+
+// mcp::mount without tracing options of its own: its client shares the server's tracer, and a
+// mounted call's CLIENT span is the child of the outer handler's span.
+TEST_P(ClientTracing, AMountedCallContinuesTheOuterTraceThroughTheServersTracer) {
+    mcp::ServerOptions outer_options;
+    outer_options.tracing = traced_options().tracing;
+    mcp::Server outer({.name = "outer", .version = "1.0"}, outer_options);
+    mcp::ClientOptions inner_options;
+    inner_options.protocol_version = GetParam();
+    auto mounted = mcp::mount(outer, "inner", mcp::in_process(server), std::move(inner_options));
+    {
+        mcp::Client client(mcp::in_process(outer), traced_options());
+        client.connect();
+        EXPECT_FALSE(client.call_tool("inner_echo", {{"text", "hi"}}).is_error);
+        client.close();
+    }
+    mounted.reset();
+    ASSERT_TRUE(outer.flush_traces(std::chrono::seconds(10)));
+
+    const auto handler = spans_named("execute_tool inner_echo");
+    ASSERT_EQ(handler.size(), 1U);
+    const auto echo = spans_named("tools/call echo");
+    ASSERT_EQ(echo.size(), 1U) << "the mount's client span went out through the server's tracer";
+    EXPECT_EQ(echo[0].at("kind"), 3);
+    EXPECT_EQ(echo[0].at("traceId"), handler[0].at("traceId"));
+    EXPECT_EQ(echo[0].at("parentSpanId"), handler[0].at("spanId"));
 }
 
 INSTANTIATE_TEST_SUITE_P(Revisions, ClientTracing, ::testing::Values("2026-07-28", "2025-11-25"),

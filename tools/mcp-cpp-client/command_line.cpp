@@ -77,6 +77,9 @@ std::variant<CommandLine, int> parse_command_line(int argc, char** argv) {
                  "The client credentials grant with --oauth-client-id and --oauth-client-secret (no browser)");
     app.add_option("--oauth-token-file", cl.oauth_token_file,
                    "Keep registrations and tokens in this file (mode 0600) from one run to the next");
+    app.add_option("--otlp-endpoint", cl.otlp_endpoint,
+                   "Export a span per request over OTLP/HTTP to this traces URL (e.g. "
+                   "http://127.0.0.1:4318/v1/traces); the server continues the trace");
     app.add_flag("--json", cl.json, "Print the server's results as JSON");
     app.add_flag("-v,--verbose", cl.verbose, "Show the server's stderr as it comes");
     app.add_option("--protocol-version", cl.protocol_version,

@@ -25,6 +25,7 @@ struct CommandLine {
     std::string oauth_client_secret;
     bool oauth_client_credentials = false;
     std::string oauth_token_file;
+    std::string otlp_endpoint;  // the collector's traces URL: a CLIENT span per request
     bool json = false;
     bool verbose = false;
     std::string protocol_version = "auto";

@@ -151,6 +151,7 @@ int main(int argc, char** argv) {
         options.info = {.name = "mcp-cpp-client", .version = MCP_CPP_VERSION};
         options.protocol_version = cl.protocol_version;
         options.request_timeout = cl.timeout;
+        options.tracing.endpoint = cl.otlp_endpoint;
         options.handlers.elicitation = ask_on_terminal;
         options.handlers.server_stderr = [&server_stderr](std::string_view line) { server_stderr.line(line); };
         mcp::Client client(transport_for(entry, cl), std::move(options));

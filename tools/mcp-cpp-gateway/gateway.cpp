@@ -13,11 +13,13 @@ namespace mcp_gateway {
 
 namespace {
 
-mcp::ClientOptions inner_client_options(const mcp::ServerConfig&) {
+mcp::ClientOptions inner_client_options(const mcp::Server& server) {
     mcp::ClientOptions options;
     options.info = {.name = "mcp-cpp-gateway", .version = MCP_CPP_VERSION};
     // Every caller shares the inner client: a result read for one must never be served to another.
     options.cache_entries = 0;
+    // One exporter for the process: the upstream calls' spans go with the server's own.
+    options.tracer = server.tracer();
     return options;
 }
 
@@ -41,8 +43,8 @@ Gateway::Gateway(mcp::Server& server, const std::vector<mcp::ServerConfig>& serv
     }
     mcp::ClientGroupOptions options;
     // The inner server's elicitation and sampling reach the caller of the mounted tool.
-    options.client_options = [this](const mcp::ServerConfig& config) {
-        auto client_options = inner_client_options(config);
+    options.client_options = [this, &server](const mcp::ServerConfig& config) {
+        auto client_options = inner_client_options(server);
         client_options.handlers = mounts_.at(config.name)->request_handlers();
         return client_options;
     };

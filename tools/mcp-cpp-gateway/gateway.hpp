@@ -22,8 +22,9 @@ namespace mcp_gateway {
 class Gateway {
 public:
     // Mounts each server under its name made a prefix (mcp::mount_prefix), or without one, and
-    // starts connecting them all. Throws std::invalid_argument for two servers whose prefixes come
-    // out equal, or for several servers without prefixes.
+    // starts connecting them all. The upstream clients share the server's tracer (built by
+    // mcp::run from the --otlp-* flags, so the gateway is made once they are applied). Throws std::invalid_argument for
+    // two servers whose prefixes come out equal, or for several servers without prefixes.
     Gateway(mcp::Server& server, const std::vector<mcp::ServerConfig>& servers, bool prefixed = true);
     // close(), then the mounts' entries are removed.
     ~Gateway();

@@ -14,7 +14,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <functional>
 #include <iostream>
+#include <optional>
 
 namespace {
 
@@ -22,11 +24,21 @@ namespace {
 // the lists when they connect).
 constexpr std::chrono::seconds kStartupWait{30};
 
-int run_mcp(mcp::Server& server, std::vector<std::string>& arguments) {
+int run_mcp(mcp::Server& server, std::vector<std::string>& arguments, const std::function<void()>& ready = {}) {
     std::vector<char*> argv;
     argv.reserve(arguments.size());
     for (auto& a : arguments) argv.push_back(a.data());
-    return mcp::run(server, static_cast<int>(argv.size()), argv.data());
+    return mcp::run(server, static_cast<int>(argv.size()), argv.data(), ready);
+}
+
+// Names on stderr the servers that are not connected yet.
+void report_not_started(const mcp_gateway::Gateway& gateway) {
+    for (const auto& state : gateway.servers()) {
+        if (state.status != mcp::ServerStatus::connected) {
+            std::fprintf(stderr, "mcp-cpp-gateway: server \"%s\" is %s: %s\n", state.name.c_str(),
+                         std::string(mcp::to_string(state.status)).c_str(), state.error.c_str());
+        }
+    }
 }
 
 }  // namespace
@@ -55,19 +67,11 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "mcp-cpp-gateway: error: %s\n", e.what());
         return 2;
     }
-    try {
-        mcp_gateway::Gateway gateway(server, servers, !arguments.no_prefix);
-        if (!gateway.wait_started(kStartupWait)) {
-            for (const auto& state : gateway.servers()) {
-                if (state.status != mcp::ServerStatus::connected) {
-                    std::fprintf(stderr, "mcp-cpp-gateway: server \"%s\" is %s: %s\n", state.name.c_str(),
-                                 std::string(mcp::to_string(state.status)).c_str(), state.error.c_str());
-                }
-            }
-        }
-        return run_mcp(server, arguments.run_arguments);
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "mcp-cpp-gateway: error: %s\n", e.what());
-        return 2;
-    }
+    // Made once mcp::run applied the options (its clients share the server's tracer); it outlives
+    // the serving.
+    std::optional<mcp_gateway::Gateway> gateway;
+    return run_mcp(server, arguments.run_arguments, [&] {
+        gateway.emplace(server, servers, !arguments.no_prefix);
+        if (!gateway->wait_started(kStartupWait)) report_not_started(*gateway);
+    });
 }

@@ -12,7 +12,8 @@
 // comes back are rewritten the same way. A name or URI the server has already is left out (logged).
 // An empty prefix serves the inner names and URIs as they are.
 //
-// Calls: the outer call's cancellation and progress reach the inner call; an inner JSON-RPC error
+// Calls: the outer call's cancellation, progress and trace reach the inner call (its CLIENT span
+// under the outer handler's span, Context::outgoing_trace()); an inner JSON-RPC error
 // is thrown as the same mcp::Error; an inner server that cannot be reached (no client, the process
 // died, the inner timeout) is a -32603 error naming the mount. The inner server's elicitation and
 // sampling during a tool call are put to the outer client (request_handlers()); a 2026 outer client
@@ -95,7 +96,8 @@ std::string mount_prefix(std::string_view server_name);
 // was built with Mount::handlers(); otherwise call refresh() when its lists change.
 std::shared_ptr<Mount> mount(Server& server, std::string prefix, std::shared_ptr<Client> client);
 // Builds the client over `transport` with the mount's handlers (after those of `options`),
-// connects it and lists it. Throws what Client::connect throws.
+// connects it and lists it; without tracing options of its own it shares the server's tracer as
+// configured now (Server::tracer()). Throws what Client::connect throws.
 std::shared_ptr<Mount> mount(Server& server, std::string prefix, std::shared_ptr<ClientTransport> transport,
                              ClientOptions options = {});
 

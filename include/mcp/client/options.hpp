@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <stop_token>
 #include <string>
@@ -19,6 +20,10 @@
 
 namespace boost::asio {
 class io_context;
+}
+
+namespace mcp::telemetry {
+class Tracer;
 }
 
 namespace mcp {
@@ -90,6 +95,9 @@ struct ClientOptions {
     // the request's _meta (docs/adr/0030-tracing.md). Off while the endpoint is empty; close()
     // waits up to export_timeout for the spans still queued.
     telemetry::TracingOptions tracing;
+    // A tracer to share instead (Server::tracer(): a gateway's upstream clients): the spans go to
+    // its exporter under its resource, and `tracing` is not read. close() leaves it to its owner.
+    std::shared_ptr<telemetry::Tracer> tracer;
 };
 
 // What one call may ask for. The defaults come from ClientOptions.
@@ -113,10 +121,10 @@ struct CallOptions {
     // on the callback pool, saving two thread hand-offs per call. It must return at once and never
     // block (no blocking call on this client from it); starting the next async call from it is fine.
     bool inline_completion = false;
-    // With ClientOptions::tracing: the trace the call belongs to (W3C traceparent and tracestate),
-    // e.g. mcp::current_trace().child_traceparent() in a server's handler. The request's CLIENT
-    // span is its child; without one the call starts a trace. (Optional, so that an empty
-    // CallOptions owns nothing: GCC 12 destroys a `{}` argument inside co_await twice.)
+    // The trace the call belongs to (W3C traceparent and tracestate), e.g. Context::outgoing_trace()
+    // in a server's handler. With tracing the request's CLIENT span is its child (without one the
+    // call starts a trace); without, it goes in the request's _meta as it is. (Optional, so that
+    // an empty CallOptions owns nothing: GCC 12 destroys a `{}` argument inside co_await twice.)
     struct Trace {
         std::string traceparent;
         std::string tracestate;

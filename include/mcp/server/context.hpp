@@ -25,6 +25,12 @@ namespace detail {
 struct CallState;
 }
 
+// W3C trace context for what a handler calls (Context::outgoing_trace).
+struct OutgoingTrace {
+    std::string traceparent;  // empty: the request has no trace
+    std::string tracestate;
+};
+
 class Context {
 public:
     explicit Context(detail::CallState& state) : state_(&state) {}
@@ -93,6 +99,10 @@ public:
     // handler's own thread; nothing happens when the request is not traced. At most 128 of each.
     void set_span_attribute(std::string key, telemetry::AttributeValue value);
     void add_span_event(std::string name, telemetry::Attributes attributes = {});
+    // The request's trace for what the handler calls (an mcp::Client's CallOptions::trace, another
+    // service's headers): its parent is the span of this run of the handler when one is recorded,
+    // else the request's span.
+    OutgoingTrace outgoing_trace() const;
 
 private:
     detail::CallState* state_;

@@ -32,6 +32,10 @@ namespace detail {
 struct ServerCore;
 }  // namespace detail
 
+namespace telemetry {
+class Tracer;
+}
+
 class Extension;
 
 class Server {
@@ -151,6 +155,10 @@ public:
     // Sends the spans still queued for the collector (ServerOptions::tracing), waiting at most
     // `within`; true when none is left. mcp::run calls it on SIGTERM, after the calls ended.
     bool flush_traces(std::chrono::milliseconds within);
+    // Where the spans go (ServerOptions::tracing, as configure() set it); null when tracing is off.
+    // The clients a handler calls through may share it (ClientOptions::tracer): their spans then
+    // go out with the server's, under the same resource.
+    std::shared_ptr<telemetry::Tracer> tracer() const;
 
     // Replaces the options; only before the first message is handled (mcp::run calls it with
     // what the command line and configuration say). Throws std::invalid_argument for bad values.
