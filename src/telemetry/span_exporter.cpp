@@ -60,7 +60,14 @@ struct SpanExporter::Http {
 };
 
 SpanExporter::SpanExporter(ExporterSettings settings)
-    : settings_(std::move(settings)), http_(std::make_unique<Http>(settings_)), worker_([this] { run(); }) {}
+    : settings_(std::move(settings)), http_(std::make_unique<Http>(settings_)), worker_([this] { run(); }) {
+    // Every series at 0 from the start, before --metrics may be enabled: a rate() or increase()
+    // needs a sample before the first drop to see it, and a dashboard's exported panel a series
+    // while the collector is down.
+    exported_counter();
+    dropped_family().counter({"queue_full"});
+    dropped_family().counter({"export_failed"});
+}
 
 SpanExporter::~SpanExporter() {
     {

@@ -2,9 +2,11 @@
 // every query of every panel of deploy/grafana/mcp-cpp.json (and of its template variables) runs
 // against Debian's prometheus scraping the demo, on a shared Redis, after a bounded load from real
 // clients (SDK v1 sessions with an elicitation, a tool error and unknown names; 2026 calls, an
-// unknown method and a task). Each must return a series with a value, or a panel would stay empty
-// on a real server. Then promtool checks deploy/prometheus/mcp-cpp-alerts.yml and runs its tests,
-// which must hold, for every alert, a case where it fires and one where it stays quiet.
+// unknown method and a task), tracing every call to an OTLP collector that is down (a closed
+// loopback port), so that the exporter's panel shows spans dropped as export_failed. Each must
+// return a series with a value, or a panel would stay empty on a real server. Then promtool checks
+// deploy/prometheus/mcp-cpp-alerts.yml and runs its tests, which must hold, for every alert, a
+// case where it fires and one where it stays quiet.
 //   MCP_CPP_DEMO=build/examples/demo/mcp-cpp-demo node --test tests/e2e/dashboard.test.mjs
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -141,15 +143,18 @@ test('every dashboard query returns series from a Prometheus scraping the demo u
     for (const metric of ['mcp_requests_total', 'mcp_call_duration_seconds_bucket', 'rpc_response_status_code',
         'mcp_sessions_open', 'mcp_parked_client_requests', 'mcp_tasks_running', 'mcp_tasks_ended_total',
         'mcp_store_command_duration_seconds_bucket', 'mcp_store_errors_total',
-        'mcp_server_operation_duration_seconds_bucket', 'mcp_server_session_duration_seconds_bucket']) {
+        'mcp_server_operation_duration_seconds_bucket', 'mcp_server_session_duration_seconds_bucket',
+        'mcp_trace_spans_exported_total', 'mcp_trace_spans_dropped_total']) {
         assert.ok(queries.some((q) => q.expr.includes(metric)), `no panel shows ${metric}`);
     }
 
     const redis = await RedisServer.start();
     cleanups.push(() => redis.close());
     const metricsPort = await freePort();
+    const collectorPort = await freePort(); // nothing listens there: every batch fails
     const demo = await HttpDemo.start(
-        ['--metrics', `127.0.0.1:${metricsPort}`, '--store', redis.url, '--max-sessions-per-client', '1'],
+        ['--metrics', `127.0.0.1:${metricsPort}`, '--store', redis.url, '--max-sessions-per-client', '1',
+            '--otlp-endpoint', `http://127.0.0.1:${collectorPort}/v1/traces`],
         { env: { MCP_SECRET: newSecret() } });
     cleanups.push(() => demo.close());
     const prometheus = await Prometheus.start(`127.0.0.1:${metricsPort}`,
@@ -161,6 +166,10 @@ test('every dashboard query returns series from a Prometheus scraping the demo u
     await prometheus.waitFor('sum(mcp_server_session_duration_seconds_count)', 1);
     await sessionLoad(demo.url, 'second');
     await prometheus.waitFor('sum(mcp_server_session_duration_seconds_count)', 2);
+    // The load's spans, given up after the exporter's retries (about 2.5 s), and none for want of room.
+    await prometheus.waitFor(`sum(mcp_trace_spans_dropped_total{job="${JOB}", reason="export_failed"})`, (n) => n > 0,
+        'spans dropped as export_failed');
+    assert.equal(await prometheus.value(`sum(mcp_trace_spans_dropped_total{job="${JOB}", reason="queue_full"})`), 0);
     // Two scrapes after the load: every series it made has two samples for rate().
     const loaded = Date.now() / 1000;
     await waitUntil(async () => (await prometheus.value(`timestamp(up{job="${JOB}"})`)) >= loaded + 1.2, 10_000,
