@@ -5,27 +5,39 @@
 # unsampled), 0.01 and 1, exporting http/protobuf to a receiver that discards the spans
 # (bench/drivers/otlp-sink.mjs); the difference of the two runs divided by N, the exporter's thread
 # and the flush at SIGTERM included. Prints a Markdown table with each against tracing off.
-#   bench/tracing-cost.sh [--calls N] [--demo PATH]      (needs valgrind and node; a built demo)
+# --gateway: the same calls through mcp-cpp-gateway (--no-prefix) in front of the demo over stdio,
+# the gateway counted (its SERVER, handler and upstream CLIENT spans), the demo not.
+#   bench/tracing-cost.sh [--calls N] [--demo PATH] [--gateway]   (needs valgrind and node; a build)
 set -euo pipefail
 BENCH=$(cd "$(dirname "$0")" && pwd)
 DEMO=$BENCH/../build/examples/demo/mcp-cpp-demo
+GATEWAY=""
 CALLS=2000
 while [[ $# -gt 0 ]]; do
     case $1 in
         --calls) CALLS=${2:?}; shift ;;
         --demo) DEMO=${2:?}; shift ;;
-        *) echo "usage: $0 [--calls N] [--demo PATH]" >&2; exit 2 ;;
+        --gateway) GATEWAY=$BENCH/../build/tools/mcp-cpp-gateway/mcp-cpp-gateway ;;
+        *) echo "usage: $0 [--calls N] [--demo PATH] [--gateway]" >&2; exit 2 ;;
     esac
     shift
 done
 command -v valgrind >/dev/null || { echo "tracing-cost: valgrind is needed (scripts/install-deps.sh --full)" >&2; exit 2; }
 [[ -x $DEMO ]] || { echo "tracing-cost: no demo at $DEMO (build first)" >&2; exit 2; }
+[[ -z $GATEWAY || -x $GATEWAY ]] || { echo "tracing-cost: no gateway at $GATEWAY (build first)" >&2; exit 2; }
 export BENCH_TEXT=${BENCH_TEXT:-$(printf 'a%.0s' {1..100})}
 WORK=$(mktemp -d)
 SINK_PID=""
 trap '[[ -n $SINK_PID ]] && kill "$SINK_PID" 2>/dev/null; rm -rf "$WORK"' EXIT
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+# What runs under callgrind: the demo, or the gateway with the demo as its stdio child.
+SERVER=("$DEMO")
+if [[ -n $GATEWAY ]]; then
+    printf '{"mcpServers":{"demo":{"command":"%s"}}}\n' "$DEMO" >"$WORK/gateway.json"
+    SERVER=("$GATEWAY" --servers "$WORK/gateway.json" --no-prefix)
+fi
 
 SINK_PORT=$(free_port)
 node "$BENCH/drivers/otlp-sink.mjs" --port "$SINK_PORT" >"$WORK/sink.log" 2>&1 &
@@ -37,7 +49,7 @@ run_total() {
     shift
     port=$(free_port)
     file=$WORK/callgrind.$RANDOM.out
-    valgrind --tool=callgrind --callgrind-out-file="$file" "$DEMO" --http "127.0.0.1:$port" --io-threads 1 \
+    valgrind --tool=callgrind --callgrind-out-file="$file" "${SERVER[@]}" --http "127.0.0.1:$port" --io-threads 1 \
         --log-level off "$@" >"$WORK/server.log" 2>&1 &
     pid=$!
     for _ in $(seq 120); do
@@ -65,7 +77,7 @@ per_call() {
 
 OTLP=(--otlp-endpoint "http://127.0.0.1:$SINK_PORT" --otlp-protocol http/protobuf)
 off=$(per_call)
-echo "| tracing | instructions per call | more than off |"
+echo "| tracing${GATEWAY:+ (through the gateway)} | instructions per call | more than off |"
 echo "|---|---:|---:|"
 echo "| off | $off | |"
 for ratio in 0 0.01 1; do

@@ -174,23 +174,18 @@ void Client::Impl::start(std::shared_ptr<const CallSpec> call, int round, const 
                    done = std::move(done)](detail::Outcome outcome) mutable {
                       self->finish(std::move(call), round, key, std::move(outcome), std::move(done));
                   };
-    if (!tracer && !call->options.trace) {
-        peer->request(call->method, params, std::move(spec), std::move(answered));
-        return;
-    }
-    // The trace goes in a copy of the params: without a tracer the caller's context as it came;
+    // The trace goes in the request's _meta: without a tracer the caller's context as it came;
     // with one, a CLIENT span for this request (each round of a call is one) and its traceparent.
-    auto traced = params;
     if (!tracer) {
-        detail::pass_trace_on(*call->options.trace, traced);
-    } else if (auto span = detail::begin_client_span(*tracer, call->method, call->options, traced)) {
+        if (call->options.trace) detail::pass_trace_on(*call->options.trace, spec);
+    } else if (auto span = detail::begin_client_span(*tracer, call->method, call->options, params, spec)) {
         answered = [self = shared_from_this(), span = std::shared_ptr<telemetry::SpanData>(std::move(span)),
                     answered = std::move(answered)](detail::Outcome outcome) {
             detail::end_client_span(*self->tracer, *span, outcome, self->version());
             answered(std::move(outcome));
         };
     }
-    peer->request(call->method, traced, std::move(spec), std::move(answered));
+    peer->request(call->method, params, std::move(spec), std::move(answered));
 }
 
 void Client::Impl::finish(std::shared_ptr<const CallSpec> call, int round, const boost::json::object& key,

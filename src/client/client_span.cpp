@@ -1,5 +1,7 @@
 #include "client/client_span.hpp"
 
+#include "client/envelope.hpp"
+
 #include "telemetry/ids.hpp"
 #include "telemetry/sampler.hpp"
 #include "telemetry/traceparent.hpp"
@@ -44,39 +46,32 @@ void record_failure(SpanData& span, const std::exception_ptr& error) {
     }
 }
 
-void put_trace(boost::json::object& params, std::string traceparent, const std::string& tracestate) {
-    auto& meta = params["_meta"];
-    if (!meta.is_object()) meta = boost::json::object();
-    meta.as_object()["traceparent"] = std::move(traceparent);
-    if (!tracestate.empty()) meta.as_object()["tracestate"] = tracestate;
-}
-
 }  // namespace
 
-void pass_trace_on(const CallOptions::Trace& trace, boost::json::object& params) {
+void pass_trace_on(const CallOptions::Trace& trace, RequestSpec& spec) {
     if (!telemetry::parse_traceparent(trace.traceparent)) return;  // not well-formed: not passed on
-    put_trace(params, trace.traceparent, trace.tracestate);
+    spec.trace = trace_members(trace.traceparent, trace.tracestate);
 }
 
 std::unique_ptr<SpanData> begin_client_span(const telemetry::Tracer& tracer, std::string_view method,
-                                            const CallOptions& options, boost::json::object& params) {
-    auto span = std::make_unique<SpanData>();
+                                            const CallOptions& options, const boost::json::object& params,
+                                            RequestSpec& spec) {
     const auto parent = options.trace ? telemetry::parse_traceparent(options.trace->traceparent) : std::nullopt;
-    std::optional<bool> parent_sampled;
-    if (parent) {
-        span->trace_id = parent->trace_id;
-        span->parent_span_id = parent->parent_id;
-        parent_sampled = (parent->flags & 1) != 0;
-        span->trace_state = options.trace->tracestate;
-    } else {
-        span->trace_id = telemetry::random_trace_id();
-    }
-    span->span_id = telemetry::random_span_id();
-    const bool sampled = telemetry::should_sample(tracer.sampler(), parent_sampled, span->trace_id);
-
-    put_trace(params, telemetry::format_traceparent(span->trace_id, span->span_id, sampled), span->trace_state);
+    const auto trace_id = parent ? parent->trace_id : telemetry::random_trace_id();
+    const auto span_id = telemetry::random_span_id();
+    const auto parent_sampled = parent ? std::optional<bool>((parent->flags & 1) != 0) : std::nullopt;
+    const bool sampled = telemetry::should_sample(tracer.sampler(), parent_sampled, trace_id);
+    const std::string_view tracestate = parent ? std::string_view(options.trace->tracestate) : std::string_view();
+    spec.trace = trace_members(telemetry::format_traceparent(trace_id, span_id, sampled), tracestate);
     if (!sampled) return nullptr;
 
+    auto span = std::make_unique<SpanData>();
+    span->trace_id = trace_id;
+    span->span_id = span_id;
+    if (parent) {
+        span->parent_span_id = parent->parent_id;
+        span->trace_state = tracestate;
+    }
     span->kind = telemetry::SpanKind::client;
     span->name = std::string(method);
     span->set("mcp.method.name", std::string(method));

@@ -58,33 +58,38 @@ std::string envelope_members(std::string_view protocol_version, const boost::jso
 }
 
 std::string request_text(std::int64_t id, std::string_view method, const boost::json::object& params,
-                         std::string_view members) {
+                         std::string_view members, std::string_view trace) {
     // Written out into one buffer rather than built as a JSON-RPC object and serialized: a request
     // is the hot path. Room for a transport's line end is left.
     std::string text;
-    text.reserve(256 + members.size());
+    text.reserve(256 + members.size() + trace.size());
     text += R"({"jsonrpc":"2.0","id":)";
     char digits[24];
     text.append(digits, std::to_chars(digits, digits + sizeof digits, id).ptr);
     text += R"(,"method":)";
     append_json(text, method);
     text += R"(,"params":)";
-    if (members.empty()) {
+    if (members.empty() && trace.empty()) {
         append_json(text, params);
     } else {
-        // The envelope first in _meta; what _meta held already after it, less the keys the
-        // envelope sets; then the other params.
+        // The envelope and the trace first in _meta; what _meta held already after them, less the
+        // keys they set; then the other params.
         boost::json::object meta;
         boost::json::object rest;
         const boost::json::object* others = &params;
         if (const auto* own_meta = params.if_contains("_meta")) {
             if (own_meta->is_object()) meta = own_meta->as_object();
-            for (auto key : {kVersionKey, kCapabilitiesKey, kClientInfoKey, kLogLevelKey}) meta.erase(key);
+            if (!members.empty())
+                for (auto key : {kVersionKey, kCapabilitiesKey, kClientInfoKey, kLogLevelKey}) meta.erase(key);
+            if (!trace.empty())
+                for (auto key : {"traceparent", "tracestate"}) meta.erase(key);
             rest = params;
             rest.erase("_meta");
             others = &rest;
         }
         text.append(R"({"_meta":{)").append(members);
+        if (!members.empty() && !trace.empty()) text += ',';
+        text.append(trace);
         if (!meta.empty()) {
             text += ',';
             append_members(text, meta);
@@ -98,6 +103,16 @@ std::string request_text(std::int64_t id, std::string_view method, const boost::
     }
     text += '}';
     return text;
+}
+
+std::string trace_members(std::string_view traceparent, std::string_view tracestate) {
+    std::string members = R"("traceparent":)";
+    append_json(members, traceparent);
+    if (!tracestate.empty()) {
+        members += R"(,"tracestate":)";
+        append_json(members, tracestate);
+    }
+    return members;
 }
 
 }  // namespace mcp::detail

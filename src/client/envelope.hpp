@@ -27,9 +27,13 @@ boost::json::object client_capabilities(const ClientOptions& options);
 std::string envelope_members(std::string_view protocol_version, const boost::json::object& capabilities,
                              const boost::json::object& client_info, std::optional<LogLevel> log_level);
 
-// The text of a request whose params._meta starts with `members` (envelope_members); what _meta
-// held already follows, less the keys the envelope sets. Empty members: the plain request.
+// The text of a request whose params._meta starts with `members` (envelope_members) and then
+// `trace` (trace_members); what _meta held already follows, less the keys those set. Both empty:
+// the plain request. So a traced request is written without a copy of its params.
 std::string request_text(std::int64_t id, std::string_view method, const boost::json::object& params,
-                         std::string_view members);
+                         std::string_view members, std::string_view trace = {});
+
+// `"traceparent":"...","tracestate":"..."` (tracestate only when not empty): _meta members.
+std::string trace_members(std::string_view traceparent, std::string_view tracestate);
 
 }  // namespace mcp::detail

@@ -158,7 +158,7 @@ void Peer::request(std::string_view method, const boost::json::object& params, R
         out.params = std::move(spec.param_headers);
     }
     out.protocol_version = std::move(spec.protocol_version);
-    out.text = request_text(id, method, *sent, spec.envelope ? *spec.envelope : std::string_view());
+    out.text = request_text(id, method, *sent, spec.envelope ? *spec.envelope : std::string_view(), spec.trace);
     // Holds the request alone, which a std::function keeps without an allocation of its own.
     out.failed = [request = std::weak_ptr<Pending>(pending)](const TransportFailure& failure) {
         const auto p = request.lock();

@@ -43,6 +43,8 @@ struct RequestSpec {
     std::function<void(const boost::json::object& params)> on_progress;
     // Set (2026-07-28): the envelope members (envelope_members) params._meta starts with.
     std::shared_ptr<const std::string> envelope;
+    // Set: _meta members of the trace (trace_members), written after the envelope's.
+    std::string trace;
     // The completion reads Outcome::reply_text: a plain reply is handed on unparsed.
     bool reply_as_text = false;
 };

@@ -72,6 +72,31 @@ TEST(Envelope, AMetaThatIsNotAnObjectIsReplacedAndNoEnvelopeMeansThePlainRequest
     EXPECT_TRUE(plain.at("params").as_object().empty());
 }
 
+TEST(Envelope, TheTraceFollowsTheEnvelopeAndReplacesTheCallersOwn) {
+    const auto members = envelope_members("2026-07-28", {}, {}, std::nullopt);
+    const auto trace = trace_members("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", R"(k="v\w)");
+    const auto params = object(R"({"name":"echo","_meta":{"traceparent":"old","tracestate":"old","progressToken":4}})");
+    for (const std::string_view envelope : {std::string_view(members), std::string_view()}) {
+        const auto text = request_text(5, "tools/call", params, envelope, trace);
+        EXPECT_EQ(text.find("old"), std::string::npos) << text;  // once, and the client's
+        const auto request = object(text);
+        const auto& meta = request.at("params").at("_meta").as_object();
+        EXPECT_EQ(meta.at("traceparent").as_string(), "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
+        EXPECT_EQ(meta.at("tracestate").as_string(), R"(k="v\w)");  // escaped in the text, whole again
+        EXPECT_EQ(meta.at("progressToken").as_int64(), 4);
+        EXPECT_EQ(meta.contains("io.modelcontextprotocol/protocolVersion"), !envelope.empty());
+        EXPECT_EQ(request.at("params").at("name").as_string(), "echo");
+    }
+    // Without a trace the caller's own _meta stays as it is.
+    const auto untouched = object(request_text(6, "tools/call", params, members));
+    EXPECT_EQ(untouched.at("params").at("_meta").at("traceparent").as_string(), "old");
+    EXPECT_FALSE(object(request_text(7, "ping", {}, {}, trace_members("tp", "")))
+                     .at("params")
+                     .at("_meta")
+                     .as_object()
+                     .contains("tracestate"));
+}
+
 // ---- Negotiation: one test per verdict.
 
 TEST(Negotiation, DiscoverResultNamingTheVersionIsModern) {
