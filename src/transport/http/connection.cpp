@@ -195,6 +195,7 @@ asio::awaitable<std::optional<Peer>> peer_of(asio::ip::tcp::socket& socket, cons
     const auto remote = socket.remote_endpoint(ec);
     if (ec) co_return std::nullopt;  // gone already
     Peer peer{unmapped(remote.address()), false};
+    peer.port = remote.port();
     peer.trusted = ctx.trusted_proxies.trusts(peer.address);
     if (!peer.trusted) co_return peer;
     const auto proxy = co_await read_proxy_header(socket, ctx.options.header_timeout);
@@ -214,6 +215,7 @@ asio::awaitable<void> serve_connection(asio::ip::tcp::socket socket, HttpContext
     auto peer = co_await peer_of(socket, ctx);
     if (!peer) co_return;
     peer->client = aggregated(peer->address, ctx.options.ipv6_prefix);
+    if (peer->address.is_v6() && tracer(ctx.server) != nullptr) peer->whole = peer->address.to_string();
     // A client's connections are counted by its address; a proxy's carry many clients' requests.
     std::optional<ClientQuota::Place> place;
     if (!peer->trusted) {

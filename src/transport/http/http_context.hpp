@@ -21,10 +21,12 @@
 #include <boost/beast/http/string_body.hpp>
 
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <list>
 #include <memory>
 #include <mutex>
+#include <string_view>
 
 namespace mcp::detail {
 
@@ -93,6 +95,11 @@ struct Peer {
     // `address` as clients are told apart (aggregated: an IPv6 prefix), written once per connection:
     // the client of an untrusted peer's every request.
     std::string client;
+    // For the request's span: the connection's remote port (0 when a PROXY header named the peer),
+    // and an IPv6 address whole, written only when spans are recorded (`client` is an IPv4 whole).
+    std::uint16_t port = 0;
+    std::string whole;
+    std::string_view whole_address() const { return whole.empty() ? std::string_view(client) : whole; }
 };
 
 // One request on the MCP endpoint; returns whether the connection may be kept alive.
