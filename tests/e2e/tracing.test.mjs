@@ -87,6 +87,13 @@ describe('OTLP http/protobuf', () => {
         assert.equal(server.attributes['mcp.protocol.version'], '2026-07-28');
         assert.equal(server.attributes['mcp.session.id'], undefined, '2026-07-28 has no session');
         assert.equal(server.attributes['error.type'], undefined);
+        // The connection, as the HTTP transport knows it: this test's own end of it.
+        assert.equal(server.attributes['network.transport'], 'tcp');
+        assert.equal(server.attributes['network.protocol.name'], 'http');
+        assert.equal(server.attributes['network.protocol.version'], '1.1');
+        assert.equal(server.attributes['client.address'], '127.0.0.1');
+        assert.match(server.attributes['client.port'], /^[1-9][0-9]*$/);
+        assert.ok(Number(server.attributes['client.port']) <= 65535);
         assert.ok(server.endTimeUnixNano >= server.startTimeUnixNano);
         assert.equal(server.resource['service.name'], 'tracing-e2e');
         assert.equal(server.resource['telemetry.sdk.language'], 'cpp');
@@ -131,6 +138,9 @@ describe('OTLP http/protobuf', () => {
         const span = await receiver.span((s) => s.traceId === traceId && s.name === 'tools/call echo', 'the 2025 span');
         assert.equal(span.kind, SERVER);
         assert.equal(span.parentSpanId, parent);
+        assert.equal(span.flags, 0x301, 'sampled, and the header names a span of the caller\'s process');
+        assert.equal(span.attributes['network.transport'], 'tcp');
+        assert.equal(span.attributes['client.address'], '127.0.0.1');
         assert.equal(span.attributes['mcp.session.id'], session);
         assert.equal(span.attributes['mcp.protocol.version'], '2025-11-25');
         assert.equal(span.attributes['jsonrpc.request.id'], '7');
