@@ -190,11 +190,11 @@ asio::awaitable<ProxyRead> read_proxy_header(asio::ip::tcp::socket& socket, std:
 }
 
 // Who is at the far end of a new connection; nothing when a trusted peer's PROXY header is refused.
-asio::awaitable<std::optional<Peer>> peer_of(asio::ip::tcp::socket& socket, const HttpContext& ctx) {
+asio::awaitable<std::optional<ConnectionPeer>> peer_of(asio::ip::tcp::socket& socket, const HttpContext& ctx) {
     boost::system::error_code ec;
     const auto remote = socket.remote_endpoint(ec);
     if (ec) co_return std::nullopt;  // gone already
-    Peer peer{unmapped(remote.address()), false};
+    ConnectionPeer peer{unmapped(remote.address()), false};
     peer.port = remote.port();
     peer.trusted = ctx.trusted_proxies.trusts(peer.address);
     if (!peer.trusted) co_return peer;
@@ -204,7 +204,7 @@ asio::awaitable<std::optional<Peer>> peer_of(asio::ip::tcp::socket& socket, cons
         log().debug("PROXY protocol header from {} refused", peer.address.to_string());
         co_return std::nullopt;
     }
-    if (proxy.source) peer = Peer{*proxy.source, ctx.trusted_proxies.trusts(*proxy.source)};
+    if (proxy.source) peer = ConnectionPeer{*proxy.source, ctx.trusted_proxies.trusts(*proxy.source)};
     co_return peer;
 }
 

@@ -113,7 +113,7 @@ struct Caller {
 // The client of a request from `peer`: the peer itself, or behind a trusted proxy the hop the
 // forwarding header names; as the quotas count it, and for the request's span when one may be
 // recorded (an IPv4 address is whole in both: only an IPv6 one is written again).
-void identify_client(Caller& caller, const Request& request, const Peer& peer, const HttpContext& ctx) {
+void identify_client(Caller& caller, const Request& request, const ConnectionPeer& peer, const HttpContext& ctx) {
     const bool traced = tracer(ctx.server) != nullptr;
     if (traced) caller.network = {"tcp", "http", request.version() == 10 ? "1.0" : "1.1"};
     if (!peer.trusted) {
@@ -418,7 +418,7 @@ bool targets_endpoint(std::string_view target, const HttpContext& ctx) {
     return target.substr(0, target.find('?')) == ctx.options.endpoint;
 }
 
-asio::awaitable<bool> handle_request(HttpStream& stream, Request& request, const Peer& peer, HttpContext& ctx) {
+asio::awaitable<bool> handle_request(HttpStream& stream, Request& request, const ConnectionPeer& peer, HttpContext& ctx) {
     const std::string_view target(request.target().data(), request.target().size());
     if (ctx.bearer && ctx.bearer->is_metadata_path(target.substr(0, target.find('?')))) {
         if (request.method() != http::verb::get) {

@@ -88,8 +88,8 @@ bool targets_endpoint(std::string_view target, const HttpContext& ctx);
 
 // The far end of a connection: its address (the client a trusted balancer's PROXY protocol header
 // named, if one did), and whether that is a trusted proxy, whose forwarding header then names the
-// client of each request.
-struct Peer {
+// client of each request. (Not `Peer`: client/peer.hpp has that name in mcp::detail.)
+struct ConnectionPeer {
     Address address;
     bool trusted = false;
     // `address` as clients are told apart (aggregated: an IPv6 prefix), written once per connection:
@@ -103,6 +103,6 @@ struct Peer {
 };
 
 // One request on the MCP endpoint; returns whether the connection may be kept alive.
-boost::asio::awaitable<bool> handle_request(HttpStream& stream, Request& request, const Peer& peer, HttpContext& ctx);
+boost::asio::awaitable<bool> handle_request(HttpStream& stream, Request& request, const ConnectionPeer& peer, HttpContext& ctx);
 
 }  // namespace mcp::detail
