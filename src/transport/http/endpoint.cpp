@@ -418,7 +418,8 @@ bool targets_endpoint(std::string_view target, const HttpContext& ctx) {
     return target.substr(0, target.find('?')) == ctx.options.endpoint;
 }
 
-asio::awaitable<bool> handle_request(HttpStream& stream, Request& request, const ConnectionPeer& peer, HttpContext& ctx) {
+asio::awaitable<bool> handle_request(HttpStream& stream, Request& request, const ConnectionPeer& peer,
+                                     HttpContext& ctx) {
     const std::string_view target(request.target().data(), request.target().size());
     if (ctx.bearer && ctx.bearer->is_metadata_path(target.substr(0, target.find('?')))) {
         if (request.method() != http::verb::get) {

@@ -103,6 +103,7 @@ struct ConnectionPeer {
 };
 
 // One request on the MCP endpoint; returns whether the connection may be kept alive.
-boost::asio::awaitable<bool> handle_request(HttpStream& stream, Request& request, const ConnectionPeer& peer, HttpContext& ctx);
+boost::asio::awaitable<bool> handle_request(HttpStream& stream, Request& request, const ConnectionPeer& peer,
+                                            HttpContext& ctx);
 
 }  // namespace mcp::detail
