@@ -11,6 +11,7 @@
 #include "telemetry/tracer.hpp"
 
 #include <mcp/protocol/errors.hpp>
+#include <mcp/server/sink.hpp>
 
 #include <boost/json/value.hpp>
 
@@ -52,9 +53,18 @@ std::string error_message(const boost::json::value* response) {
     return message != nullptr && message->is_string() ? std::string(message->get_string()) : std::string();
 }
 
+// The connection's attributes, as the transport knew them (keys literal: borrowed, not copied).
+void set_network(SpanData& span, const InboundNetwork& network) {
+    if (!network.transport.empty()) span.set("network.transport", network.transport);
+    if (!network.protocol_name.empty()) span.set("network.protocol.name", network.protocol_name);
+    if (!network.protocol_version.empty()) span.set("network.protocol.version", network.protocol_version);
+    if (!network.client_address.empty()) span.set("client.address", network.client_address);
+    if (network.client_port != 0) span.set("client.port", network.client_port);
+}
+
 }  // namespace
 
-void begin_server_span(CallState& call, TraceContext trace) {
+void begin_server_span(CallState& call, TraceContext trace, const InboundNetwork& network) {
     const auto* tracer = call.core.tracer.get();
     if (tracer == nullptr) {
         call.trace = std::move(trace);
@@ -81,10 +91,11 @@ void begin_server_span(CallState& call, TraceContext trace) {
     span->span_id = span_id;
     if (continued) {
         span->parent_span_id = caller->parent_id;
-        span->parent_remote = true;
+        span->parent_remote = !call.trace.parent_local;
         span->trace_state = call.trace.tracestate;
     }
     span->kind = SpanKind::server;
+    set_network(*span, network);
     span->start_unix_nano = telemetry::now_unix_nano();
     call.span = std::move(span);
 }

@@ -11,6 +11,9 @@
 #include <cstdint>
 #include <exception>
 
+namespace mcp {
+struct InboundNetwork;
+}
 namespace mcp::telemetry {
 struct SpanData;
 }
@@ -20,8 +23,9 @@ namespace mcp::detail {
 struct CallState;
 
 // Sets call.trace (the caller's trace and a span id in it, or a new trace) and, when the trace is
-// sampled, starts call.span. `trace` is what the request carried (trace_of in dispatch.cpp).
-void begin_server_span(CallState& call, TraceContext trace);
+// sampled, starts call.span with the connection's attributes. `trace` is what the request carried
+// (trace_of in dispatch.cpp), `network` what the transport knows of the connection.
+void begin_server_span(CallState& call, TraceContext trace, const InboundNetwork& network);
 // Names the span, adds what the request and its answer say, and hands it to the exporter.
 // `answer_code`: the answer's JSON-RPC code (0: none), recorded with the message of `response`
 // when it is given.

@@ -222,8 +222,11 @@ Era era_of(const jsonrpc::Message& message, const Inbound& inbound) {
 // The trace context, with a span for this request: the transport's headers, else
 // traceparent/tracestate in params._meta.
 TraceContext trace_of(const jsonrpc::Message& msg, const Inbound& inbound) {
-    if (!inbound.trace.traceparent.empty() || msg.params == nullptr)
-        return start_span(inbound.trace.traceparent, inbound.trace.tracestate);
+    if (!inbound.trace.traceparent.empty() || msg.params == nullptr) {
+        auto trace = start_span(inbound.trace.traceparent, inbound.trace.tracestate);
+        if (!trace.traceparent.empty()) trace.parent_local = inbound.trace.parent_local;
+        return trace;
+    }
     std::string_view traceparent;
     std::string_view tracestate;
     if (const auto* meta = msg.params->if_contains("_meta"); meta && meta->is_object()) {
@@ -329,7 +332,7 @@ bool answers_without_store(const ServerCore& core, const jsonrpc::Message& messa
 void handle_request(ServerCore& core, const std::shared_ptr<CallState>& call, const Inbound& inbound) {
     const Method* method = nullptr;
     const Era era = era_of(call->message, inbound);
-    if (core.tracer) begin_server_span(*call, trace_of(call->message, inbound));
+    if (core.tracer) begin_server_span(*call, trace_of(call->message, inbound), inbound.network);
     try {
         method = era == Era::stateless ? admit_stateless(*call, inbound) : admit_in_session(*call, inbound);
     } catch (const Error& e) {

@@ -7,7 +7,8 @@
 // a traceparent header, a 2026-07-28 multi-round call (a span per round, its questions as events),
 // a failed call and its code, a malformed traceparent, parent-based
 // sampling at ratio 0, a receiver that is down (calls unharmed, drops counted in /metrics), the
-// queue flushed on SIGTERM, and an https:// receiver that asks for a client certificate.
+// queue flushed on SIGTERM, an https:// receiver that asks for a client certificate, and the
+// client.address of a request forwarded by a trusted proxy (IPv4 and IPv6, no port).
 //   MCP_CPP_DEMO=build/examples/demo/mcp-cpp-demo node --test tests/e2e/tracing.test.mjs
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -87,6 +88,13 @@ describe('OTLP http/protobuf', () => {
         assert.equal(server.attributes['mcp.protocol.version'], '2026-07-28');
         assert.equal(server.attributes['mcp.session.id'], undefined, '2026-07-28 has no session');
         assert.equal(server.attributes['error.type'], undefined);
+        // The connection, as the HTTP transport knows it: this test's own end of it.
+        assert.equal(server.attributes['network.transport'], 'tcp');
+        assert.equal(server.attributes['network.protocol.name'], 'http');
+        assert.equal(server.attributes['network.protocol.version'], '1.1');
+        assert.equal(server.attributes['client.address'], '127.0.0.1');
+        assert.match(server.attributes['client.port'], /^[1-9][0-9]*$/);
+        assert.ok(Number(server.attributes['client.port']) <= 65535);
         assert.ok(server.endTimeUnixNano >= server.startTimeUnixNano);
         assert.equal(server.resource['service.name'], 'tracing-e2e');
         assert.equal(server.resource['telemetry.sdk.language'], 'cpp');
@@ -131,6 +139,9 @@ describe('OTLP http/protobuf', () => {
         const span = await receiver.span((s) => s.traceId === traceId && s.name === 'tools/call echo', 'the 2025 span');
         assert.equal(span.kind, SERVER);
         assert.equal(span.parentSpanId, parent);
+        assert.equal(span.flags, 0x301, 'sampled, and the header names a span of the caller\'s process');
+        assert.equal(span.attributes['network.transport'], 'tcp');
+        assert.equal(span.attributes['client.address'], '127.0.0.1');
         assert.equal(span.attributes['mcp.session.id'], session);
         assert.equal(span.attributes['mcp.protocol.version'], '2025-11-25');
         assert.equal(span.attributes['jsonrpc.request.id'], '7');
@@ -344,5 +355,21 @@ describe('an https:// collector that asks for a client certificate', () => {
         const span = await receiver.span((s) => s.attributes['jsonrpc.request.id'] === 'tls-1', 'the span over TLS');
         assert.equal(span.name, 'tools/call echo');
         assert.equal(receiver.requests[0].peer, 'otlp-client', 'the demo presented its client certificate');
+    });
+});
+
+describe('behind a trusted proxy', () => {
+    test('client.address is the forwarded client, whole (an IPv6 one too, not its /64), with no port', TEST, async () => {
+        const receiver = await startReceiver();
+        const demo = await startDemo(['--otlp-endpoint', receiver.url, '--trusted-proxies', '127.0.0.1/32']);
+        const echo = { name: 'echo', arguments: { text: 'via' } };
+        for (const [id, client] of [['xff-4', '192.0.2.9'], ['xff-6', '2001:db8:1:2::7']]) {
+            const r = await modernCall(demo.url, id, 'tools/call', echo, { headers: { 'x-forwarded-for': client } });
+            assert.equal(r.status, 200, r.text);
+            const span = await receiver.span((s) => s.attributes['jsonrpc.request.id'] === id, `the span of ${id}`);
+            assert.equal(span.attributes['client.address'], client);
+            assert.equal(span.attributes['client.port'], undefined, 'the port the proxy connected from is not the client\'s');
+            assert.equal(span.attributes['network.transport'], 'tcp');
+        }
     });
 });

@@ -79,6 +79,10 @@ describe('bearer token verification', () => {
         const server = await receiver.span((s) => s.traceId === traceId && s.kind === SERVER, 'the server span');
         assert.equal(server.name, 'tools/call word_stats');
         assert.equal(server.parentSpanId, verify.spanId, 'the SERVER span is the child of the verification');
+        assert.equal(server.flags, 0x101, 'sampled, and its parent is in this process: not remote');
+        assert.equal(server.attributes['network.transport'], 'tcp');
+        assert.equal(server.attributes['client.address'], '127.0.0.1');
+        assert.match(server.attributes['client.port'], /^[1-9][0-9]*$/);
         assert.equal(server.traceState, 'vendor=3');
         assert.ok(server.startTimeUnixNano >= verify.endTimeUnixNano);
         assert.equal(receiver.spans.filter((s) => s.traceId === traceId && s.kind === CLIENT).length, 0, 'no fetch: the keys were loaded');
@@ -92,6 +96,7 @@ describe('bearer token verification', () => {
         assert.equal(verify.name, 'verify token');
         assert.equal(verify.parentSpanId, '', 'a root');
         assert.equal(verify.traceId, server.traceId);
+        assert.equal(server.flags, 0x101, 'its parent is in this process');
     });
 
     test('a refused token leaves its span, status ERROR with error.type', TEST, async () => {

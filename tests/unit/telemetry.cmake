@@ -8,3 +8,6 @@ target_link_libraries(test_round_spans PRIVATE mcp::mcp OpenSSL::SSL)
 # The HTTP transport's spans: a bearer check's, a GET stream's, and nothing allocated unsampled.
 mcp_unit_test(test_http_spans test_http_spans.cpp)
 target_link_libraries(test_http_spans PRIVATE mcp::mcp)
+# The SERVER span's network attributes (stdio, a transport's Inbound::network) and IS_REMOTE.
+mcp_unit_test(test_span_network test_span_network.cpp http_test_server.cpp)
+target_link_libraries(test_span_network PRIVATE mcp::mcp OpenSSL::SSL)

@@ -68,6 +68,7 @@ TEST(VerifySpan, AllocatesNothingWhenTracingIsOffOrTheCallerDidNotSample) {
     EXPECT_EQ(off.traceparent, "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01");
     EXPECT_EQ(unsampled.traceparent, "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00");
     EXPECT_EQ(unsampled.tracestate, "vendor=1");
+    EXPECT_FALSE(unsampled.parent_local) << "the caller's traceparent goes on as it came";
 }
 
 TEST(VerifySpan, AcceptedHandsItsSpanDownAsTheRequestsParent) {
@@ -82,6 +83,7 @@ TEST(VerifySpan, AcceptedHandsItsSpanDownAsTheRequestsParent) {
     EXPECT_NE(trace.traceparent.substr(36, 16), "00f067aa0ba902b7");  // the verification's span, not the caller's
     EXPECT_EQ(handed->flags, 1);
     EXPECT_EQ(trace.tracestate, "vendor=1");
+    EXPECT_TRUE(trace.parent_local) << "the core's span is a child in this process";
 }
 
 TEST(VerifySpan, StartsTheTraceWhenTheTraceparentIsMissingOrMalformed) {
@@ -97,6 +99,7 @@ TEST(VerifySpan, StartsTheTraceWhenTheTraceparentIsMissingOrMalformed) {
             const auto handed = telemetry::parse_traceparent(trace.traceparent);
             ASSERT_TRUE(handed.has_value()) << hostile;
             EXPECT_EQ(handed->flags, ratio == 1.0 ? 1 : 0) << "the core follows this decision: " << hostile;
+            EXPECT_EQ(trace.parent_local, ratio == 1.0) << "no span recorded, none to be local: " << hostile;
             EXPECT_TRUE(trace.tracestate.empty()) << "it came with no usable traceparent: " << hostile;
         }
     }

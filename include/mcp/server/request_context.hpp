@@ -82,6 +82,9 @@ struct TraceContext {
     // This server records the request's span (tracing on, the trace sampled). Without a caller's
     // traceparent it is what child_traceparent's flags say.
     bool sampled = false;
+    // The traceparent names a span this process recorded (the HTTP transport's `verify token`),
+    // not the caller's: the request's span then has a parent in the same process (IS_REMOTE unset).
+    bool parent_local = false;
     // The traceparent for what this request calls (the client, other services): the same trace,
     // with this request's span as the parent. Empty without a trace.
     std::string child_traceparent() const;

@@ -8,10 +8,12 @@
 
 #include <boost/json/value.hpp>
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <stop_token>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -57,6 +59,17 @@ struct RequestHeaders {
     std::vector<std::pair<std::string, std::string>> params;
 };
 
+// The connection a message came over, for the request's span (OpenTelemetry's network.* and
+// client.* attributes). The transport fills what it knows at no cost to a request: literals, and
+// views of what it keeps for the connection or the request, valid while Server::handle runs.
+struct InboundNetwork {
+    std::string_view transport;         // network.transport: "tcp", "pipe"; empty in-process
+    std::string_view protocol_name;     // network.protocol.name: "http"; empty on stdio
+    std::string_view protocol_version;  // network.protocol.version: "1.1"
+    std::string_view client_address;    // client.address, whole (not the prefix of client_address below)
+    std::uint16_t client_port = 0;      // client.port; 0 when unknown (behind a proxy)
+};
+
 // What the transport knows about an inbound message besides its body.
 struct Inbound {
     // The 2025-era session (HTTP), or the connection's session (stdio, in-process). May be null.
@@ -76,6 +89,7 @@ struct Inbound {
     // IPv6 by its prefix, "2001:db8:1:2::/64"); empty on stdio and in-process. With the principal,
     // it says who the client is for the bounds kept per client (docs/adr/0024-fair-limits.md).
     std::string client_address;
+    InboundNetwork network;
 };
 
 }  // namespace mcp

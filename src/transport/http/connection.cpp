@@ -190,11 +190,12 @@ asio::awaitable<ProxyRead> read_proxy_header(asio::ip::tcp::socket& socket, std:
 }
 
 // Who is at the far end of a new connection; nothing when a trusted peer's PROXY header is refused.
-asio::awaitable<std::optional<Peer>> peer_of(asio::ip::tcp::socket& socket, const HttpContext& ctx) {
+asio::awaitable<std::optional<ConnectionPeer>> peer_of(asio::ip::tcp::socket& socket, const HttpContext& ctx) {
     boost::system::error_code ec;
     const auto remote = socket.remote_endpoint(ec);
     if (ec) co_return std::nullopt;  // gone already
-    Peer peer{unmapped(remote.address()), false};
+    ConnectionPeer peer{unmapped(remote.address()), false};
+    peer.port = remote.port();
     peer.trusted = ctx.trusted_proxies.trusts(peer.address);
     if (!peer.trusted) co_return peer;
     const auto proxy = co_await read_proxy_header(socket, ctx.options.header_timeout);
@@ -203,7 +204,7 @@ asio::awaitable<std::optional<Peer>> peer_of(asio::ip::tcp::socket& socket, cons
         log().debug("PROXY protocol header from {} refused", peer.address.to_string());
         co_return std::nullopt;
     }
-    if (proxy.source) peer = Peer{*proxy.source, ctx.trusted_proxies.trusts(*proxy.source)};
+    if (proxy.source) peer = ConnectionPeer{*proxy.source, ctx.trusted_proxies.trusts(*proxy.source)};
     co_return peer;
 }
 
@@ -214,6 +215,7 @@ asio::awaitable<void> serve_connection(asio::ip::tcp::socket socket, HttpContext
     auto peer = co_await peer_of(socket, ctx);
     if (!peer) co_return;
     peer->client = aggregated(peer->address, ctx.options.ipv6_prefix);
+    if (peer->address.is_v6() && tracer(ctx.server) != nullptr) peer->whole = peer->address.to_string();
     // A client's connections are counted by its address; a proxy's carry many clients' requests.
     std::optional<ClientQuota::Place> place;
     if (!peer->trusted) {

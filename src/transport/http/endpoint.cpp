@@ -93,6 +93,9 @@ struct Caller {
     std::shared_ptr<const Principal> principal;
     TraceContext trace;
     std::string address;  // the client's, as the quotas count it (client_address.hpp)
+    // The connection for the request's span; its client_address views the peer's or `whole`.
+    InboundNetwork network;
+    std::string whole;  // a client behind proxies, written whole when spans are recorded
     const std::string& subject() const {
         static const std::string anonymous;
         return principal ? principal->subject : anonymous;
@@ -101,14 +104,26 @@ struct Caller {
     std::string key() const { return client_key(subject(), address); }
     Inbound inbound(std::shared_ptr<Session> session, std::stop_token cancel, const RequestHeaders* headers,
                     Era era) const {
-        return Inbound{std::move(session), std::move(cancel), headers, principal, trace, era, address};
+        auto connection = network;
+        if (!whole.empty()) connection.client_address = whole;
+        return Inbound{std::move(session), std::move(cancel), headers, principal, trace, era, address, connection};
     }
 };
 
 // The client of a request from `peer`: the peer itself, or behind a trusted proxy the hop the
-// forwarding header names; as the quotas count it.
-std::string client_address_of(const Request& request, const Peer& peer, const HttpContext& ctx) {
-    if (!peer.trusted) return peer.client;
+// forwarding header names; as the quotas count it, and for the request's span when one may be
+// recorded (an IPv4 address is whole in both: only an IPv6 one is written again).
+void identify_client(Caller& caller, const Request& request, const ConnectionPeer& peer, const HttpContext& ctx) {
+    const bool traced = tracer(ctx.server) != nullptr;
+    if (traced) caller.network = {"tcp", "http", request.version() == 10 ? "1.0" : "1.1"};
+    if (!peer.trusted) {
+        caller.address = peer.client;
+        if (traced) {
+            caller.network.client_address = peer.whole_address();
+            caller.network.client_port = peer.port;
+        }
+        return;
+    }
     const std::string_view name = ctx.forwarded_header == ForwardedHeader::forwarded ? "Forwarded" : "X-Forwarded-For";
     std::vector<std::string_view> fields;
     for (const auto& field : request) {
@@ -117,7 +132,12 @@ std::string client_address_of(const Request& request, const Peer& peer, const Ht
     }
     const auto hops =
         ctx.forwarded_header == ForwardedHeader::forwarded ? forwarded_hops(fields) : x_forwarded_for_hops(fields);
-    return aggregated(client_behind(peer.address, hops, ctx.trusted_proxies), ctx.options.ipv6_prefix);
+    const auto client = client_behind(peer.address, hops, ctx.trusted_proxies);
+    caller.address = aggregated(client, ctx.options.ipv6_prefix);
+    if (!traced) return;
+    // The port the proxy connected from is not the client's: none is recorded. (An IPv4 address
+    // fits in the string itself: no allocation.)
+    caller.whole = client.is_v6() ? client.to_string() : caller.address;
 }
 
 // The seconds a client over its quota of a held resource is told to wait: its half-open sessions
@@ -398,7 +418,8 @@ bool targets_endpoint(std::string_view target, const HttpContext& ctx) {
     return target.substr(0, target.find('?')) == ctx.options.endpoint;
 }
 
-asio::awaitable<bool> handle_request(HttpStream& stream, Request& request, const Peer& peer, HttpContext& ctx) {
+asio::awaitable<bool> handle_request(HttpStream& stream, Request& request, const ConnectionPeer& peer,
+                                     HttpContext& ctx) {
     const std::string_view target(request.target().data(), request.target().size());
     if (ctx.bearer && ctx.bearer->is_metadata_path(target.substr(0, target.find('?')))) {
         if (request.method() != http::verb::get) {
@@ -433,7 +454,7 @@ asio::awaitable<bool> handle_request(HttpStream& stream, Request& request, const
     }
     Caller caller;
     caller.trace = {std::string(header(request, "traceparent")), std::string(header(request, "tracestate"))};
-    caller.address = client_address_of(request, peer, ctx);
+    identify_client(caller, request, peer, ctx);
     if (ctx.bearer) {
         VerifySpan verify_span(tracer(ctx.server), caller.trace);
         auto verdict = co_await ctx.bearer->check(header(request, "Authorization"), verify_span.fetches());

@@ -21,10 +21,12 @@
 #include <boost/beast/http/string_body.hpp>
 
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <list>
 #include <memory>
 #include <mutex>
+#include <string_view>
 
 namespace mcp::detail {
 
@@ -86,16 +88,22 @@ bool targets_endpoint(std::string_view target, const HttpContext& ctx);
 
 // The far end of a connection: its address (the client a trusted balancer's PROXY protocol header
 // named, if one did), and whether that is a trusted proxy, whose forwarding header then names the
-// client of each request.
-struct Peer {
+// client of each request. (Not `Peer`: client/peer.hpp has that name in mcp::detail.)
+struct ConnectionPeer {
     Address address;
     bool trusted = false;
     // `address` as clients are told apart (aggregated: an IPv6 prefix), written once per connection:
     // the client of an untrusted peer's every request.
     std::string client;
+    // For the request's span: the connection's remote port (0 when a PROXY header named the peer),
+    // and an IPv6 address whole, written only when spans are recorded (`client` is an IPv4 whole).
+    std::uint16_t port = 0;
+    std::string whole;
+    std::string_view whole_address() const { return whole.empty() ? std::string_view(client) : whole; }
 };
 
 // One request on the MCP endpoint; returns whether the connection may be kept alive.
-boost::asio::awaitable<bool> handle_request(HttpStream& stream, Request& request, const Peer& peer, HttpContext& ctx);
+boost::asio::awaitable<bool> handle_request(HttpStream& stream, Request& request, const ConnectionPeer& peer,
+                                            HttpContext& ctx);
 
 }  // namespace mcp::detail

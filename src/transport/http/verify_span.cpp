@@ -81,6 +81,7 @@ void VerifySpan::refused(std::string_view error_type, std::string_view message) 
 void VerifySpan::accepted(TraceContext& trace) {
     if (span_) {
         trace.traceparent = telemetry::format_traceparent(span_->trace_id, span_->span_id, true);
+        trace.parent_local = true;  // the core's span is this one's child, in this process
         finish();
     } else if (root_) {
         // Not sampled: the core follows this decision rather than drawing another trace.

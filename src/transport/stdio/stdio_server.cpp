@@ -40,7 +40,7 @@ int serve_stdio(Server& server, const StdioOptions& options) {
     auto writer = std::make_shared<detail::LineWriter>(options.output_fd);
     auto sink = std::make_shared<StdoutSink>(writer);
     auto session = server.open_session(sink);
-    const Inbound inbound{session, {}, nullptr, options.principal};
+    const Inbound inbound{.session = session, .principal = options.principal, .network = {.transport = "pipe"}};
     const std::size_t max_bytes = server.options().limits.max_message_bytes;
 
     detail::LineReader reader(max_bytes,
