@@ -178,8 +178,10 @@ TEST(ClientHttpSession, RequestsWaitForTheGetStreamAfterTheHandshake) {
         if (handshake(peer, request, rpc, keep)) return keep;
         if (request.line.starts_with("GET")) {
             std::this_thread::sleep_for(300ms);
-            peer.write(fake::sse_head());
+            // Stamped before the head goes out: the client cannot answer a head not yet written,
+            // while a stamp after the write could lose the race with the POST it lets through.
             stream_open_at = Clock::now().time_since_epoch().count();
+            peer.write(fake::sse_head());
             while (!closing && peer.write(": keep-alive\n\n")) std::this_thread::sleep_for(20ms);
             return false;
         }
