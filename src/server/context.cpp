@@ -33,7 +33,7 @@ void Context::progress(double progress, std::optional<double> total, std::string
     state_->sink->send(jsonrpc::make_notification("notifications/progress", std::move(params)));
 }
 
-void Context::set_span_attribute(std::string key, telemetry::AttributeValue value) {
+void Context::set_span_attribute(telemetry::AttributeKey key, telemetry::AttributeValue value) {
     if (auto* span = detail::current_span(*state_)) span->set(std::move(key), std::move(value));
 }
 

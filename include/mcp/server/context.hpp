@@ -97,7 +97,8 @@ public:
     // With tracing on and the request sampled (ServerOptions::tracing): an attribute or a
     // timestamped event on the span of this run of the handler, exported with it. From the
     // handler's own thread; nothing happens when the request is not traced. At most 128 of each.
-    void set_span_attribute(std::string key, telemetry::AttributeValue value);
+    // A name given as a string literal is kept without a copy.
+    void set_span_attribute(telemetry::AttributeKey key, telemetry::AttributeValue value);
     void add_span_event(std::string name, telemetry::Attributes attributes = {});
     // The request's trace for what the handler calls (an mcp::Client's CallOptions::trace, another
     // service's headers): its parent is the span of this run of the handler when one is recorded,
