@@ -149,9 +149,7 @@ void ask_through(CallOptions& options, const std::weak_ptr<detail::MountedCall>&
 // The inner call continues the outer request's trace: its CLIENT span under the handler's span.
 void continue_trace(CallOptions& options, const Context& ctx) {
     auto trace = ctx.outgoing_trace();
-    if (trace.traceparent.empty()) return;
-    options.trace =
-        CallOptions::Trace{.traceparent = std::move(trace.traceparent), .tracestate = std::move(trace.tracestate)};
+    if (!trace.traceparent.empty()) options.trace = std::move(trace);
 }
 
 }  // namespace

@@ -76,10 +76,8 @@ void begin_server_span(CallState& call, TraceContext trace, const InboundNetwork
     const auto trace_id = continued ? caller->trace_id : telemetry::random_trace_id();
     const auto span_id = continued ? *telemetry::span_id_from_hex(trace.span_id) : telemetry::random_span_id();
     if (!continued) {
-        const auto trace_digits = telemetry::hex_digits(trace_id);
-        const auto span_digits = telemetry::hex_digits(span_id);
-        trace.trace_id = std::string_view(trace_digits.data(), trace_digits.size());
-        trace.span_id = std::string_view(span_digits.data(), span_digits.size());
+        trace.trace_id = HexId<32>(telemetry::hex_digits(trace_id));
+        trace.span_id = HexId<16>(telemetry::hex_digits(span_id));
     }
     const auto parent_sampled = continued ? std::optional<bool>((caller->flags & 1) != 0) : std::nullopt;
     trace.sampled = telemetry::should_sample(tracer->sampler(), parent_sampled, trace_id);

@@ -41,7 +41,7 @@ void Context::add_span_event(std::string name, telemetry::Attributes attributes)
     if (auto* span = detail::current_span(*state_)) span->add_event(std::move(name), std::move(attributes));
 }
 
-OutgoingTrace Context::outgoing_trace() const {
+telemetry::PropagatedTrace Context::outgoing_trace() const {
     return {.traceparent = detail::child_traceparent(*state_), .tracestate = state_->trace.tracestate};
 }
 

@@ -40,8 +40,7 @@ TraceContext start_span(std::string_view traceparent, std::string_view tracestat
     trace.traceparent = traceparent;
     if (acceptable_tracestate(tracestate)) trace.tracestate = tracestate;
     trace.trace_id = traceparent.substr(3, 32);
-    const auto span_digits = telemetry::hex_digits(telemetry::random_span_id());
-    trace.span_id = std::string_view(span_digits.data(), span_digits.size());
+    trace.span_id = HexId<16>(telemetry::hex_digits(telemetry::random_span_id()));
     return trace;
 }
 

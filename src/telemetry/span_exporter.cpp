@@ -143,12 +143,14 @@ std::vector<SpanData> SpanExporter::take_batch() {
 
 void SpanExporter::deliver(const std::vector<SpanData>& batch) {
     std::string json;
+    std::string_view body;
     if (settings_.protocol == OtlpProtocol::http_json) {
         json = encode_json(settings_.resource, batch);
+        body = json;
     } else {
         encode_protobuf(settings_.resource, batch, encoded_);
+        body = encoded_.bytes();
     }
-    const std::string_view body = settings_.protocol == OtlpProtocol::http_json ? json : encoded_.bytes();
     for (std::size_t attempt = 0;; ++attempt) {
         const auto outcome = send(body);
         if (outcome == Attempt::sent) {

@@ -171,10 +171,8 @@ TEST_P(ClientTracing, AHandlersCallThroughAClientSharingTheServersTracerIsUnderT
     auto inner = std::make_shared<mcp::Client>(mcp::in_process(server), std::move(inner_options));
     inner->connect();
     outer.tool("relay", "Calls echo on the inner server", [inner](const EchoIn& in, mcp::ToolContext& ctx) {
-        auto trace = ctx.outgoing_trace();
         mcp::CallOptions call;
-        call.trace = mcp::CallOptions::Trace{.traceparent = std::move(trace.traceparent),
-                                             .tracestate = std::move(trace.tracestate)};
+        call.trace = ctx.outgoing_trace();
         return inner->call_tool("echo", {{"text", in.text}}, call).is_error ? "failed" : "relayed";
     });
     {

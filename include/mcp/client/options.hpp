@@ -3,6 +3,7 @@
 #include <mcp/client/types.hpp>
 #include <mcp/protocol/client_features.hpp>
 #include <mcp/protocol/types.hpp>
+#include <mcp/telemetry/propagated_trace.hpp>
 #include <mcp/telemetry/tracing_options.hpp>
 #include <mcp/util/execution_options.hpp>
 
@@ -125,10 +126,7 @@ struct CallOptions {
     // in a server's handler. With tracing the request's CLIENT span is its child (without one the
     // call starts a trace); without, it goes in the request's _meta as it is. (Optional, so that
     // an empty CallOptions owns nothing: GCC 12 destroys a `{}` argument inside co_await twice.)
-    struct Trace {
-        std::string traceparent;
-        std::string tracestate;
-    };
+    using Trace = telemetry::PropagatedTrace;
     std::optional<Trace> trace;
 };
 

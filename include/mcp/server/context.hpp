@@ -10,6 +10,7 @@
 #include <mcp/server/detail/callable.hpp>
 #include <mcp/server/exchange.hpp>
 #include <mcp/telemetry/attribute.hpp>
+#include <mcp/telemetry/propagated_trace.hpp>
 
 #include <boost/json/string.hpp>
 #include <boost/json/value.hpp>
@@ -24,12 +25,6 @@ namespace mcp {
 namespace detail {
 struct CallState;
 }
-
-// W3C trace context for what a handler calls (Context::outgoing_trace).
-struct OutgoingTrace {
-    std::string traceparent;  // empty: the request has no trace
-    std::string tracestate;
-};
 
 class Context {
 public:
@@ -103,7 +98,7 @@ public:
     // The request's trace for what the handler calls (an mcp::Client's CallOptions::trace, another
     // service's headers): its parent is the span of this run of the handler when one is recorded,
     // else the request's span.
-    OutgoingTrace outgoing_trace() const;
+    telemetry::PropagatedTrace outgoing_trace() const;
 
 private:
     detail::CallState* state_;

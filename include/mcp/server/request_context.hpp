@@ -58,6 +58,7 @@ public:
         std::copy(hex.begin(), hex.end(), digits_.begin());
         set_ = true;
     }
+    explicit HexId(const std::array<char, Digits>& digits) : digits_(digits), set_(true) {}
     bool empty() const { return !set_; }
     std::size_t size() const { return set_ ? Digits : 0; }
     std::string_view view() const { return set_ ? std::string_view(digits_.data(), Digits) : std::string_view(); }
