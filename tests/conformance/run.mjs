@@ -4,6 +4,8 @@
 //
 //   node tests/conformance/run.mjs <path/to/mcp-cpp-conformance> [--out DIR] [--runs 1,3] [--cluster]
 //   (or MCP_CPP_CONFORMANCE=<path> node tests/conformance/run.mjs)
+//   node tests/conformance/run.mjs <path/to/mcp-cpp-conformance> --gateway <path/to/mcp-cpp-gateway>
+//   (the same runs against mcp-cpp-gateway --no-prefix fronting the conformance server over stdio)
 //   node tests/conformance/run.mjs --client <path/to/mcp-cpp-conformance-client> [--out DIR]
 //   (client mode: the suite drives the client, every client scenario, auth/ ones included; client_runs.mjs)
 //
@@ -23,6 +25,10 @@
 // round robin with examples/cluster/nginx.conf (so consecutive requests of a session go to different
 // nodes). The same runs, judged the same way. Every process listens on 127.0.0.1 and is killed at
 // the end; the logs are OUT/redis.log, OUT/node-a.log, OUT/node-b.log and OUT/nginx/error.log.
+// With --gateway the suite talks to mcp-cpp-gateway instead, which runs the conformance server as a
+// stdio child (--servers, one entry) and serves it with --no-prefix: every scenario must pass through
+// the mount as it passes against the server itself (docs/adr/0029-gateway.md). The child's stderr
+// is in the gateway's log, OUT/server.log.
 // Environment: MCP_CONFORMANCE_RUN_TIMEOUT (s, per run, default 300), MCP_CONFORMANCE_TIMEOUT
 // (s, everything, default 1100), MCP_CONFORMANCE_LOG_LEVEL (the servers' --log-level, default
 // info), and with --cluster REDIS_SERVER and NGINX (the binaries; default from PATH, then
@@ -70,15 +76,17 @@ const RUNS = [
 // ---------------------------------------------------------------------------------------------
 // Arguments.
 function parseArgs(argv) {
-  const opts = { server: process.env.MCP_CPP_CONFORMANCE || '', out: '', runs: null, cluster: false, client: '' };
+  const opts = { server: process.env.MCP_CPP_CONFORMANCE || '', out: '', runs: null, cluster: false, client: '',
+                 gateway: '' };
   for (let i = 0; i < argv.length; ++i) {
     const a = argv[i];
     if (a === '--out') opts.out = argv[++i];
     else if (a === '--runs') opts.runs = argv[++i].split(',').map((s) => Number(s.trim()));
     else if (a === '--cluster') opts.cluster = true;
     else if (a === '--client') opts.client = argv[++i];
+    else if (a === '--gateway') opts.gateway = argv[++i];
     else if (a === '-h' || a === '--help') {
-      console.log('usage: run.mjs <server-binary> [--out DIR] [--runs 1,2,...] [--cluster]\n' +
+      console.log('usage: run.mjs <server-binary> [--out DIR] [--runs 1,2,...] [--cluster | --gateway <gateway-binary>]\n' +
                   '       (or MCP_CPP_CONFORMANCE=<binary>)\n' +
                   '       run.mjs --client <client-binary> [--out DIR]');
       process.exit(0);
@@ -91,6 +99,11 @@ function parseArgs(argv) {
   } else if (!opts.server) throw new Error('give the mcp-cpp-conformance binary as an argument or in MCP_CPP_CONFORMANCE');
   if (!opts.client && !fs.existsSync(opts.server)) throw new Error(`server binary not found: ${opts.server}`);
   if (opts.server) opts.server = path.resolve(opts.server);
+  if (opts.gateway) {
+    if (opts.cluster || opts.client) throw new Error('--gateway goes with neither --cluster nor --client');
+    if (!fs.existsSync(opts.gateway)) throw new Error(`gateway binary not found: ${opts.gateway}`);
+    opts.gateway = path.resolve(opts.gateway);
+  }
   if (!opts.out) opts.out = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-cpp-conformance-'));
   opts.out = path.resolve(opts.out);
   if (opts.runs) {
@@ -194,6 +207,16 @@ function findBinary(envName, name, fallback) {
                     `scripts/install-deps.sh --test installs it, or set ${envName}`);
   }
   return found;
+}
+
+// mcp-cpp-gateway --no-prefix in front of the conformance server, which it starts over stdio.
+async function startGateway(gateway, binary, out) {
+  const servers = path.join(out, 'servers.json');
+  const child = { command: binary, args: ['--log-level', logLevel()] };
+  fs.writeFileSync(servers, JSON.stringify({ mcpServers: { conformance: child } }, null, 2));
+  const one = await startServer(gateway, path.join(out, 'server.log'), ['--servers', servers, '--no-prefix'],
+                                process.env, 'the gateway');
+  return { url: one.url, processes: [{ name: 'the gateway', logFile: one.logFile, child: one.child }] };
 }
 
 // redis-server, two nodes sharing it and one key ring, and nginx round robin in front of them,
@@ -410,9 +433,11 @@ async function main() {
 
   fs.mkdirSync(opts.out, { recursive: true });
   if (opts.client) return (await runClientMode(node, here, opts.client, opts.out)) === 0 ? 0 : 1;
-  console.log(`server: ${opts.server}${opts.cluster ? ' (two nodes, --cluster)' : ''}\nresults: ${opts.out}`);
+  const behind = opts.cluster ? ' (two nodes, --cluster)' : opts.gateway ? ` (a stdio child of ${opts.gateway})` : '';
+  console.log(`server: ${opts.server}${behind}\nresults: ${opts.out}`);
   let server;
   if (opts.cluster) server = await startCluster(opts.server, opts.out);
+  else if (opts.gateway) server = await startGateway(opts.gateway, opts.server, opts.out);
   else {
     const one = await startServer(opts.server, path.join(opts.out, 'server.log'));
     server = { url: one.url, processes: [{ name: 'the server', logFile: one.logFile, child: one.child }] };
