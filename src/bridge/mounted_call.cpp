@@ -8,13 +8,10 @@ namespace mcp::detail {
 
 OuterAnswer MountedCall::ask(InnerRequest request, const std::string& round_key) {
     std::unique_lock lock(mutex_);
-    if (!relays_) {
-        throw Error(error_code::method_not_found,
-                    "a mounted server's requests are passed on during tool calls only, not prompts or reads");
-    }
     if (!abandoned_.empty()) throw Error(error_code::internal_error, abandoned_);
     if (done_) throw Error(error_code::internal_error, "the call this request belongs to has ended");
-    auto key = key_for(std::holds_alternative<Elicitation>(request) ? "elicitation" : "sampling", round_key);
+    static constexpr const char* kinds[] = {"elicitation", "sampling", "roots"};
+    auto key = key_for(kinds[request.index()], round_key);
     auto waiting =
         std::make_shared<Waiting>(Waiting{Question{std::move(key), std::move(request), !round_key.empty()}, {}, {}});
     waiting_.push_back(waiting);
@@ -35,7 +32,7 @@ std::string MountedCall::key_for(const char* kind, const std::string& round_key)
     return key;
 }
 
-void MountedCall::finish(std::exception_ptr error, CallToolResult result) {
+void MountedCall::finish(std::exception_ptr error, InnerResult result) {
     std::lock_guard lock(mutex_);
     error_ = std::move(error);
     result_ = std::move(result);
@@ -70,7 +67,7 @@ void MountedCall::settle_front(std::optional<OuterAnswer> answer, std::optional<
     changed_.notify_all();
 }
 
-CallToolResult MountedCall::result() {
+InnerResult MountedCall::result() {
     std::lock_guard lock(mutex_);
     if (error_) std::rethrow_exception(error_);
     return std::move(result_);
@@ -93,6 +90,15 @@ void MountedCall::attach(Context* ctx) {
 void MountedCall::progress(const Progress& p) {
     std::lock_guard lock(progress_mutex_);
     if (ctx_ != nullptr) ctx_->progress(p.progress, p.total, p.message);
+}
+
+bool MountedCall::log(const LogMessage& message) {
+    std::lock_guard lock(progress_mutex_);
+    if (ctx_ == nullptr) return false;
+    if (logged_ >= kMaxLogMessages) return true;  // dropped: a storm
+    ++logged_;
+    ctx_->log(message.level, message.data, message.logger);
+    return true;
 }
 
 void MountedCall::refuse_all(const std::string& why) {

@@ -1,8 +1,9 @@
 #pragma once
-// One mounted tool call while the inner server works on it: the inner call's end, and the requests
-// the inner server sends meanwhile (elicitation, sampling). Each request waits on a thread of the
-// inner client's pool until the outer handler, which owns the outer call's Context, settles it
-// with the outer client's answer (docs/adr/0029-gateway.md, decision 11).
+// One mounted call (a tool call, a prompt, a read) while the inner server works on it: the inner
+// call's end, and the requests the inner server sends meanwhile (elicitation, sampling, roots).
+// Each request waits on a thread of the inner client's pool until the outer handler, which owns the
+// outer call's Context, settles it with the outer client's answer; the inner server's progress and
+// log messages go to that Context (docs/adr/0029-gateway.md, decision 11).
 #include <mcp/client/types.hpp>
 #include <mcp/protocol/client_features.hpp>
 #include <mcp/protocol/content.hpp>
@@ -18,17 +19,17 @@
 #include <stop_token>
 #include <string>
 #include <variant>
+#include <vector>
 
 namespace mcp::detail {
 
-using InnerRequest = std::variant<Elicitation, SamplingRequest>;
-using OuterAnswer = std::variant<ElicitResult, SamplingResult>;
+using InnerRequest = std::variant<Elicitation, SamplingRequest, RootsRequest>;
+using OuterAnswer = std::variant<ElicitResult, SamplingResult, std::vector<Root>>;
+using InnerResult = std::variant<CallToolResult, GetPromptResult, ReadResourceResult>;
 
 class MountedCall {
 public:
-    // A call that passes requests on (a tool call), or one that only counts as in flight (a prompt,
-    // a read), whose inner requests are refused. Either passes progress on.
-    explicit MountedCall(bool relays) : relays_(relays) {}
+    MountedCall() = default;
     MountedCall(const MountedCall&) = delete;
     MountedCall& operator=(const MountedCall&) = delete;
 
@@ -40,7 +41,7 @@ public:
     // 2025 server's request routed here.
     OuterAnswer ask(InnerRequest request, const std::string& round_key = {});
     // The inner call's end.
-    void finish(std::exception_ptr error, CallToolResult result);
+    void finish(std::exception_ptr error, InnerResult result);
     // What the inner call stops with: abandon() triggers it.
     std::stop_token stop_token() const { return stop_.get_token(); }
 
@@ -59,14 +60,18 @@ public:
     void answer(OuterAnswer answer);
     void refuse(int code, std::string message);
     // After next() returned nothing: the inner call's result, or what it failed with.
-    CallToolResult result();
+    InnerResult result();
     // Cancels the inner call and refuses every request still waiting.
     void abandon(const std::string& why);
 
-    // Inner progress becomes the outer call's while a run of its handler is attached (the Context
-    // is that run's); progress that comes between runs, or after the last, is dropped.
+    // Inner progress and log messages become the outer call's while a run of its handler is
+    // attached (the Context is that run's); what comes between runs, or after the last, is dropped.
+    // At most kMaxLogMessages log messages per call are passed on (the outer client's level filters
+    // them further, and the rest are dropped). log() is false when no run is attached.
+    static constexpr int kMaxLogMessages = 1'000;
     void attach(Context* ctx);
     void progress(const Progress& p);
+    bool log(const LogMessage& message);
 
 private:
     struct Waiting {
@@ -78,9 +83,9 @@ private:
     void refuse_all(const std::string& why);                              // mutex_ held
     std::string key_for(const char* kind, const std::string& round_key);  // mutex_ held
 
-    const bool relays_;
-    std::mutex progress_mutex_;
+    std::mutex progress_mutex_;  // ctx_ and logged_
     Context* ctx_ = nullptr;
+    int logged_ = 0;
     std::stop_source stop_;
     std::mutex mutex_;
     std::condition_variable changed_;
@@ -89,7 +94,7 @@ private:
     std::set<std::string> keys_;  // every key given to a request of this call
     bool done_ = false;
     std::exception_ptr error_;
-    CallToolResult result_;
+    InnerResult result_;
     std::string abandoned_;  // why, once abandoned
 };
 

@@ -150,6 +150,8 @@ private:
                     detail::Completion done);
     // The envelope's members for the current version and log level (rebuilt when either changes).
     std::shared_ptr<const std::string> envelope() const;
+    // A call's own, when its CallOptions declare other capabilities or another log level.
+    std::shared_ptr<const std::string> envelope(const CallOptions& call) const;
 };
 
 }  // namespace mcp

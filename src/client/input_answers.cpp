@@ -43,6 +43,7 @@ boost::json::object answer_input(const ClientHandlers& handlers, const std::opti
         return to_wire(handlers.sampling(read_params<SamplingRequest>(params, method)));
     }
     if (method == "roots/list") {
+        if (handlers.roots) return to_wire(handlers.roots());
         if (!roots) undeclared(method);
         return to_wire(*roots);
     }

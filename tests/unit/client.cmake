@@ -57,7 +57,7 @@ target_link_libraries(test_client_oauth PRIVATE mcp::mcp OpenSSL::Crypto Boost::
 target_compile_definitions(test_client_oauth PRIVATE BOOST_ASIO_SEPARATE_COMPILATION BOOST_ASIO_NO_DEPRECATED)
 # mcp::Mount: the naming and URI rules, and a server mounted in another in process, for every pair of
 # revisions (docs/adr/0029-gateway.md).
-mcp_unit_test(test_bridge_mount test_bridge_mount.cpp test_bridge_mount_requests.cpp)
+mcp_unit_test(test_bridge_mount test_bridge_mount.cpp test_bridge_mount_requests.cpp test_bridge_mount_questions.cpp)
 target_link_libraries(test_bridge_mount PRIVATE mcp::mcp)
 # mcp::Client's CLIENT spans and the traceparent it puts in _meta (docs/adr/0030-tracing.md).
 mcp_unit_test(test_client_tracing test_client_tracing.cpp http_test_server.cpp)

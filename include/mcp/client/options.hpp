@@ -40,6 +40,9 @@ struct ClientHandlers {
     // sampling/createMessage. Setting it declares sampling (with tools when sampling_tools).
     std::function<SamplingResult(const SamplingRequest&)> sampling;
     bool sampling_tools = false;
+    // roots/list answered by this at each request instead of ClientOptions::roots (a mount answers
+    // with its caller's roots). Setting it declares roots (without listChanged).
+    std::function<std::vector<Root>()> roots;
 
     // notifications/message.
     std::function<void(const LogMessage&)> log;
@@ -115,6 +118,15 @@ struct CallOptions {
     // call's questions to that call's own caller). The capabilities are ClientHandlers'.
     std::function<ElicitResult(const Elicitation&, const std::string& key)> elicitation;
     std::function<SamplingResult(const SamplingRequest&, const std::string& key)> sampling;
+    std::function<std::vector<Root>(const std::string& key)> roots;
+    // 2026: the capabilities this call declares in its _meta instead of the client's (a mount
+    // declares its caller's, so that the server answers as it would answer that caller): each one
+    // named here replaces the client's of that name, a null one removes it, the others stay. The
+    // 2025 wire ignores it (capabilities are the session's).
+    std::optional<boost::json::object> capabilities;
+    // 2026: the lowest level of log messages this call asks for in its _meta instead of
+    // ClientOptions::log_level. The 2025 wire ignores it (Client::set_log_level is the session's).
+    std::optional<LogLevel> log_level;
     // Skips the result cache.
     bool fresh = false;
     // async_request and async_call_tool: `done` runs where the call settles (the client's I/O
