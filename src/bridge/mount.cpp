@@ -116,16 +116,36 @@ void drop_envelope(boost::json::object& meta) {
     }
 }
 
-// The outer client's answer to a request of the inner server, asked under the key that names it
-// to a 2026 outer client. A form's schema that cannot be a form was refused before.
-detail::OuterAnswer ask_outer(Context& ctx, const std::string& key, const detail::InnerRequest& request,
-                              const std::optional<FormSchema>& form) {
-    if (const auto* elicitation = std::get_if<Elicitation>(&request))
-        return ctx.elicit(elicitation->message, *form, key);
-    if (std::holds_alternative<RootsRequest>(request)) return ctx.roots(key);
-    auto sampling = std::get<SamplingRequest>(request);
-    sampling.key = key;
-    return ctx.sample(std::move(sampling));
+// What the outer client is asked for a request of the inner server, under the key that names it
+// to a 2026 outer client. Throws std::invalid_argument for a requestedSchema that is not a form.
+InputRequest outer_request(const detail::MountedCall::Question& question) {
+    if (const auto* elicitation = std::get_if<Elicitation>(&question.request))
+        return ElicitRequest{elicitation->message, FormSchema::from_json(elicitation->requested_schema), question.key};
+    if (std::holds_alternative<RootsRequest>(question.request)) return RootsRequest{question.key};
+    auto sampling = std::get<SamplingRequest>(question.request);
+    sampling.key = question.key;
+    return sampling;
+}
+
+// A 2026 inner server's round as the mount's questions; a request the client will not hand to the
+// call's handlers (another method, a URL elicitation, params it cannot read) is left for it to refuse.
+std::vector<std::pair<std::string, detail::InnerRequest>> round_questions(const std::vector<RoundRequest>& round) {
+    std::vector<std::pair<std::string, detail::InnerRequest>> questions;
+    for (const auto& r : round) {
+        try {
+            if (r.method == "elicitation/create") {
+                auto elicitation = from_wire<Elicitation>(r.params);
+                if (elicitation.mode == ElicitMode::form) questions.emplace_back(r.key, std::move(elicitation));
+            } else if (r.method == "sampling/createMessage") {
+                questions.emplace_back(r.key, from_wire<SamplingRequest>(r.params));
+            } else if (r.method == "roots/list") {
+                questions.emplace_back(r.key, RootsRequest{});
+            }
+        } catch (const std::invalid_argument&) {
+            // the client refuses it when it comes to it
+        }
+    }
+    return questions;
 }
 
 // What the inner server hears when the outer client cannot answer: the outer client's own refusal.
@@ -149,6 +169,9 @@ void ask_through(CallOptions& options, const std::weak_ptr<detail::MountedCall>&
     };
     options.roots = [call](const std::string& key) {
         return std::get<std::vector<Root>>(call()->ask(RootsRequest{}, key));
+    };
+    options.on_input_round = [call](const std::vector<RoundRequest>& round) {
+        call()->announce(round_questions(round));
     };
 }
 
@@ -278,15 +301,11 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
         }
     }
 
-    // A log message of the inner server goes to the one call in flight (a 2025 server's message,
-    // and over stdio a 2026 one's, does not say which call it belongs to), else to this process's
-    // own log, at most kOwnLogLines lines a second.
+    // A log message of the inner server goes to the one call in flight it may belong to (a message
+    // does not say which call it is for): any call of a 2025 session, a 2026 call that asked for its
+    // level. With none or several, to this process's own log, at most kOwnLogLines lines a second.
     void pass_log(const LogMessage& message) {
-        try {
-            if (open.route()->log(message)) return;
-        } catch (const Error&) {
-            // none or several calls in flight: never guessed
-        }
+        if (auto call = open.route_log(message.level); call && call->log(message)) return;
         {
             std::lock_guard lock(own_log_mutex);
             const auto now = std::chrono::steady_clock::now();
@@ -356,6 +375,7 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
         }
         ask_through(options, weak);
         mirror_caller(options, ctx);
+        if (client->era() == Era::stateless) call->asked_log_level(options.log_level);
         call->attach(&ctx);  // before the inner server can send anything
         open.enter(call);
         try {
@@ -397,38 +417,53 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
         } run{*this, call};
         call->attach(&ctx);
         std::stop_callback on_cancel(ctx.stop_token(), [&call] { call->abandon("the outer call was cancelled"); });
-        while (auto question = call->next()) {
-            std::optional<FormSchema> form;
-            if (const auto* elicitation = std::get_if<Elicitation>(&question->request)) {
+        for (auto questions = call->next(); !questions.empty(); questions = call->next()) {
+            std::vector<std::string> keys;
+            std::vector<InputRequest> requests;
+            bool in_round = false;
+            for (const auto& question : questions) {
                 try {
-                    form = FormSchema::from_json(elicitation->requested_schema);
+                    requests.push_back(outer_request(question));
                 } catch (const std::invalid_argument& e) {
-                    call->refuse(error_code::invalid_params, std::string("requestedSchema: ") + e.what());
+                    call->refuse(question.key, error_code::invalid_params, std::string("requestedSchema: ") + e.what());
                     continue;
                 }
+                keys.push_back(question.key);
+                in_round = in_round || question.in_round;
             }
-            std::optional<detail::OuterAnswer> answer;
-            try {
-                answer = ask_outer(ctx, question->key, question->request, form);
-            } catch (const CapabilityMissing&) {
-                // A 2026 inner server would have refused this caller itself (-32021): so does the
-                // mount. A 2025 one hears the refusal, as from a client without the capability.
-                if (question->in_round) throw;
-                call->refuse(error_code::method_not_found, "the client does not handle this request");
-                continue;
-            } catch (const ClientRequestError& e) {
-                call->refuse(refusal_code(e), e.what());
-                continue;
-            } catch (const std::exception&) {
-                throw;
-            } catch (...) {
-                // A 2026 outer client: the question leaves with this run's end (not a
-                // std::exception, context.hpp), and the call waits for the retry.
-                ctx.set_round_state(open.park(call));
-                run.parked = true;
-                throw;
+            // A 2026 outer client gets them together, in one round; a 2025 one each as a request.
+            const std::size_t batch = ctx.exchange().era() == Era::stateless ? requests.size() : 1;
+            for (std::size_t first = 0; first < requests.size(); first += batch) {
+                const auto begin = requests.begin() + static_cast<std::ptrdiff_t>(first);
+                const std::vector<InputRequest> part(begin, begin + static_cast<std::ptrdiff_t>(batch));
+                const auto settle = [&](auto&& each) {
+                    for (std::size_t i = first; i < first + batch; ++i) each(keys[i], i - first);
+                };
+                std::vector<InputAnswer> answers;
+                try {
+                    answers = ctx.ask(part);
+                } catch (const CapabilityMissing&) {
+                    // A 2026 inner server would have refused this caller itself (-32021): so does
+                    // the mount. A 2025 one hears the refusal, as from a client without the capability.
+                    if (in_round) throw;
+                    settle([&](const std::string& key, std::size_t) {
+                        call->refuse(key, error_code::method_not_found, "the client does not handle this request");
+                    });
+                    continue;
+                } catch (const ClientRequestError& e) {
+                    settle([&](const std::string& key, std::size_t) { call->refuse(key, refusal_code(e), e.what()); });
+                    continue;
+                } catch (const std::exception&) {
+                    throw;
+                } catch (...) {
+                    // A 2026 outer client: the questions leave with this run's end (not a
+                    // std::exception, context.hpp), and the call waits for the retry.
+                    ctx.set_round_state(open.park(call));
+                    run.parked = true;
+                    throw;
+                }
+                settle([&](const std::string& key, std::size_t i) { call->answer(key, std::move(answers[i])); });
             }
-            call->answer(std::move(*answer));
         }
         auto result = mapped(ctx, [&] { return call->result(); });
         auto* typed = std::get_if<Result>(&result);

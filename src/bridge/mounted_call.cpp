@@ -2,23 +2,51 @@
 
 #include <mcp/protocol/errors.hpp>
 
+#include <algorithm>
 #include <utility>
 
 namespace mcp::detail {
 
+namespace {
+
+const char* kind_of(const InnerRequest& request) {
+    static constexpr const char* kinds[] = {"elicitation", "sampling", "roots"};
+    return kinds[request.index()];
+}
+
+}  // namespace
+
 OuterAnswer MountedCall::ask(InnerRequest request, const std::string& round_key) {
     std::unique_lock lock(mutex_);
-    if (!abandoned_.empty()) throw Error(error_code::internal_error, abandoned_);
-    if (done_) throw Error(error_code::internal_error, "the call this request belongs to has ended");
-    static constexpr const char* kinds[] = {"elicitation", "sampling", "roots"};
-    auto key = key_for(kinds[request.index()], round_key);
-    auto waiting =
-        std::make_shared<Waiting>(Waiting{Question{std::move(key), std::move(request), !round_key.empty()}, {}, {}});
-    waiting_.push_back(waiting);
-    changed_.notify_all();
+    std::shared_ptr<Waiting> waiting;
+    if (auto it = announced_.find(round_key); it != announced_.end()) {
+        waiting = std::move(it->second);  // asked already: settled, or still waiting
+        announced_.erase(it);
+    } else {
+        if (!abandoned_.empty()) throw Error(error_code::internal_error, abandoned_);
+        if (done_) throw Error(error_code::internal_error, "the call this request belongs to has ended");
+        auto key = key_for(kind_of(request), round_key);
+        waiting = std::make_shared<Waiting>(
+            Waiting{Question{std::move(key), std::move(request), !round_key.empty()}, {}, {}});
+        waiting_.push_back(waiting);
+        changed_.notify_all();
+    }
     changed_.wait(lock, [&] { return waiting->answer || waiting->refusal; });
     if (waiting->refusal) throw Error(waiting->refusal->first, waiting->refusal->second);
     return std::move(*waiting->answer);
+}
+
+void MountedCall::announce(const std::vector<std::pair<std::string, InnerRequest>>& round) {
+    std::lock_guard lock(mutex_);
+    if (!abandoned_.empty() || done_) return;
+    for (const auto& [round_key, request] : round) {
+        if (round_key.empty() || announced_.contains(round_key)) continue;
+        auto key = key_for(kind_of(request), round_key);
+        auto waiting = std::make_shared<Waiting>(Waiting{Question{std::move(key), request, true}, {}, {}});
+        announced_.emplace(round_key, waiting);
+        waiting_.push_back(std::move(waiting));
+    }
+    changed_.notify_all();
 }
 
 std::string MountedCall::key_for(const char* kind, const std::string& round_key) {
@@ -40,30 +68,33 @@ void MountedCall::finish(std::exception_ptr error, InnerResult result) {
     changed_.notify_all();
 }
 
-std::optional<MountedCall::Question> MountedCall::next() {
+std::vector<MountedCall::Question> MountedCall::next() {
     std::unique_lock lock(mutex_);
     changed_.wait(lock, [&] { return !waiting_.empty() || done_; });
     if (done_) {
         // An inner call that ended (cancelled, its server gone) leaves nobody to take an answer.
         refuse_all("the call this request belongs to has ended");
-        return std::nullopt;
+        return {};
     }
-    return waiting_.front()->question;
+    std::vector<Question> questions;
+    for (const auto& w : waiting_) questions.push_back(w->question);
+    return questions;
 }
 
-void MountedCall::answer(OuterAnswer answer) { settle_front(std::move(answer), std::nullopt); }
+void MountedCall::answer(const std::string& key, OuterAnswer answer) { settle(key, std::move(answer), std::nullopt); }
 
-void MountedCall::refuse(int code, std::string message) {
-    settle_front(std::nullopt, std::make_pair(code, std::move(message)));
+void MountedCall::refuse(const std::string& key, int code, std::string message) {
+    settle(key, std::nullopt, std::make_pair(code, std::move(message)));
 }
 
-void MountedCall::settle_front(std::optional<OuterAnswer> answer, std::optional<std::pair<int, std::string>> refusal) {
+void MountedCall::settle(const std::string& key, std::optional<OuterAnswer> answer,
+                         std::optional<std::pair<int, std::string>> refusal) {
     std::lock_guard lock(mutex_);
-    if (waiting_.empty()) return;
-    auto& front = *waiting_.front();
-    front.answer = std::move(answer);
-    front.refusal = std::move(refusal);
-    waiting_.pop_front();
+    auto it = std::find_if(waiting_.begin(), waiting_.end(), [&](const auto& w) { return w->question.key == key; });
+    if (it == waiting_.end()) return;
+    (*it)->answer = std::move(answer);
+    (*it)->refusal = std::move(refusal);
+    waiting_.erase(it);
     changed_.notify_all();
 }
 
@@ -100,6 +131,13 @@ bool MountedCall::log(const LogMessage& message) {
     ctx_->log(message.level, message.data, message.logger);
     return true;
 }
+
+void MountedCall::asked_log_level(std::optional<LogLevel> level) {
+    selective_log_ = true;
+    asked_level_ = level;
+}
+
+bool MountedCall::may_log(LogLevel level) const { return !selective_log_ || (asked_level_ && *asked_level_ <= level); }
 
 void MountedCall::refuse_all(const std::string& why) {
     for (auto& w : waiting_) w->refusal = std::make_pair(error_code::internal_error, why);

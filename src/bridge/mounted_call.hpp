@@ -12,12 +12,14 @@
 #include <condition_variable>
 #include <deque>
 #include <exception>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
 #include <stop_token>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -40,6 +42,10 @@ public:
     // call's (CallOptions::elicitation), under the key the inner server named it by; empty for a
     // 2025 server's request routed here.
     OuterAnswer ask(InnerRequest request, const std::string& round_key = {});
+    // A 2026 inner server's input round, before the inner client asks its requests one by one
+    // (CallOptions::on_input_round): each (key, request) is a question at once, so that a 2026
+    // outer client gets them together; ask() with that key then takes its answer.
+    void announce(const std::vector<std::pair<std::string, InnerRequest>>& round);
     // The inner call's end.
     void finish(std::exception_ptr error, InnerResult result);
     // What the inner call stops with: abandon() triggers it.
@@ -54,11 +60,12 @@ public:
         InnerRequest request;
         bool in_round = false;
     };
-    // Waits for the oldest unsettled request, or for the inner call's end (nothing).
-    std::optional<Question> next();
-    // Settles the oldest request.
-    void answer(OuterAnswer answer);
-    void refuse(int code, std::string message);
+    // Waits for unsettled requests and returns them all, oldest first; nothing once the inner call
+    // has ended.
+    std::vector<Question> next();
+    // Settles the request of that key.
+    void answer(const std::string& key, OuterAnswer answer);
+    void refuse(const std::string& key, int code, std::string message);
     // After next() returned nothing: the inner call's result, or what it failed with.
     InnerResult result();
     // Cancels the inner call and refuses every request still waiting.
@@ -72,6 +79,11 @@ public:
     void attach(Context* ctx);
     void progress(const Progress& p);
     bool log(const LogMessage& message);
+    // A 2026 inner server sends a request's log messages only at the level the request asked for:
+    // this call's (nothing: none). Not set (a 2025 inner session's level is every call's), any.
+    // Called before the call is entered in OpenCalls.
+    void asked_log_level(std::optional<LogLevel> level);
+    bool may_log(LogLevel level) const;
 
 private:
     struct Waiting {
@@ -79,19 +91,24 @@ private:
         std::optional<OuterAnswer> answer;
         std::optional<std::pair<int, std::string>> refusal;
     };
-    void settle_front(std::optional<OuterAnswer> answer, std::optional<std::pair<int, std::string>> refusal);
+    void settle(const std::string& key, std::optional<OuterAnswer> answer,
+                std::optional<std::pair<int, std::string>> refusal);
     void refuse_all(const std::string& why);                              // mutex_ held
     std::string key_for(const char* kind, const std::string& round_key);  // mutex_ held
 
     std::mutex progress_mutex_;  // ctx_ and logged_
     Context* ctx_ = nullptr;
     int logged_ = 0;
+    // Set before the call is entered in OpenCalls, read under its lock.
+    bool selective_log_ = false;  // asked_log_level() was called
+    std::optional<LogLevel> asked_level_;
     std::stop_source stop_;
     std::mutex mutex_;
     std::condition_variable changed_;
     std::deque<std::shared_ptr<Waiting>> waiting_;
-    int asked_ = 0;               // keys the mount made so far
-    std::set<std::string> keys_;  // every key given to a request of this call
+    int asked_ = 0;                                              // keys the mount made so far
+    std::set<std::string> keys_;                                 // every key given to a request of this call
+    std::map<std::string, std::shared_ptr<Waiting>> announced_;  // by the inner server's key, until asked
     bool done_ = false;
     std::exception_ptr error_;
     InnerResult result_;

@@ -229,6 +229,11 @@ void Client::Impl::next_round(std::shared_ptr<const CallSpec> call, int round, c
         if (stopped()) return done({nullptr, std::make_exception_ptr(Cancelled())});
         boost::json::object params;
         try {
+            if (const auto& on_round = call->options.on_input_round) {
+                std::vector<RoundRequest> requests;
+                for (const auto& r : input.requests) requests.push_back({r.key, r.method, r.params});
+                on_round(requests);
+            }
             params = detail::retry_params(call->params, input, self->input_answerer(call->options));
         } catch (...) {
             return done({nullptr, std::current_exception()});

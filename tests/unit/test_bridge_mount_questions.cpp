@@ -120,6 +120,16 @@ protected:
             released.wait(false);
             return std::string("released");
         });
+        inner.tool("all_three", "Asks for a name, a completion and the roots in one round", [](mcp::ToolContext& ctx) {
+            mcp::SamplingRequest poem;
+            poem.messages.push_back({mcp::Role::user, mcp::text("A poem")});
+            poem.key = "poem";
+            const auto answers = ctx.ask(
+                {mcp::ElicitRequest{"Name?", name_form(), "name"}, std::move(poem), mcp::RootsRequest{"roots"}});
+            return std::string(std::get<mcp::ElicitResult>(answers[0]).content.at("name").as_string()) + " / " +
+                   std::get<mcp::SamplingResult>(answers[1]).text() + " / " +
+                   std::get<std::vector<mcp::Root>>(answers[2]).at(0).uri;
+        });
         inner.prompt("greet", "Greets whoever answers", [](mcp::PromptContext& ctx) { return greeting(ctx); });
         inner.resource("doc://letter", {.name = "letter", .mime_type = "text/plain"},
                        [](mcp::ResourceContext& ctx) { return greeting(ctx); });
@@ -236,6 +246,28 @@ TEST_P(MountQuestions, AMalformedRootsAnswerNeverReachesTheInnerServerAsRoots) {
     EXPECT_EQ(first_text(start().call_tool("in_where")), "file:///work,file:///home");  // the mount is fine
 }
 
+TEST_P(MountQuestions, ARoundOfThreeQuestionsReachesA2026CallerAsOneRound) {
+    std::vector<std::size_t> rounds;  // the answers each outer retry carries
+    outer.intercept([&](const mcp::Invocation& call, const mcp::Proceed& next) {
+        if (const auto* responses = call.params.if_contains("inputResponses")) {
+            std::lock_guard lock(mutex);
+            rounds.push_back(responses->as_object().size());
+        }
+        return next();
+    });
+    auto& c = start();
+    EXPECT_EQ(first_text(c.call_tool("in_all_three")), "Ada / hi / file:///work");
+    EXPECT_EQ(inner_calls.load(), 1);
+    std::lock_guard lock(mutex);
+    // A 2026 inner server names its three requests at once, and so does the mount; a 2025 one
+    // sends them as requests, which the mount puts to the caller as they come.
+    if (outer_2026() && inner_2026()) {
+        EXPECT_EQ(rounds, std::vector<std::size_t>{3});
+    } else if (!outer_2026()) {
+        EXPECT_TRUE(rounds.empty());
+    }
+}
+
 // ---- Questions during a prompt and a read.
 
 TEST_P(MountQuestions, APromptsQuestionReachesTheCaller) {
@@ -306,6 +338,26 @@ TEST_P(MountQuestions, WithTwoCallsInFlightNoCallerGetsTheOthersLogMessages) {
     EXPECT_EQ(log_count(), 0U);  // neither call can be told from the other: the mount's own log
     release();
     EXPECT_EQ(first_text(holding.get()), "released");
+}
+
+TEST_P(MountQuestions, WithTwoCallsInFlightA2026InnerServersLogMessagesGoToTheOneCallThatAskedForThem) {
+    auto& c = start();
+    // Another caller, who asks for no log messages (on 2025, its session has the server's default).
+    mcp::ClientOptions quiet_options;
+    quiet_options.protocol_version = std::get<0>(GetParam());
+    mcp::Client quiet(mcp::in_process(outer), std::move(quiet_options));
+    quiet.connect();
+    auto holding = std::async(std::launch::async, [&] { return quiet.call_tool("in_hold"); });
+    ASSERT_TRUE(eventually([&] { return held.load(); }));
+    EXPECT_EQ(first_text(c.call_tool("in_chatty")), "done");
+    // Only the chatty call asked a 2026 inner server for them: they can be no other call's.
+    const std::size_t expected = inner_2026() && outer_2026() ? 2 : 0;
+    EXPECT_TRUE(eventually([&] { return log_count() == expected; }));
+    std::this_thread::sleep_for(100ms);
+    EXPECT_EQ(log_count(), expected);
+    release();
+    EXPECT_EQ(first_text(holding.get()), "released");
+    quiet.close();
 }
 
 namespace {

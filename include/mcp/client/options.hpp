@@ -104,6 +104,13 @@ struct ClientOptions {
     std::shared_ptr<telemetry::Tracer> tracer;
 };
 
+// One input request of a 2026 round as the server sent it (CallOptions::on_input_round).
+struct RoundRequest {
+    std::string key;
+    std::string method;  // elicitation/create, sampling/createMessage, roots/list, …
+    boost::json::object params;
+};
+
 // What one call may ask for. The defaults come from ClientOptions.
 struct CallOptions {
     // Triggered: the call fails at once with mcp::Cancelled and the server is told.
@@ -119,6 +126,9 @@ struct CallOptions {
     std::function<ElicitResult(const Elicitation&, const std::string& key)> elicitation;
     std::function<SamplingResult(const SamplingRequest&, const std::string& key)> sampling;
     std::function<std::vector<Root>(const std::string& key)> roots;
+    // 2026: every request of an input round, before the handlers answer them one by one (a mount
+    // puts a round's questions to its own caller together).
+    std::function<void(const std::vector<RoundRequest>&)> on_input_round;
     // 2026: the capabilities this call declares in its _meta instead of the client's (a mount
     // declares its caller's, so that the server answers as it would answer that caller): each one
     // named here replaces the client's of that name, a null one removes it, the others stay. The
