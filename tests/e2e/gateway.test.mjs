@@ -24,6 +24,7 @@ import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextproto
 import { CreateMessageRequestSchema, ElicitRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { Client as ClientV2, ProtocolError, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 
+import { AuthorizationServer, SERVICE_CLIENT } from './authorization_server.mjs';
 import { binary, HttpDemo, MODERN, waitUntil, withTimeout } from './helpers.mjs';
 
 const run = promisify(execFile);
@@ -367,6 +368,51 @@ describe('mcp-cpp-gateway in front of a remote server', () => {
             await gateway.close();
             await relay.close();
             await demo.close();
+            rmSync(scratch, { recursive: true, force: true });
+        }
+    });
+});
+
+describe('mcp-cpp-gateway in front of a server behind OAuth', () => {
+    test('the configuration\'s client credentials authorize the upstream; a wrong secret leaves it out', TEST, async () => {
+        const as = await AuthorizationServer.start();
+        const demo = await HttpDemo.start(['--auth-issuer', as.issuer, '--auth-scopes', 'notes:read']);
+        const scratch = mkdtempSync(join(tmpdir(), 'mcp-gateway-oauth-'));
+        const gateways = [];
+        const connected = [];
+        const gatewayFor = async (name, secret) => {
+            const file = join(scratch, `${name}.json`);
+            const oauth = { grant: 'client_credentials', clientId: SERVICE_CLIENT.id,
+                            clientSecret: '${env:MCP_GATEWAY_TEST_SECRET}', scopes: ['notes:read'] };
+            writeFileSync(file, JSON.stringify({ servers: { [name]: { type: 'http', url: demo.url, oauth } } }));
+            const gateway = await HttpDemo.start(['--servers', file], {
+                binary: binary('MCP_CPP_GATEWAY', 'mcp-cpp-gateway'), env: { MCP_GATEWAY_TEST_SECRET: secret } });
+            gateways.push(gateway);
+            return gateway;
+        };
+        try {
+            const refused = await fetch(demo.url, { method: 'POST', headers: { 'content-type': 'application/json',
+                accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+            assert.equal(refused.status, 401, 'the upstream refuses a request without a token');
+
+            const good = await gatewayFor('service', SERVICE_CLIENT.secret);
+            const client = await connectV2(good.url);
+            connected.push(client);
+            assert.equal(textOf(await callTool(client, { name: 'service_echo', arguments: { text: 'authorized upstream' } })),
+                'authorized upstream');
+
+            const bad = await gatewayFor('wrong', 'not-the-secret');
+            const other = await connectV2(bad.url);
+            connected.push(other);
+            const listed = names((await other.listTools()).tools);
+            assert.ok(!listed.some((n) => n.startsWith('wrong_')), `nothing of an upstream that refused the gateway: ${listed}`);
+            await waitUntil(() => /server "wrong" failed/.test(bad.stderr), 15_000, 'the gateway names the failing upstream');
+            assert.doesNotMatch(bad.stderr + good.stderr, /not-the-secret|service-secret/, 'no secret in the gateway\'s log');
+        } finally {
+            for (const c of connected) await c.close().catch(() => {});
+            for (const g of gateways) await g.close();
+            await demo.close();
+            await as.close();
             rmSync(scratch, { recursive: true, force: true });
         }
     });
