@@ -603,6 +603,8 @@ void Mount::clear() {
     state_->remove(state_->templates, ListKind::resources, true);
 }
 
+std::size_t Mount::calls_in_flight() const { return state_->open.in_flight(); }
+
 ClientHandlers Mount::request_handlers(ClientHandlers handlers) {
     std::weak_ptr<State> weak = state_;
     // Each request goes to the one mounted call in flight, which puts it to its outer client.

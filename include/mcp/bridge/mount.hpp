@@ -23,6 +23,7 @@
 #include <mcp/client/transport.hpp>
 #include <mcp/client/types.hpp>
 
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -65,6 +66,9 @@ public:
     void refresh(ListKind kind);
     // Removes every registration (the inner server is gone for good).
     void clear();
+    // Mounted calls in flight now (those of 2026 outer clients waiting between rounds included):
+    // while there are any, the inner server must keep running.
+    std::size_t calls_in_flight() const;
 
     // `handlers` with the inner server's elicitation and sampling requests passed to the outer
     // client of the mounted tool call they belong to (those `handlers` sets stay its own). A
