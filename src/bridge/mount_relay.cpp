@@ -55,7 +55,6 @@ struct MountRelay::Exchange {
     std::mutex mutex;
     std::condition_variable changed;
     OpenCalls::Clock::time_point heard;
-    bool working = false;  // the owner took the call: a "gone" now answers a duplicate of the resume
     std::optional<ReplyMessage::Body> final;
 };
 
@@ -158,18 +157,13 @@ void MountRelay::on_reply(ReplyMessage message) {
     if (!waiting) return ignore("a reply nobody waits for");  // late (after the silence), or unknown
     std::lock_guard lock(waiting->mutex);
     if (waiting->final) return ignore("a reply after the final one");
-    if (waiting->working && std::holds_alternative<ReplyMessage::Gone>(message.body))
-        return ignore("a duplicate resume's reply");
     waiting->heard = OpenCalls::Clock::now();
-    if (std::holds_alternative<ReplyMessage::Working>(message.body)) {
-        waiting->working = true;
-    } else {
-        waiting->final = std::move(message.body);
-    }
+    if (!std::holds_alternative<ReplyMessage::Working>(message.body)) waiting->final = std::move(message.body);
     waiting->changed.notify_all();
 }
 
 void MountRelay::serve(ResumeMessage resume) {
+    if (!first_time(resume.exchange)) return ignore("a resume delivered again");
     auto call = open_.take(resume.call);  // one resume per parked call: a concurrent one finds nothing
     if (!call) return reply(resume, ReplyMessage::Gone{});
     std::lock_guard lock(workers_mutex_);
@@ -235,6 +229,17 @@ void MountRelay::reply(const ResumeMessage& to, ReplyMessage::Body body) {
     } catch (const std::exception& e) {
         log().warn("mount {}: a reply to another gateway node was not sent: {}", prefix_, e.what());
     }
+}
+
+bool MountRelay::first_time(const std::string& exchange) {
+    std::lock_guard lock(served_mutex_);
+    if (!served_.insert(exchange).second) return false;
+    served_order_.push_back(exchange);
+    if (served_order_.size() > kRememberedExchanges) {
+        served_.erase(served_order_.front());
+        served_order_.pop_front();
+    }
+    return true;
 }
 
 void MountRelay::ignore(const char* why) {

@@ -10,7 +10,8 @@
 // - The owner takes the call out of its table (one resume per parked call: a second gets "gone"),
 //   settles the question, and waits for the inner call on a worker thread of its own, as a local
 //   retry's handler run does.
-// Unknown, duplicate and late replies, and malformed messages, are ignored and counted.
+// A resume delivered twice is served once; unknown, duplicate and late replies, and malformed
+// messages, are ignored and counted.
 #include "bridge/open_calls.hpp"
 #include "bridge/relay_wire.hpp"
 
@@ -21,10 +22,12 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <stop_token>
 #include <string>
 #include <string_view>
@@ -82,6 +85,8 @@ private:
     struct Exchange;
     void on_reply(ReplyMessage message);
     void serve(ResumeMessage resume);
+    // Whether this node sees `exchange` for the first time (a store may deliver a message again).
+    bool first_time(const std::string& exchange);
     void run_resume(const ResumeMessage& resume, const std::shared_ptr<MountedCall>& call);
     void reply(const ResumeMessage& to, ReplyMessage::Body body);
     void ignore(const char* why);
@@ -95,6 +100,11 @@ private:
 
     std::mutex exchanges_mutex_;
     std::map<std::string, std::shared_ptr<Exchange>, std::less<>> exchanges_;  // this node's resumes waiting
+
+    static constexpr std::size_t kRememberedExchanges = 4'096;
+    std::mutex served_mutex_;
+    std::set<std::string, std::less<>> served_;  // the last resumes served here, by exchange
+    std::deque<std::string> served_order_;
 
     std::mutex workers_mutex_;
     bool stopped_ = false;

@@ -52,6 +52,7 @@ struct Bus {
     std::mutex mutex;
     std::vector<MountRelay*> nodes;
     std::atomic<bool> deliver_to_second{true};
+    std::atomic<bool> twice{false};  // every message delivered twice, as a store might after a reconnection
 
     MountRelay::Publish publish() {
         return [this](std::string_view payload) {
@@ -63,6 +64,7 @@ struct Bus {
             for (std::size_t i = 0; i < now.size(); ++i) {
                 if (i == 1 && !deliver_to_second) continue;
                 now[i]->receive(payload);
+                if (twice) now[i]->receive(payload);
             }
         };
     }
@@ -244,6 +246,20 @@ TEST_F(Relay, ASecondResumeOfOneCallFindsItGone) {
     EXPECT_TRUE(std::holds_alternative<ReplyMessage::Gone>(second));
     go.set_value();
     EXPECT_EQ(first_text(std::get<CallToolResult>(first.get())), "once");
+}
+
+TEST_F(Relay, DuplicatedMessagesChangeNothing) {
+    // The owner serves a resume once (its duplicate would find the call taken, and say "gone"), and
+    // the retry's node takes the first final reply.
+    auto ticket = park_on_b([](MountedCall& c, const OuterAnswer&) {
+        std::this_thread::sleep_for(100ms);
+        c.finish(nullptr, text_result("once"));
+    });
+    bus.twice = true;
+    auto body = a.exchange(ticket, OuterAnswer{ada()}, {});
+    ASSERT_TRUE(std::holds_alternative<CallToolResult>(body));
+    EXPECT_EQ(first_text(std::get<CallToolResult>(body)), "once");
+    EXPECT_EQ(b.ignored(), 1U);  // the resume's second delivery
 }
 
 TEST_F(Relay, ASilentOwnerFailsTheRetryAfterTheSilenceAndItsLateReplyIsIgnored) {
