@@ -5,8 +5,9 @@
 // and leaves the other node's child serving (docs/adr/0029-gateway.md, decisions 7 and 10).
 // Behind a round-robin balancer, server-everything's elicitation crosses the nodes: a 2026 client's
 // retry reaches the node that does not hold the child's call, which resumes it there (the child
-// asked once); a 2025 session's answer reaches the other node; and a retry whose node died fails
-// on the survivor with a clear error after the relay's silence (decision 11).
+// asked once); a 2025 session's answer reaches the other node; one retry sent to both nodes at
+// once resumes the call once; and a retry whose node died fails on the survivor with a clear error
+// after the relay's silence (decision 11).
 //   MCP_CPP_GATEWAY=build/tools/mcp-cpp-gateway/mcp-cpp-gateway MCP_CPP_DEMO=build/examples/demo/mcp-cpp-demo \
 //   node --test tests/e2e/gateway_cluster.test.mjs
 import { after, afterEach, before, describe, test } from 'node:test';
@@ -178,6 +179,26 @@ describe('two mcp-cpp-gateway nodes on one Redis, server-everything behind each'
         } finally {
             await client.close().catch(() => {});
         }
+    }));
+
+    test('2026: one round\'s retry sent to both nodes at once: one resumes the call, the other hears it is no longer waiting', TEST, withLogs(async () => {
+        const caps = { elicitation: { form: {} } };
+        const first = await modernCall(A.url, 'race-1', 'tools/call', { name: ELICITS, arguments: {} }, { caps });
+        const round = first.message?.result;
+        assert.ok(round?.inputRequests && round.requestState, first.text);
+        const [key] = Object.keys(round.inputRequests);
+        const retry = (node) => modernCall(node.url, `race-${node.name}`, 'tools/call', {
+            name: ELICITS, arguments: {}, requestState: round.requestState,
+            inputResponses: { [key]: { action: 'accept', content: { name: 'Ada Lovelace', check: true } } },
+        }, { caps });
+        const outcomes = (await Promise.all([retry(A), retry(B)])).map((o) => o.message);
+        const done = outcomes.filter((m) => m?.result?.content);
+        const refused = outcomes.filter((m) => m?.error);
+        assert.equal(done.length, 1, JSON.stringify(outcomes));
+        assert.match(JSON.stringify(done[0].result.content), /Name: Ada Lovelace/);
+        assert.equal(refused.length, 1, JSON.stringify(outcomes));
+        assert.equal(refused[0].error.code, -32603);
+        assert.match(refused[0].error.message, /no longer waiting/);
     }));
 
     // Last: it leaves one node.
