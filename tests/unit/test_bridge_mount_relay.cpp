@@ -7,6 +7,7 @@
 #include "bridge/mount_relay.hpp"
 #include "bridge/open_calls.hpp"
 #include "bridge/relay_wire.hpp"
+#include "util/metrics.hpp"
 
 #include <mcp/protocol/errors.hpp>
 
@@ -46,6 +47,15 @@ CallToolResult text_result(std::string text) {
 }
 
 std::string first_text(const CallToolResult& r) { return std::get<TextContent>(r.content.at(0)).text; }
+
+// mcp_mount_forwarded_resumes_total{mount="in",outcome}, counted from the first call on.
+std::uint64_t forwarded(const char* outcome) {
+    metrics::enable();
+    return metrics::registry()
+        .family("mcp_mount_forwarded_resumes_total", "", metrics::Type::counter, {"mount", "outcome"})
+        .counter({"in", outcome})
+        .value();
+}
 
 // What a store's pub/sub does for the relays: every message to every node. Off, a node hears nothing.
 struct Bus {
@@ -203,7 +213,13 @@ TEST_F(Relay, AnAnswerSentToTheOwnerEndsTheCallThereAndTheResultComesBack) {
     });
     EXPECT_FALSE(a.elsewhere(a.node()));
     EXPECT_TRUE(a.elsewhere(ticket.node));
+    const auto sent = forwarded("sent");
+    const auto served = forwarded("served");
+    const auto answered = forwarded("answered");
     auto body = a.exchange(ticket, OuterAnswer{ada()}, {});
+    EXPECT_EQ(forwarded("sent"), sent + 1);
+    EXPECT_EQ(forwarded("served"), served + 1);
+    EXPECT_EQ(forwarded("answered"), answered + 1);
     ASSERT_TRUE(std::holds_alternative<CallToolResult>(body));
     EXPECT_EQ(first_text(std::get<CallToolResult>(body)), "Hello Ada");
     EXPECT_EQ(a.ignored(), 0U);
@@ -265,6 +281,7 @@ TEST_F(Relay, DuplicatedMessagesChangeNothing) {
 TEST_F(Relay, ASilentOwnerFailsTheRetryAfterTheSilenceAndItsLateReplyIsIgnored) {
     auto ticket = park_on_b([](MountedCall& c, const OuterAnswer&) { c.finish(nullptr, text_result("late")); });
     bus.deliver_to_second = false;  // B is gone for the bus
+    const auto silent = forwarded("silent");
     const auto began = std::chrono::steady_clock::now();
     try {
         a.exchange(ticket, OuterAnswer{ada()}, {});
@@ -274,6 +291,7 @@ TEST_F(Relay, ASilentOwnerFailsTheRetryAfterTheSilenceAndItsLateReplyIsIgnored) 
         EXPECT_NE(e.message().find("did not answer within 400 ms"), std::string::npos) << e.message();
     }
     const auto took = std::chrono::steady_clock::now() - began;
+    EXPECT_EQ(forwarded("silent"), silent + 1);
     EXPECT_GE(took, 400ms);
     EXPECT_LT(took, 2s);
     // A reply coming after that, or one for an exchange never made, is dropped and counted.
