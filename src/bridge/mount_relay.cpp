@@ -125,7 +125,14 @@ ReplyMessage::Body MountRelay::exchange(const RoundTicket& ticket, Settlement se
             count(prefix_, "answered");
             return std::move(*waiting->final);
         }
-        if (stop.stop_requested()) throw node_error(prefix_, "the retry was cancelled");
+        if (stop.stop_requested()) {
+            try {
+                publish_(encode(CancelMessage{resume.to, resume.exchange}));
+            } catch (const std::exception& e) {
+                log().warn("mount {}: a cancellation to another gateway node was not sent: {}", prefix_, e.what());
+            }
+            throw node_error(prefix_, "the retry was cancelled");
+        }
         const auto deadline = waiting->heard + timing_.silence;
         if (OpenCalls::Clock::now() >= deadline) {
             count(prefix_, "silent");
@@ -142,6 +149,10 @@ void MountRelay::receive(std::string_view payload) {
     if (!message) return ignore("malformed");
     if (auto* resume = std::get_if<ResumeMessage>(&*message)) {
         if (resume->to == node_) serve(std::move(*resume));
+        return;
+    }
+    if (auto* cancelled = std::get_if<CancelMessage>(&*message)) {
+        if (cancelled->to == node_) cancel(cancelled->exchange);
         return;
     }
     auto& answer = std::get<ReplyMessage>(*message);
@@ -179,9 +190,17 @@ void MountRelay::serve(ResumeMessage resume) {
         }
     }
     finished_.clear();
+    {
+        std::lock_guard serving(served_mutex_);
+        serving_.emplace(resume.exchange, call);
+    }
     const auto id = next_worker_++;
     workers_.emplace(id, std::thread([this, id, resume = std::move(resume), call = std::move(call)] {
                          run_resume(resume, call);
+                         {
+                             std::lock_guard serving(served_mutex_);
+                             serving_.erase(resume.exchange);
+                         }
                          std::lock_guard done(workers_mutex_);
                          finished_.push_back(id);
                      }));
@@ -240,6 +259,16 @@ bool MountRelay::first_time(const std::string& exchange) {
         served_order_.pop_front();
     }
     return true;
+}
+
+void MountRelay::cancel(const std::string& exchange) {
+    std::shared_ptr<MountedCall> call;
+    {
+        std::lock_guard lock(served_mutex_);
+        if (auto it = serving_.find(exchange); it != serving_.end()) call = it->second.lock();
+    }
+    if (!call) return ignore("a cancellation of nothing resumed here");
+    call->abandon("the outer call was cancelled");  // its worker replies to nobody, and lets it go
 }
 
 void MountRelay::ignore(const char* why) {

@@ -9,7 +9,8 @@
 //   fails the retry (a dead node never hangs it).
 // - The owner takes the call out of its table (one resume per parked call: a second gets "gone"),
 //   settles the question, and waits for the inner call on a worker thread of its own, as a local
-//   retry's handler run does.
+//   retry's handler run does. A retry cancelled on its node has the owner abandon the call, as a
+//   local one does.
 // A resume delivered twice is served once; unknown, duplicate and late replies, and malformed
 // messages, are ignored and counted.
 #include "bridge/open_calls.hpp"
@@ -87,6 +88,7 @@ private:
     void serve(ResumeMessage resume);
     // Whether this node sees `exchange` for the first time (a store may deliver a message again).
     bool first_time(const std::string& exchange);
+    void cancel(const std::string& exchange);
     void run_resume(const ResumeMessage& resume, const std::shared_ptr<MountedCall>& call);
     void reply(const ResumeMessage& to, ReplyMessage::Body body);
     void ignore(const char* why);
@@ -105,6 +107,7 @@ private:
     std::mutex served_mutex_;
     std::set<std::string, std::less<>> served_;  // the last resumes served here, by exchange
     std::deque<std::string> served_order_;
+    std::map<std::string, std::weak_ptr<MountedCall>, std::less<>> serving_;  // by exchange, while resumed here
 
     std::mutex workers_mutex_;
     bool stopped_ = false;

@@ -211,6 +211,11 @@ std::string encode(const ReplyMessage& m) {
     return boost::json::serialize(o);
 }
 
+std::string encode(const CancelMessage& m) {
+    return boost::json::serialize(
+        boost::json::object{{"v", kVersion}, {"type", "cancel"}, {"to", m.to}, {"exchange", m.exchange}});
+}
+
 std::optional<RelayMessage> decode_relay_message(std::string_view text) {
     auto o = parsed_object(text);
     if (!o) return std::nullopt;
@@ -219,6 +224,7 @@ std::optional<RelayMessage> decode_relay_message(std::string_view text) {
         const auto type = string_at(*o, "type");
         if (type == "resume") return resume_from(*o);
         if (type == "reply") return reply_from(*o);
+        if (type == "cancel") return CancelMessage{id_at(*o, "to"), id_at(*o, "exchange")};
         return std::nullopt;
     } catch (const std::exception&) {
         return std::nullopt;  // a wrong type, a missing field, a content block from_wire refused

@@ -6,7 +6,8 @@
 //   to it from the retry);
 // - the resume, which the retry's node sends the owner: the answer, or the outer client's refusal;
 // - the owner's replies to it: still working, no such call, the result, the error, or the next
-//   round's ticket.
+//   round's ticket;
+// - the retry's cancellation, which has the owner abandon the call it resumes for it.
 // Each is one JSON text. Decoding gives nothing for a text over kMaxRelayPayload or that is not
 // exactly one of these: payloads come from the store, which other programs may write to.
 #include "bridge/mounted_call.hpp"
@@ -60,13 +61,19 @@ struct ReplyMessage {
     Body body;
 };
 
-using RelayMessage = std::variant<ResumeMessage, ReplyMessage>;
+struct CancelMessage {
+    std::string to;
+    std::string exchange;  // the resume it cancels
+};
+
+using RelayMessage = std::variant<ResumeMessage, ReplyMessage, CancelMessage>;
 
 std::string encode(const RoundTicket& ticket);
 std::optional<RoundTicket> decode_ticket(std::string_view text);
 
 std::string encode(const ResumeMessage& message);
 std::string encode(const ReplyMessage& message);
+std::string encode(const CancelMessage& message);
 std::optional<RelayMessage> decode_relay_message(std::string_view text);
 
 }  // namespace mcp::detail

@@ -172,6 +172,11 @@ TEST(RelayWire, EachMessageComesBackAsItWasSent) {
     EXPECT_EQ(failed.data.at("mount"), "in");
     auto round = std::get<RoundTicket>(body_of(RoundTicket{"b", "c2", {"k", name_question(), false}}));
     EXPECT_EQ(round.call, "c2");
+
+    auto cancel = decode_relay_message(encode(CancelMessage{"b", "x1"}));
+    ASSERT_TRUE(cancel);
+    EXPECT_EQ(std::get<CancelMessage>(*cancel).to, "b");
+    EXPECT_EQ(std::get<CancelMessage>(*cancel).exchange, "x1");
 }
 
 TEST(RelayWire, HostilePayloadsGiveNothing) {
@@ -191,6 +196,8 @@ TEST(RelayWire, HostilePayloadsGiveNothing) {
         R"({"v":1,"type":"resume","to":"b","from":"a","exchange":"x","call":"c","settlement":{"refusal":{"code":1,"message":"m"},"elicitation":{"action":"accept"}}})",
         R"({"v":1,"type":"resume","to":"b","from":"a","exchange":"x","call":"c","settlement":{"elicitation":{"action":"maybe"}}})",
         R"({"v":1,"type":"reply","to":"a","exchange":"x"})",
+        R"({"v":1,"type":"cancel","to":"b","exchange":""})",
+        R"({"v":1,"type":"cancel","to":"b"})",
         R"({"v":1,"type":"reply","to":"a","exchange":"x","gone":true,"working":true})",
         R"({"v":1,"type":"reply","to":"a","exchange":"x","result":[]})",
         R"({"v":1,"type":"reply","to":"a","exchange":"x","error":{"code":-1}})",
@@ -319,10 +326,14 @@ TEST_F(Relay, AResultTooLargeToPassIsAnErrorNamingTheLimit) {
     EXPECT_NE(std::get<ReplyMessage::Failed>(body).message.find("too large"), std::string::npos);
 }
 
-TEST_F(Relay, ACancelledRetryStopsWaiting) {
-    std::promise<void> go;
-    auto ticket = park_on_b([released = go.get_future().share()](MountedCall& c, const OuterAnswer&) {
-        released.wait();
+TEST_F(Relay, ACancelledRetryStopsWaitingAndTheOwnerAbandonsTheCall) {
+    // The inner call works until it is stopped (as a cancelled inner call is), for 3 s at most.
+    std::atomic<bool> stopped{false};
+    auto ticket = park_on_b([&stopped](MountedCall& c, const OuterAnswer&) {
+        const auto until = std::chrono::steady_clock::now() + 3s;
+        while (!c.stop_token().stop_requested() && std::chrono::steady_clock::now() < until)
+            std::this_thread::sleep_for(10ms);
+        stopped = c.stop_token().stop_requested();
         c.finish(nullptr, text_result("after"));
     });
     std::stop_source stop;
@@ -331,7 +342,8 @@ TEST_F(Relay, ACancelledRetryStopsWaiting) {
     EXPECT_EQ(std::future_status::timeout, waiting.wait_for(100ms));
     stop.request_stop();
     EXPECT_THROW(waiting.get(), Error);
-    go.set_value();
+    inner.wait();
+    EXPECT_TRUE(stopped.load()) << "the owner did not abandon the call";
 }
 
 TEST(RelayAlone, WithoutASharedStoreNothingIsElsewhere) {
