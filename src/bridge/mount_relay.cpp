@@ -115,17 +115,19 @@ ReplyMessage::Body MountRelay::exchange(const RoundTicket& ticket, Settlement se
         throw node_error(prefix_, std::string("the gateway node holding the call cannot be reached: ") + e.what());
     }
     count(prefix_, "sent");
-    std::unique_lock lock(waiting->mutex);
+    // Made before the lock: a callback made on a stopped token runs at once, on this thread.
     std::stop_callback on_stop(stop, [&waiting] {
         std::lock_guard wake(waiting->mutex);
         waiting->changed.notify_all();
     });
+    std::unique_lock lock(waiting->mutex);
     for (;;) {
         if (waiting->final) {
             count(prefix_, "answered");
             return std::move(*waiting->final);
         }
         if (stop.stop_requested()) {
+            lock.unlock();
             try {
                 publish_(encode(CancelMessage{resume.to, resume.exchange}));
             } catch (const std::exception& e) {

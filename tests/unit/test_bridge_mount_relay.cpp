@@ -346,6 +346,20 @@ TEST_F(Relay, ACancelledRetryStopsWaitingAndTheOwnerAbandonsTheCall) {
     EXPECT_TRUE(stopped.load()) << "the owner did not abandon the call";
 }
 
+TEST_F(Relay, ARetryCancelledBeforeItWaitsFailsAtOnce) {
+    auto ticket = park_on_b([](MountedCall& c, const OuterAnswer&) {
+        const auto until = std::chrono::steady_clock::now() + 3s;
+        while (!c.stop_token().stop_requested() && std::chrono::steady_clock::now() < until)
+            std::this_thread::sleep_for(10ms);
+        c.finish(nullptr, text_result("unseen"));
+    });
+    std::stop_source stop;
+    stop.request_stop();
+    const auto began = std::chrono::steady_clock::now();
+    EXPECT_THROW(a.exchange(ticket, OuterAnswer{ada()}, stop.get_token()), Error);
+    EXPECT_LT(std::chrono::steady_clock::now() - began, 1s);
+}
+
 TEST(RelayAlone, WithoutASharedStoreNothingIsElsewhere) {
     // One node (--store memory): a ticket of another node is no longer waiting, at once, as before.
     OpenCalls open{"in", 10, 60s};
