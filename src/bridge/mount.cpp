@@ -6,6 +6,7 @@
 #include <mcp/server/server.hpp>
 
 #include "bridge/mount_names.hpp"
+#include "bridge/mount_relay.hpp"
 #include "bridge/mounted_call.hpp"
 #include "bridge/open_calls.hpp"
 #include "util/log.hpp"
@@ -131,6 +132,32 @@ int refusal_code(const ClientRequestError& e) {
     return error_code::internal_error;
 }
 
+// The outer client's answer to an inner request, or its refusal, or (not a std::exception,
+// context.hpp) the end of this run of the handler when a 2026 outer client is yet to answer.
+detail::Settlement settle(Context& ctx, const detail::MountedCall::Question& question) {
+    std::optional<FormSchema> form;
+    if (const auto* elicitation = std::get_if<Elicitation>(&question.request)) {
+        try {
+            form = FormSchema::from_json(elicitation->requested_schema);
+        } catch (const std::invalid_argument& e) {
+            return detail::Refusal{error_code::invalid_params, std::string("requestedSchema: ") + e.what()};
+        }
+    }
+    try {
+        return ask_outer(ctx, question.key, question.request, form);
+    } catch (const CapabilityMissing&) {
+        // A 2026 inner server would have refused this caller itself (-32021): so does the mount. A
+        // 2025 one hears the refusal, as from a client without the capability.
+        if (question.in_round) throw;
+        return detail::Refusal{error_code::method_not_found, "the client does not handle this request"};
+    } catch (const ClientRequestError& e) {
+        return detail::Refusal{refusal_code(e), e.what()};
+    }
+}
+
+// The broadcast topic of a mount's nodes (a prefix holds no newline).
+std::string relay_topic(const std::string& prefix) { return "mcp.mount/" + prefix; }
+
 // A 2026 inner server's input requests of this call go to it: the inner client knows whose they are.
 void ask_through(CallOptions& options, const std::weak_ptr<detail::MountedCall>& weak) {
     const auto call = [weak] {
@@ -171,6 +198,12 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
 
     // The calls in flight, and those waiting between a 2026 outer client's rounds.
     detail::OpenCalls open{prefix, kMaxParkedCalls, kParkedCallTtl};
+    // The retries of those that reach another node sharing the store, and back.
+    detail::MountRelay nodes{
+        prefix, open,
+        server.options().store == "memory"
+            ? detail::MountRelay::Publish{}
+            : [&s = server, topic = relay_topic(prefix)](std::string_view payload) { s.broadcast(topic, payload); }};
 
     std::mutex mutex;     // the registrations below, and sync's changes to the server
     bool closed = false;  // the mount is gone: a refresh still running registers nothing more
@@ -234,14 +267,10 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
     // The first run starts the inner call; a 2026 retry continues the one its requestState names.
     CallToolResult call_tool(Context& ctx, const std::string& inner, boost::json::object arguments) {
         if (!ctx.round_state().empty()) {
-            auto call = open.take(ctx.round_state());
-            if (!call) {
-                throw Error(error_code::internal_error,
-                            "mounted server \"" + prefix +
-                                "\": the call this retry continues is no longer waiting (it expired, or began on "
-                                "another node); call the tool again",
-                            boost::json::object{{"mount", prefix}});
-            }
+            auto ticket = detail::decode_ticket(ctx.round_state());
+            if (ticket && nodes.elsewhere(ticket->node)) return nodes.resume(ctx, std::move(*ticket), settle);
+            auto call = ticket && ticket->node == nodes.node() ? open.take(ticket->call) : nullptr;
+            if (!call) detail::throw_no_longer_waiting(prefix);
             return relay(ctx, call);
         }
         auto client = this->client();
@@ -288,37 +317,23 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
         call->attach(&ctx);
         std::stop_callback on_cancel(ctx.stop_token(), [&call] { call->abandon("the outer call was cancelled"); });
         while (auto question = call->next()) {
-            std::optional<FormSchema> form;
-            if (const auto* elicitation = std::get_if<Elicitation>(&question->request)) {
-                try {
-                    form = FormSchema::from_json(elicitation->requested_schema);
-                } catch (const std::invalid_argument& e) {
-                    call->refuse(error_code::invalid_params, std::string("requestedSchema: ") + e.what());
-                    continue;
-                }
-            }
-            std::optional<detail::OuterAnswer> answer;
+            std::optional<detail::Settlement> settlement;
             try {
-                answer = ask_outer(ctx, question->key, question->request, form);
-            } catch (const CapabilityMissing&) {
-                // A 2026 inner server would have refused this caller itself (-32021): so does the
-                // mount. A 2025 one hears the refusal, as from a client without the capability.
-                if (question->in_round) throw;
-                call->refuse(error_code::method_not_found, "the client does not handle this request");
-                continue;
-            } catch (const ClientRequestError& e) {
-                call->refuse(refusal_code(e), e.what());
-                continue;
+                settlement = settle(ctx, *question);
             } catch (const std::exception&) {
                 throw;
             } catch (...) {
-                // A 2026 outer client: the question leaves with this run's end (not a
-                // std::exception, context.hpp), and the call waits for the retry.
-                ctx.set_round_state(open.park(call));
+                // A 2026 outer client: the question leaves with this run's end, and the call waits
+                // for the retry, on whichever node it reaches (the ticket names this one).
+                ctx.set_round_state(nodes.ticket(open.park(call), *question));
                 run.parked = true;
                 throw;
             }
-            call->answer(std::move(*answer));
+            if (auto* refusal = std::get_if<detail::Refusal>(&*settlement)) {
+                call->refuse(refusal->code, std::move(refusal->message));
+            } else {
+                call->answer(std::get<detail::OuterAnswer>(std::move(*settlement)));
+            }
         }
         return mapped([&] { return call->result(); });
     }
@@ -564,6 +579,12 @@ Mount::Mount(Server& server, std::string prefix, MountClientSource source) {
         throw std::invalid_argument("a mount's prefix must be letters, digits, '_', '-' or '.': \"" + prefix + "\"");
     }
     state_ = std::make_shared<State>(server, std::move(prefix), std::move(source));
+    if (server.options().store != "memory") {
+        server.on_broadcast(relay_topic(state_->prefix),
+                            [weak = std::weak_ptr<State>(state_)](std::string_view payload) {
+                                if (auto self = weak.lock()) self->nodes.receive(payload);
+                            });
+    }
 }
 
 Mount::~Mount() {
@@ -573,6 +594,7 @@ Mount::~Mount() {
         state_->closed = true;
     }
     state_->open.abandon_all();  // before the client closes: it waits for the threads they hold
+    state_->nodes.stop();        // the resumes served for other nodes, whose calls were just abandoned
     // The source may own the client: close it here, not on a thread of its own pool.
     MountClientSource source;
     std::lock_guard lock(state_->source_mutex);

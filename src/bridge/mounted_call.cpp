@@ -54,6 +54,11 @@ std::optional<MountedCall::Question> MountedCall::next() {
     return waiting_.front()->question;
 }
 
+bool MountedCall::ready_within(std::chrono::milliseconds timeout) {
+    std::unique_lock lock(mutex_);
+    return changed_.wait_for(lock, timeout, [&] { return !waiting_.empty() || done_; });
+}
+
 void MountedCall::answer(OuterAnswer answer) { settle_front(std::move(answer), std::nullopt); }
 
 void MountedCall::refuse(int code, std::string message) {

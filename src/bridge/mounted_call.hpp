@@ -8,6 +8,7 @@
 #include <mcp/protocol/content.hpp>
 #include <mcp/server/context.hpp>
 
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <exception>
@@ -55,6 +56,8 @@ public:
     };
     // Waits for the oldest unsettled request, or for the inner call's end (nothing).
     std::optional<Question> next();
+    // Whether next() would return at once, after waiting up to `timeout` for it.
+    bool ready_within(std::chrono::milliseconds timeout);
     // Settles the oldest request.
     void answer(OuterAnswer answer);
     void refuse(int code, std::string message);

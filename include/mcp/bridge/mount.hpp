@@ -17,7 +17,8 @@
 // is thrown as the same mcp::Error; an inner server that cannot be reached (no client, the process
 // died, the inner timeout) is a -32603 error naming the mount. The inner server's elicitation and
 // sampling during a tool call are put to the outer client (request_handlers()); a 2026 outer client
-// answers them in rounds, while the one inner call waits in this process between them.
+// answers them in rounds, while the one inner call waits in this process between them; a retry that
+// reaches another node sharing the store (--store redis://…) is resumed here through it.
 #include <mcp/client/client.hpp>
 #include <mcp/client/options.hpp>
 #include <mcp/client/transport.hpp>
