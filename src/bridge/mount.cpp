@@ -6,18 +6,21 @@
 #include <mcp/server/server.hpp>
 
 #include "bridge/mount_names.hpp"
+#include "bridge/mount_relay.hpp"
 #include "bridge/mounted_call.hpp"
 #include "bridge/open_calls.hpp"
 #include "util/log.hpp"
 
 #include <boost/json/serialize.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <exception>
 #include <functional>
 #include <optional>
 #include <stop_token>
+#include <type_traits>
 
 #include <iterator>
 #include <map>
@@ -154,6 +157,30 @@ int refusal_code(const ClientRequestError& e) {
     return error_code::internal_error;
 }
 
+// The outer client's answer to an inner request, or its refusal, or (not a std::exception,
+// context.hpp) the end of this run of the handler when a 2026 outer client is yet to answer.
+detail::Settlement settle(Context& ctx, const detail::MountedCall::Question& question) {
+    std::vector<InputRequest> request;
+    try {
+        request.push_back(outer_request(question));
+    } catch (const std::invalid_argument& e) {
+        return detail::Refusal{error_code::invalid_params, std::string("requestedSchema: ") + e.what()};
+    }
+    try {
+        return std::move(ctx.ask(request).front());
+    } catch (const CapabilityMissing&) {
+        // A 2026 inner server would have refused this caller itself (-32021): so does the mount. A
+        // 2025 one hears the refusal, as from a client without the capability.
+        if (question.in_round) throw;
+        return detail::Refusal{error_code::method_not_found, "the client does not handle this request"};
+    } catch (const ClientRequestError& e) {
+        return detail::Refusal{refusal_code(e), e.what()};
+    }
+}
+
+// The broadcast topic of a mount's nodes (a prefix holds no newline).
+std::string relay_topic(const std::string& prefix) { return "mcp.mount/" + prefix; }
+
 // A 2026 inner server's input requests of this call go to it: the inner client knows whose they are.
 void ask_through(CallOptions& options, const std::weak_ptr<detail::MountedCall>& weak) {
     const auto call = [weak] {
@@ -256,6 +283,12 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
 
     // The calls in flight, and those waiting between a 2026 outer client's rounds.
     detail::OpenCalls open{prefix, kMaxParkedCalls, kParkedCallTtl};
+    // The retries of those that reach another node sharing the store, and back.
+    detail::MountRelay nodes{
+        prefix, open,
+        server.options().store == "memory"
+            ? detail::MountRelay::Publish{}
+            : [&s = server, topic = relay_topic(prefix)](std::string_view payload) { s.broadcast(topic, payload); }};
 
     // The level a 2025 inner client's session asks log messages at, and of which client.
     std::mutex level_mutex;
@@ -350,14 +383,16 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
     template <class Result>
     Result forward(Context& ctx, const StartInner& start) {
         if (!ctx.round_state().empty()) {
-            auto call = open.take(ctx.round_state());
-            if (!call) {
-                throw Error(error_code::internal_error,
-                            "mounted server \"" + prefix +
-                                "\": the call this retry continues is no longer waiting (it expired, or began on "
-                                "another node); call it again",
-                            boost::json::object{{"mount", prefix}});
+            auto ticket = detail::decode_ticket(ctx.round_state());
+            if (ticket && nodes.elsewhere(ticket->node)) {
+                // Another node holds the call: a tool call's retry is resumed there, not yet others.
+                if constexpr (std::is_same_v<Result, CallToolResult>) {
+                    return nodes.resume(ctx, std::move(*ticket), settle);
+                }
+                detail::throw_no_longer_waiting(prefix);
             }
+            auto call = ticket && ticket->node == nodes.node() ? open.take(ticket->call) : nullptr;
+            if (!call) detail::throw_no_longer_waiting(prefix);
             return relay<Result>(ctx, call);
         }
         auto client = this->client();
@@ -458,7 +493,11 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
                 } catch (...) {
                     // A 2026 outer client: the questions leave with this run's end (not a
                     // std::exception, context.hpp), and the call waits for the retry.
-                    ctx.set_round_state(open.park(call));
+                    // The ticket names this node, and the first question for a node that resumes
+                    // the call from elsewhere (one question a round there).
+                    const auto& first_asked = *std::find_if(questions.begin(), questions.end(),
+                                                            [&](const auto& q) { return q.key == keys[first]; });
+                    ctx.set_round_state(nodes.ticket(open.park(call), first_asked));
                     run.parked = true;
                     throw;
                 }
@@ -727,6 +766,12 @@ Mount::Mount(Server& server, std::string prefix, MountClientSource source) {
         throw std::invalid_argument("a mount's prefix must be letters, digits, '_', '-' or '.': \"" + prefix + "\"");
     }
     state_ = std::make_shared<State>(server, std::move(prefix), std::move(source));
+    if (server.options().store != "memory") {
+        server.on_broadcast(relay_topic(state_->prefix),
+                            [weak = std::weak_ptr<State>(state_)](std::string_view payload) {
+                                if (auto self = weak.lock()) self->nodes.receive(payload);
+                            });
+    }
 }
 
 Mount::~Mount() {
@@ -736,6 +781,7 @@ Mount::~Mount() {
         state_->closed = true;
     }
     state_->open.abandon_all();  // before the client closes: it waits for the threads they hold
+    state_->nodes.stop();        // the resumes served for other nodes, whose calls were just abandoned
     // The source may own the client: close it here, not on a thread of its own pool.
     MountClientSource source;
     std::lock_guard lock(state_->source_mutex);
@@ -765,6 +811,8 @@ void Mount::clear() {
     state_->remove(state_->resources, ListKind::resources, false);
     state_->remove(state_->templates, ListKind::resources, true);
 }
+
+std::size_t Mount::calls_in_flight() const { return state_->open.in_flight(); }
 
 ClientHandlers Mount::request_handlers(ClientHandlers handlers) {
     std::weak_ptr<State> weak = state_;

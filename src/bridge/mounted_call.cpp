@@ -81,10 +81,26 @@ std::vector<MountedCall::Question> MountedCall::next() {
     return questions;
 }
 
+bool MountedCall::ready_within(std::chrono::milliseconds timeout) {
+    std::unique_lock lock(mutex_);
+    return changed_.wait_for(lock, timeout, [&] { return !waiting_.empty() || done_; });
+}
+
 void MountedCall::answer(const std::string& key, OuterAnswer answer) { settle(key, std::move(answer), std::nullopt); }
 
 void MountedCall::refuse(const std::string& key, int code, std::string message) {
     settle(key, std::nullopt, std::make_pair(code, std::move(message)));
+}
+
+void MountedCall::answer(OuterAnswer answer) { settle(oldest_key(), std::move(answer), std::nullopt); }
+
+void MountedCall::refuse(int code, std::string message) {
+    settle(oldest_key(), std::nullopt, std::make_pair(code, std::move(message)));
+}
+
+std::string MountedCall::oldest_key() {
+    std::lock_guard lock(mutex_);
+    return waiting_.empty() ? std::string() : waiting_.front()->question.key;
 }
 
 void MountedCall::settle(const std::string& key, std::optional<OuterAnswer> answer,

@@ -9,6 +9,7 @@
 #include <mcp/protocol/content.hpp>
 #include <mcp/server/context.hpp>
 
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <exception>
@@ -63,9 +64,14 @@ public:
     // Waits for unsettled requests and returns them all, oldest first; nothing once the inner call
     // has ended.
     std::vector<Question> next();
+    // Whether next() would return at once, after waiting up to `timeout` for it.
+    bool ready_within(std::chrono::milliseconds timeout);
     // Settles the request of that key.
     void answer(const std::string& key, OuterAnswer answer);
     void refuse(const std::string& key, int code, std::string message);
+    // Settles the oldest request (another node's resume, which answers one question a round).
+    void answer(OuterAnswer answer);
+    void refuse(int code, std::string message);
     // After next() returned nothing: the inner call's result, or what it failed with.
     InnerResult result();
     // Cancels the inner call and refuses every request still waiting.
@@ -91,6 +97,7 @@ private:
         std::optional<OuterAnswer> answer;
         std::optional<std::pair<int, std::string>> refusal;
     };
+    std::string oldest_key();
     void settle(const std::string& key, std::optional<OuterAnswer> answer,
                 std::optional<std::pair<int, std::string>> refusal);
     void refuse_all(const std::string& why);                              // mutex_ held

@@ -31,6 +31,11 @@ void OpenCalls::enter(const std::shared_ptr<MountedCall>& call) {
     in_flight_.insert(call);
 }
 
+std::size_t OpenCalls::in_flight() const {
+    std::lock_guard lock(mutex_);
+    return in_flight_.size();
+}
+
 void OpenCalls::leave(const std::shared_ptr<MountedCall>& call) {
     std::lock_guard lock(mutex_);
     in_flight_.erase(call);

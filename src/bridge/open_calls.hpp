@@ -30,6 +30,9 @@ public:
     void enter(const std::shared_ptr<MountedCall>& call);
     void leave(const std::shared_ptr<MountedCall>& call);
 
+    // How many calls are in flight, those waiting between rounds included.
+    std::size_t in_flight() const;
+
     // The call an inner request belongs to. Throws mcp::Error when there is none, or several.
     std::shared_ptr<MountedCall> route();
     // The call a log message at `level` belongs to: the one call in flight that may have been sent

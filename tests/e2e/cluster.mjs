@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { connect as netConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -712,6 +713,85 @@ export async function mapLimit(items, limit, fn) {
     };
     await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
     return results;
+}
+
+// ---------------------------------------------------------------------------------------------
+// A round-robin HTTP load balancer in front of nodes, for clients that take one URL (the SDKs): each
+// POST goes to the next node in turn (GETs and DELETEs take turns of their own, so that a session's
+// standalone stream does not change which node the next POST reaches). `history` records
+// {node, what} per POST: the JSON-RPC method, "response" for an answer to the server, and
+// " (retry)" for a 2026 request carrying inputResponses. A node that cannot be reached is a 502.
+
+export class RoundRobinBalancer {
+    static async start(nodes) {
+        const balancer = new RoundRobinBalancer(nodes);
+        await new Promise((resolve) => balancer.server.listen(0, '127.0.0.1', resolve));
+        balancer.url = `http://127.0.0.1:${balancer.server.address().port}/mcp`;
+        return balancer;
+    }
+
+    constructor(nodes) {
+        this.nodes = nodes;
+        this.posts = 0;
+        this.others = 0;
+        this.history = [];
+        this.server = createHttpServer((req, res) => {
+            this.#forward(req, res).catch(() => res.destroy());
+        });
+    }
+
+    // The POSTs of `what` (a method, "response"), in order.
+    postsOf(what) {
+        return this.history.filter((h) => h.what === what || h.what === `${what} (retry)`);
+    }
+
+    static #describe(body) {
+        try {
+            const m = JSON.parse(body);
+            if (!m || Array.isArray(m)) return 'batch';
+            if (!('method' in m)) return 'response';
+            return m.params?.inputResponses ? `${m.method} (retry)` : m.method;
+        } catch {
+            return 'not JSON';
+        }
+    }
+
+    async #forward(req, res) {
+        const chunks = [];
+        for await (const chunk of req) chunks.push(chunk);
+        const body = Buffer.concat(chunks);
+        const post = req.method === 'POST';
+        const node = this.nodes[(post ? this.posts++ : this.others++) % this.nodes.length];
+        if (post) this.history.push({ node: node.name, what: RoundRobinBalancer.#describe(body.toString('utf8')) });
+        const headers = { ...req.headers };
+        for (const h of ['host', 'connection', 'content-length', 'transfer-encoding']) delete headers[h];
+        const controller = new AbortController();
+        res.on('close', () => controller.abort());
+        let upstream;
+        try {
+            upstream = await fetch(node.url, { method: req.method, headers, body: post ? body : undefined, signal: controller.signal });
+        } catch {
+            res.writeHead(502, { 'content-type': 'text/plain' });
+            res.end(`node ${node.name} cannot be reached`);
+            return;
+        }
+        const out = {};
+        upstream.headers.forEach((value, name) => {
+            if (!['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(name)) out[name] = value;
+        });
+        res.writeHead(upstream.status, out);
+        try {
+            if (upstream.body) for await (const chunk of upstream.body) res.write(chunk);
+        } catch {
+            // the client or the node went away mid-stream
+        }
+        res.end();
+    }
+
+    close() {
+        this.server.closeAllConnections();
+        return new Promise((resolve) => this.server.close(() => resolve()));
+    }
 }
 
 // A note name no other test of this process uses.

@@ -24,6 +24,7 @@ import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextproto
 import { CreateMessageRequestSchema, ElicitRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { Client as ClientV2, ProtocolError, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 
+import { AuthorizationServer, SERVICE_CLIENT } from './authorization_server.mjs';
 import { binary, HttpDemo, MODERN, waitUntil, withTimeout } from './helpers.mjs';
 
 const run = promisify(execFile);
@@ -372,6 +373,126 @@ describe('mcp-cpp-gateway in front of a remote server', () => {
     });
 });
 
+describe('mcp-cpp-gateway in front of a server behind OAuth', () => {
+    test('the configuration\'s client credentials authorize the upstream; a wrong secret leaves it out', TEST, async () => {
+        const as = await AuthorizationServer.start();
+        const demo = await HttpDemo.start(['--auth-issuer', as.issuer, '--auth-scopes', 'notes:read']);
+        const scratch = mkdtempSync(join(tmpdir(), 'mcp-gateway-oauth-'));
+        const gateways = [];
+        const connected = [];
+        const gatewayFor = async (name, secret) => {
+            const file = join(scratch, `${name}.json`);
+            const oauth = { grant: 'client_credentials', clientId: SERVICE_CLIENT.id,
+                            clientSecret: '${env:MCP_GATEWAY_TEST_SECRET}', scopes: ['notes:read'] };
+            writeFileSync(file, JSON.stringify({ servers: { [name]: { type: 'http', url: demo.url, oauth } } }));
+            const gateway = await HttpDemo.start(['--servers', file], {
+                binary: binary('MCP_CPP_GATEWAY', 'mcp-cpp-gateway'), env: { MCP_GATEWAY_TEST_SECRET: secret } });
+            gateways.push(gateway);
+            return gateway;
+        };
+        try {
+            const refused = await fetch(demo.url, { method: 'POST', headers: { 'content-type': 'application/json',
+                accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"ping"}' });
+            assert.equal(refused.status, 401, 'the upstream refuses a request without a token');
+
+            const good = await gatewayFor('service', SERVICE_CLIENT.secret);
+            const client = await connectV2(good.url);
+            connected.push(client);
+            assert.equal(textOf(await callTool(client, { name: 'service_echo', arguments: { text: 'authorized upstream' } })),
+                'authorized upstream');
+
+            const bad = await gatewayFor('wrong', 'not-the-secret');
+            const other = await connectV2(bad.url);
+            connected.push(other);
+            const listed = names((await other.listTools()).tools);
+            assert.ok(!listed.some((n) => n.startsWith('wrong_')), `nothing of an upstream that refused the gateway: ${listed}`);
+            await waitUntil(() => /server "wrong" failed/.test(bad.stderr), 15_000, 'the gateway names the failing upstream');
+            assert.doesNotMatch(bad.stderr + good.stderr, /not-the-secret|service-secret/, 'no secret in the gateway\'s log');
+        } finally {
+            for (const c of connected) await c.close().catch(() => {});
+            for (const g of gateways) await g.close();
+            await demo.close();
+            await as.close();
+            rmSync(scratch, { recursive: true, force: true });
+        }
+    });
+});
+
+describe('mcp-cpp-gateway --idle-stop and --max-children', () => {
+    // server-memory and server-everything as the gateway's children, each by a script of its own.
+    function twoServers(scratch) {
+        writeServers(scratch);
+        const config = {
+            mcpServers: {
+                everything: { command: process.execPath, args: [join(scratch, 'everything.mjs'), 'stdio'] },
+                memory: { command: process.execPath, args: [join(scratch, 'memory.mjs')], env: { MEMORY_FILE_PATH: join(scratch, 'memory.jsonl') } },
+            },
+        };
+        const file = join(scratch, 'two.json');
+        writeFileSync(file, JSON.stringify(config));
+        return file;
+    }
+    const alive = (scratch, name) => childPids(scratch, `${name}.mjs`).length > 0;
+
+    test('an idle child stops and its entries stay; the next call starts it; a call in flight keeps it', TEST, async () => {
+        const scratch = mkdtempSync(join(tmpdir(), 'mcp-gateway-idle-'));
+        let gateway;
+        let client;
+        try {
+            gateway = await HttpDemo.start(['--servers', twoServers(scratch), '--idle-stop', '1s'],
+                                           { binary: binary('MCP_CPP_GATEWAY', 'mcp-cpp-gateway') });
+            client = await connectV2(gateway.url);
+            await waitUntil(async () => names((await client.listTools(undefined, REQUEST)).tools).includes('memory_read_graph'),
+                            30_000, 'memory listed');
+            await waitUntil(() => !alive(scratch, 'memory') && !alive(scratch, 'everything'), 15_000, 'both children stopped when idle');
+            assert.match(gateway.stderr, /server "memory" stopped after being idle/);
+            const tools = names((await client.listTools(undefined, REQUEST)).tools);
+            assert.ok(tools.includes('memory_read_graph') && tools.includes('everything_echo'), `entries stay listed: ${tools}`);
+
+            // No server-memory runs: the answer comes from one started for this call.
+            assert.match(textOf(await callTool(client, { name: 'memory_read_graph', arguments: {} })), /entities/);
+            assert.match(gateway.stderr, /server "memory" started again for a call/);
+
+            // Three seconds of work with --idle-stop 1s: the child is not stopped under its call.
+            const long = await callTool(client, { name: 'everything_trigger-long-running-operation', arguments: { duration: 3, steps: 3 } },
+                                        { timeout: 45_000 });
+            assert.match(JSON.stringify(long.content), /completed/i);
+        } finally {
+            await client?.close().catch(() => {});
+            await gateway?.close();
+            rmSync(scratch, { recursive: true, force: true });
+        }
+    });
+
+    test('--max-children 1: one child runs, a call to the other swaps them, both answer', TEST, async () => {
+        const scratch = mkdtempSync(join(tmpdir(), 'mcp-gateway-max-'));
+        let gateway;
+        let client;
+        try {
+            gateway = await HttpDemo.start(['--servers', twoServers(scratch), '--max-children', '1'],
+                                           { binary: binary('MCP_CPP_GATEWAY', 'mcp-cpp-gateway') });
+            client = await connectV2(gateway.url);
+            await waitUntil(async () => {
+                const tools = names((await client.listTools(undefined, REQUEST)).tools);
+                return tools.includes('memory_read_graph') && tools.includes('everything_echo');
+            }, 30_000, 'both servers listed once');
+            await waitUntil(() => Number(alive(scratch, 'memory')) + Number(alive(scratch, 'everything')) === 1, 15_000,
+                            'one child left running after the startup');
+            for (const round of [1, 2]) {
+                assert.match(textOf(await callTool(client, { name: 'memory_read_graph', arguments: {} })), /entities/, `round ${round}`);
+                assert.ok(alive(scratch, 'memory'), `round ${round}: memory runs`);
+                await waitUntil(() => !alive(scratch, 'everything'), 10_000, `round ${round}: everything stopped for memory`);
+                assert.equal(textOf(await callTool(client, { name: 'everything_echo', arguments: { message: 'swap' } })), 'Echo: swap');
+                await waitUntil(() => !alive(scratch, 'memory'), 10_000, `round ${round}: memory stopped for everything`);
+            }
+        } finally {
+            await client?.close().catch(() => {});
+            await gateway?.close();
+            rmSync(scratch, { recursive: true, force: true });
+        }
+    });
+});
+
 describe('mcp-cpp-gateway refuses what it cannot serve', () => {
     test('no --servers, a missing file, a malformed one, two servers of one prefix, --no-prefix with two: exit 2 with the reason', TEST, async () => {
         const gatewayBinary = binary('MCP_CPP_GATEWAY', 'mcp-cpp-gateway');
@@ -385,6 +506,15 @@ describe('mcp-cpp-gateway refuses what it cannot serve', () => {
                 [['--servers', join(scratch, 'twins.json')], /would both be named "a_b_\.\.\."/],
                 [['--servers', join(scratch, 'twins.json'), '--servers', join(scratch, 'bad.json')], /--servers given twice/],
                 [['--servers', join(scratch, 'twins.json'), '--no-prefix'], /--no-prefix serves one server; the configuration has 2/],
+                [['--servers', join(scratch, 'twins.json'), '--idle-stop'], /--idle-stop needs a value/],
+                [['--servers', join(scratch, 'twins.json'), '--idle-stop', '10'], /--idle-stop needs a duration such as 500ms/],
+                [['--servers', join(scratch, 'twins.json'), '--idle-stop', '0s'], /not "0s"/],
+                [['--servers', join(scratch, 'twins.json'), '--idle-stop', '-5s'], /not "-5s"/],
+                [['--servers', join(scratch, 'twins.json'), '--idle-stop', '99999999999999999999h'], /a duration/],
+                [['--servers', join(scratch, 'twins.json'), '--idle-stop', '5 s'], /a duration/],
+                [['--servers', join(scratch, 'twins.json'), '--max-children', '0'], /--max-children needs a count from 1/],
+                [['--servers', join(scratch, 'twins.json'), '--max-children', 'x'], /not "x"/],
+                [['--servers', join(scratch, 'twins.json'), '--max-children', '1e3'], /not "1e3"/],
             ];
             writeFileSync(join(scratch, 'bad.json'), '{"mcpServers": {"x": {"command": 42}}}');
             writeFileSync(join(scratch, 'twins.json'), JSON.stringify({ mcpServers: { 'a b': { command: 'true' }, 'a/b': { command: 'true' } } }));

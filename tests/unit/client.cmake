@@ -59,6 +59,10 @@ target_compile_definitions(test_client_oauth PRIVATE BOOST_ASIO_SEPARATE_COMPILA
 # revisions (docs/adr/0029-gateway.md).
 mcp_unit_test(test_bridge_mount test_bridge_mount.cpp test_bridge_mount_requests.cpp test_bridge_mount_questions.cpp)
 target_link_libraries(test_bridge_mount PRIVATE mcp::mcp)
+# A mounted call resumed from another gateway node: the relay's wire, hostile payloads, two relays
+# on an in-process bus (docs/adr/0029-gateway.md, decision 11).
+mcp_unit_test(test_bridge_mount_relay test_bridge_mount_relay.cpp)
+target_link_libraries(test_bridge_mount_relay PRIVATE mcp::mcp)
 # mcp::Client's CLIENT spans and the traceparent it puts in _meta (docs/adr/0030-tracing.md).
 mcp_unit_test(test_client_tracing test_client_tracing.cpp http_test_server.cpp)
 target_link_libraries(test_client_tracing PRIVATE mcp::mcp OpenSSL::SSL)

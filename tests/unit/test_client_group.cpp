@@ -155,6 +155,25 @@ TEST(ClientConfig, HostileEntriesAreRefusedNamingTheServerAndTheField) {
         {R"({"servers": {"a": {"type": "stdio", "command": "x", "headers": {}}}})", "a", "headers", "http and sse"},
         {R"({"servers": {"a": {"type": "sse", "url": "http://h/sse", "envFile": ".env"}}})", "a", "envFile",
          "stdio servers"},
+        {R"({"servers": {"a": {"command": "x", "oauth": {}}}})", "a", "oauth", "http and sse"},
+        {R"({"servers": {"a": {"url": "https://h/mcp", "oauth": "client_credentials"}}})", "a", "oauth",
+         "expected an object"},
+        {R"({"servers": {"a": {"url": "https://h/mcp", "oauth": {"grant": "password"}}}})", "a", "oauth.grant",
+         "unknown grant \"password\""},
+        {R"({"servers": {"a": {"url": "https://h/mcp", "oauth": {"grant": "client_credentials"}}}})", "a",
+         "oauth.clientId", "needs the client's id"},
+        {R"({"servers": {"a": {"url": "https://h/mcp", "oauth": {"clientSecret": 42}}}})", "a", "oauth.clientSecret",
+         "expected a string"},
+        {R"({"servers": {"a": {"url": "https://h/mcp", "oauth": {"scopes": "a b"}}}})", "a", "oauth.scopes",
+         "array of strings"},
+        {R"({"servers": {"a": {"url": "https://h/mcp", "oauth": {"scopes": ["a b"]}}}})", "a", "oauth.scopes",
+         "scope tokens"},
+        {R"({"servers": {"a": {"url": "https://h/mcp", "oauth": {"scopes": [""]}}}})", "a", "oauth.scopes",
+         "scope tokens"},
+        {R"({"servers": {"a": {"url": "https://h/mcp", "oauth": {"client_id": "x"}}}})", "a", "oauth.client_id",
+         "unknown field"},
+        {R"({"servers": {"a": {"url": "https://h/mcp", "oauth": {"clientId": "${input:id}"}}}})", "a", "oauth.clientId",
+         "input"},
         {R"({"servers": {"a": "npx server"}})", "a", "", "expected an object"},
         {R"({"servers": {"": {"command": "x"}}})", "", "", "1 to 128 characters"},
         {R"({"servers": []})", "", "servers", "object of servers"},
@@ -239,6 +258,33 @@ TEST(ClientConfig, RemoteEntriesMakeHttpTransports) {
             EXPECT_NE(dynamic_cast<mcp::LegacySseTransport*>(transport.get()), nullptr);
     }
     EXPECT_NE(mcp::make_transport({.name = "local", .command = "true"}), nullptr);
+}
+
+TEST(ClientConfig, OAuthOfARemoteEntryIsReadWithItsVariables) {
+    mcp::ConfigOptions options;
+    options.base_directory = "/etc/gateway";
+    options.environment = [](const std::string& name) -> std::optional<std::string> {
+        if (name == "SECRET") return "s3cret";
+        return std::nullopt;
+    };
+    const auto servers = mcp::parse_server_config(R"({"mcpServers": {
+        "service": {"url": "https://example.com/mcp", "oauth": {"grant": "client_credentials", "clientId": "gateway",
+                    "clientSecret": "${env:SECRET}", "scopes": ["notes:read", "notes:write"], "tokenFile": "tokens/s.json"}},
+        "user": {"type": "sse", "url": "https://example.com/sse", "oauth": {"tokenFile": "/var/lib/u.json"}},
+        "plain": {"url": "https://example.com/other"}}})",
+                                                  options);
+    ASSERT_EQ(servers.size(), 3U);
+    ASSERT_TRUE(servers[0].oauth.has_value());
+    EXPECT_TRUE(servers[0].oauth->client_credentials);
+    EXPECT_EQ(servers[0].oauth->client_id, "gateway");
+    EXPECT_EQ(servers[0].oauth->client_secret, "s3cret");
+    EXPECT_EQ(servers[0].oauth->scopes, (std::vector<std::string>{"notes:read", "notes:write"}));
+    EXPECT_EQ(servers[0].oauth->token_file, "/etc/gateway/tokens/s.json");
+    ASSERT_TRUE(servers[1].oauth.has_value());
+    EXPECT_FALSE(servers[1].oauth->client_credentials);
+    EXPECT_EQ(servers[1].oauth->token_file, "/var/lib/u.json");
+    EXPECT_FALSE(servers[2].oauth.has_value());
+    for (const auto& server : servers) EXPECT_NE(mcp::make_transport(server), nullptr) << server.name;
 }
 
 TEST(ClientConfig, ATransportThatCannotBeMadeNamesItsServer) {

@@ -1,7 +1,12 @@
 #include "arguments.hpp"
 
+#include <charconv>
+#include <chrono>
+#include <cstddef>
 #include <stdexcept>
+#include <string>
 #include <string_view>
+#include <system_error>
 
 namespace mcp_gateway {
 
@@ -16,7 +21,45 @@ const char* const kUsage =
     "                    <server>_<name>, its resource URIs scheme://<server>/...\n"
     "  --no-prefix       Serve the one server of FILE under its own names and URIs (a gateway\n"
     "                    in front of a single server)\n"
+    "  --idle-stop DURATION\n"
+    "                    Stop a stdio server no call used for DURATION (e.g. 10m; ms, s, m, h); its\n"
+    "                    entries stay listed and the next call starts it again\n"
+    "  --max-children N  Run at most N stdio servers at once: starting another stops the least\n"
+    "                    recently used one with no call in flight (all busy: the call fails)\n"
     "\n";
+
+namespace {
+
+// "500ms", "30s", "10m", "1h": a positive whole number and its unit.
+std::chrono::milliseconds parse_duration(std::string_view option, std::string_view text) {
+    const auto digits = text.find_first_not_of("0123456789");
+    const auto number = text.substr(0, digits);
+    const auto unit = digits == std::string_view::npos ? std::string_view() : text.substr(digits);
+    long long value = 0;
+    const auto [end, error] = std::from_chars(number.data(), number.data() + number.size(), value);
+    const bool known = unit == "ms" || unit == "s" || unit == "m" || unit == "h";
+    if (number.empty() || error != std::errc() || end != number.data() + number.size() || value <= 0 || !known ||
+        value > 24LL * 3600 * 1000) {
+        throw std::invalid_argument(std::string(option) + " needs a duration such as 500ms, 30s, 10m or 1h, not \"" +
+                                    std::string(text) + "\"");
+    }
+    const std::chrono::milliseconds ms(value);
+    if (unit == "s") return ms * 1000;
+    if (unit == "m") return ms * 60'000;
+    if (unit == "h") return ms * 3'600'000;
+    return ms;
+}
+
+std::size_t parse_count(std::string_view option, std::string_view text) {
+    std::size_t value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || error != std::errc() || end != text.data() + text.size() || value == 0 || value > 10'000)
+        throw std::invalid_argument(std::string(option) + " needs a count from 1 to 10000, not \"" + std::string(text) +
+                                    "\"");
+    return value;
+}
+
+}  // namespace
 
 GatewayArguments split_arguments(int argc, const char* const* argv, const char* servers_from_env) {
     GatewayArguments out;
@@ -35,6 +78,13 @@ GatewayArguments split_arguments(int argc, const char* const* argv, const char* 
             take_servers(argv[++i]);
         } else if (arg == "--no-prefix") {
             out.no_prefix = true;
+        } else if (arg == "--idle-stop" || arg == "--max-children") {
+            if (i + 1 >= argc) throw std::invalid_argument(std::string(arg) + " needs a value");
+            const std::string_view value = argv[++i];
+            if (arg == "--idle-stop")
+                out.limits.idle_stop = parse_duration(arg, value);
+            else
+                out.limits.max_children = parse_count(arg, value);
         } else if (arg.starts_with("--servers=")) {
             take_servers(arg.substr(std::string_view("--servers=").size()));
         } else {

@@ -1,5 +1,6 @@
 #include "gateway.hpp"
 
+#include <mcp/protocol/errors.hpp>
 #include <mcp/server/server.hpp>
 
 #include <algorithm>
@@ -13,6 +14,12 @@ namespace mcp_gateway {
 
 namespace {
 
+// How long a call waits for a stopped child to start again.
+constexpr std::chrono::seconds kStartAgainWait{30};
+// A call that has just taken its child's client is counted in flight a moment later: the child is
+// not stopped to make room for this long after. A call that needs the room waits that long for it.
+constexpr std::chrono::milliseconds kJustUsed{200};
+
 mcp::ClientOptions inner_client_options(const mcp::Server& server) {
     mcp::ClientOptions options;
     options.info = {.name = "mcp-cpp-gateway", .version = MCP_CPP_VERSION};
@@ -25,7 +32,8 @@ mcp::ClientOptions inner_client_options(const mcp::Server& server) {
 
 }  // namespace
 
-Gateway::Gateway(mcp::Server& server, const std::vector<mcp::ServerConfig>& servers, bool prefixed) {
+Gateway::Gateway(mcp::Server& server, const std::vector<mcp::ServerConfig>& servers, bool prefixed, ChildLimits limits)
+    : limits_(limits) {
     if (!prefixed && servers.size() > 1) {
         throw std::invalid_argument("--no-prefix serves one server; the configuration has " +
                                     std::to_string(servers.size()));
@@ -39,7 +47,11 @@ Gateway::Gateway(mcp::Server& server, const std::vector<mcp::ServerConfig>& serv
         }
         mounts_.emplace(config.name,
                         std::make_shared<mcp::Mount>(server, std::move(prefix),
-                                                     [this, name = config.name] { return group_->client(name); }));
+                                                     [this, name = config.name] { return client_for(name); }));
+        if (config.transport == mcp::ServerTransportKind::stdio) {
+            children_.emplace(config.name, Child{.config = config});
+            listed_[config.name] = false;
+        }
     }
     mcp::ClientGroupOptions options;
     // The inner server's elicitation and sampling reach the caller of the mounted tool.
@@ -56,6 +68,8 @@ Gateway::Gateway(mcp::Server& server, const std::vector<mcp::ServerConfig>& serv
     };
     group_ = std::make_unique<mcp::ClientGroup>(std::move(options));
     for (const auto& config : servers) group_->add(config);
+    if (limits_.idle_stop || limits_.max_children > 0)
+        watcher_ = std::jthread([this](const std::stop_token& stop) { watch_children(stop); });
 }
 
 Gateway::~Gateway() {
@@ -80,7 +94,103 @@ bool Gateway::wait_started(std::chrono::milliseconds timeout) const {
 
 std::vector<mcp::ServerState> Gateway::servers() const { return group_->servers(); }
 
-void Gateway::close() { group_->close(); }
+void Gateway::close() {
+    if (watcher_.joinable()) {
+        watcher_.request_stop();
+        watcher_.join();
+    }
+    group_->close();
+}
+
+std::shared_ptr<mcp::Client> Gateway::client_for(const std::string& name) {
+    bool starting = false;
+    {
+        std::unique_lock lock(children_mutex_);
+        if (auto it = children_.find(name); it != children_.end()) {
+            it->second.last_call = Clock::now();
+            const auto room_until = Clock::now() + 2 * kJustUsed;
+            while (it->second.stopped && !make_room(name)) {
+                if (Clock::now() >= room_until) {
+                    throw mcp::Error(mcp::error_code::internal_error,
+                                     "mcp-cpp-gateway runs at most " + std::to_string(limits_.max_children) +
+                                         " servers (--max-children), each with a call in flight now; \"" + name +
+                                         "\" cannot be started, try again later",
+                                     boost::json::object{{"server", name}});
+                }
+                lock.unlock();
+                std::this_thread::sleep_for(std::chrono::milliseconds(20));
+                lock.lock();
+            }
+            if (it->second.stopped) {
+                it->second.stopped = false;
+                std::fprintf(stderr, "mcp-cpp-gateway: server \"%s\" started again for a call\n", name.c_str());
+                group_->add(it->second.config);
+            }
+            // Started by this call or by another one a moment ago: wait until it answers.
+            starting = !listed_.at(name).load() || !group_->client(name);
+        }
+    }
+    if (starting) {
+        const auto until = Clock::now() + kStartAgainWait;
+        while (Clock::now() < until) {
+            const auto states = group_->servers();
+            const auto state =
+                std::find_if(states.begin(), states.end(), [&](const mcp::ServerState& s) { return s.name == name; });
+            if (state == states.end() || state->status != mcp::ServerStatus::connecting) break;
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+        // Its idle time starts now, not before its start.
+        std::lock_guard lock(children_mutex_);
+        children_.at(name).last_call = Clock::now();
+    }
+    return group_->client(name);
+}
+
+std::size_t Gateway::running_children() const {
+    return static_cast<std::size_t>(
+        std::count_if(children_.begin(), children_.end(), [](const auto& c) { return !c.second.stopped; }));
+}
+
+bool Gateway::idle(const std::string& name, const Child& child, Clock::duration quiet) const {
+    return !child.stopped && listed_.at(name).load() && Clock::now() - child.last_call >= quiet &&
+           mounts_.at(name)->calls_in_flight() == 0;
+}
+
+bool Gateway::make_room(const std::string& starting) {
+    if (limits_.max_children == 0 || running_children() < limits_.max_children) return true;
+    auto least_recent = children_.end();
+    for (auto it = children_.begin(); it != children_.end(); ++it) {
+        if (it->first == starting || !idle(it->first, it->second, kJustUsed)) continue;
+        if (least_recent == children_.end() || it->second.last_call < least_recent->second.last_call) least_recent = it;
+    }
+    if (least_recent == children_.end()) return false;
+    stop_child(least_recent->first, least_recent->second, "to make room (--max-children)");
+    return true;
+}
+
+void Gateway::stop_child(const std::string& name, Child& child, const char* why) {
+    child.stopped = true;
+    std::fprintf(stderr, "mcp-cpp-gateway: server \"%s\" stopped %s; its entries stay listed\n", name.c_str(), why);
+    group_->remove(name);
+}
+
+void Gateway::watch_children(const std::stop_token& stop) {
+    using std::chrono::milliseconds;
+    const auto tick = limits_.idle_stop ? std::clamp(*limits_.idle_stop / 4, milliseconds(50), milliseconds(1000))
+                                        : milliseconds(1000);
+    std::unique_lock lock(children_mutex_);
+    while (!stop.stop_requested()) {
+        watcher_wake_.wait_for(lock, stop, tick, [] { return false; });  // a tick, or the stop
+        if (stop.stop_requested()) break;
+        if (limits_.idle_stop) {
+            for (auto& [name, child] : children_) {
+                if (idle(name, child, *limits_.idle_stop)) stop_child(name, child, "after being idle");
+            }
+        }
+        // Every server is started once, to be listed; then the limit holds.
+        while (limits_.max_children > 0 && running_children() > limits_.max_children && make_room({})) {}
+    }
+}
 
 void Gateway::report(const mcp::ServerState& state) {
     std::lock_guard lock(report_mutex_);
@@ -116,7 +226,10 @@ void Gateway::update() {
         auto mount = mounts_.find(state.name);
         if (mount == mounts_.end()) continue;
         switch (state.status) {
-            case mcp::ServerStatus::connected: mount->second->sync(catalogs[state.name]); break;
+            case mcp::ServerStatus::connected:
+                mount->second->sync(catalogs[state.name]);
+                if (auto listed = listed_.find(state.name); listed != listed_.end()) listed->second = true;
+                break;
             case mcp::ServerStatus::failed:
             case mcp::ServerStatus::closed: mount->second->clear(); break;
             case mcp::ServerStatus::connecting:

@@ -71,7 +71,7 @@ int main(int argc, char** argv) {
     // the serving.
     std::optional<mcp_gateway::Gateway> gateway;
     return run_mcp(server, arguments.run_arguments, [&] {
-        gateway.emplace(server, servers, !arguments.no_prefix);
+        gateway.emplace(server, servers, !arguments.no_prefix, arguments.limits);
         if (!gateway->wait_started(kStartupWait)) report_not_started(*gateway);
     });
 }

@@ -18,14 +18,17 @@
 // died, the inner timeout) is a -32603 error naming the mount. The inner server's elicitation,
 // sampling and roots requests during a call (a tool call, a prompt, a read) are put to the outer
 // client (request_handlers()); a 2026 outer client answers them in rounds, while the one inner call
-// waits in this process between them. The inner server's log messages during a call reach that
-// call's client at its level. A 2026 inner call declares the outer caller's elicitation, sampling
-// and roots capabilities and log level, so the inner server answers as it would that caller.
+// waits in this process between them (a tool call's retry that reaches another node sharing the
+// store, --store redis://…, is resumed here through it). The inner server's log messages during a
+// call reach that call's client at its level. A 2026 inner call declares the outer caller's
+// elicitation, sampling and roots capabilities and log level, so the inner server answers as it
+// would that caller.
 #include <mcp/client/client.hpp>
 #include <mcp/client/options.hpp>
 #include <mcp/client/transport.hpp>
 #include <mcp/client/types.hpp>
 
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -68,6 +71,9 @@ public:
     void refresh(ListKind kind);
     // Removes every registration (the inner server is gone for good).
     void clear();
+    // Mounted calls in flight now (those of 2026 outer clients waiting between rounds included):
+    // while there are any, the inner server must keep running.
+    std::size_t calls_in_flight() const;
 
     // `handlers` with the inner server's elicitation, sampling and roots requests passed to the
     // outer client of the mounted call they belong to (those `handlers` sets stay its own), and its

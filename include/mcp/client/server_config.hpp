@@ -35,6 +35,25 @@ namespace mcp {
 enum class ServerTransportKind { stdio, http, sse };
 std::string_view to_string(ServerTransportKind kind);
 
+// An http or sse entry's "oauth", a field of mcp-cpp's own: the transport authorizes itself with
+// OAuth 2.1 when the server answers 401 (mcp/client/oauth.hpp). For a program with no user at hand
+// (mcp-cpp-gateway) it is client credentials, or a token stored once and refreshed since:
+//
+//   "oauth": {"grant": "client_credentials", "clientId": "gateway", "clientSecret": "${env:SECRET}",
+//             "scopes": ["notes:read"]}
+//   "oauth": {"tokenFile": "/var/lib/gateway/notes.json"}   (tokens kept, and refreshed, there)
+struct ServerOAuth {
+    // "client_credentials" (needs clientId), or "authorization_code" (the default: a browser,
+    // unless tokenFile holds a token that can still be refreshed).
+    bool client_credentials = false;
+    std::string client_id;
+    std::string client_secret;
+    // The scopes to ask for instead of the server's challenge's.
+    std::vector<std::string> scopes;
+    // Where the registration and the tokens are kept (mcp::FileTokenStore); empty: in memory.
+    std::string token_file;
+};
+
 // One server entry, its variables substituted.
 struct ServerConfig {
     std::string name;  // the entry's key
@@ -50,6 +69,7 @@ struct ServerConfig {
     // http (Streamable HTTP) and sse (the 2024-11-05 HTTP+SSE transport).
     std::string url;
     std::vector<std::pair<std::string, std::string>> headers;
+    std::optional<ServerOAuth> oauth;
 };
 
 struct ConfigOptions {
@@ -86,8 +106,9 @@ std::vector<ServerConfig> parse_server_config(std::string_view text, const Confi
 // The same from a file (at most max_bytes); the message starts with the file's path.
 std::vector<ServerConfig> read_server_config(const std::filesystem::path& file, ConfigOptions options = {});
 
-// The transport of one entry: StdioTransport for stdio. The HTTP transports are not part of this
-// build yet: an http or sse entry throws std::invalid_argument saying so.
+// The transport of one entry: StdioTransport for stdio, HttpTransport for http, LegacySseTransport
+// for sse (the last two authorizing themselves with the entry's oauth, if any). Throws
+// std::invalid_argument naming the server when the entry cannot make one.
 std::shared_ptr<ClientTransport> make_transport(const ServerConfig& config);
 
 }  // namespace mcp

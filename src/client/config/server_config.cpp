@@ -91,7 +91,7 @@ public:
         config.name = server_;
         config.transport = kind();
         if (config.transport == ServerTransportKind::stdio) {
-            for (const char* remote : {"url", "headers"}) refuse(remote, "is for http and sse servers");
+            for (const char* remote : {"url", "headers", "oauth"}) refuse(remote, "is for http and sse servers");
             config.command = text("command").value_or("");
             if (config.command.empty())
                 fail("command",
@@ -110,6 +110,7 @@ public:
             config.url = text("url").value_or("");
             check_url(config.url);
             config.headers = pairs("headers", false);
+            config.oauth = oauth();
         }
         return config;
     }
@@ -193,6 +194,50 @@ private:
                 fail(where, "a header value may not hold CR, LF or NUL");
             out.emplace_back(name, std::move(value));
         }
+        return out;
+    }
+
+    // "oauth": mcp-cpp's own field, so an unknown member is refused rather than ignored.
+    std::optional<ServerOAuth> oauth() const {
+        const auto* v = field("oauth");
+        if (v == nullptr) return std::nullopt;
+        if (!v->is_object()) fail("oauth", "expected an object");
+        ServerOAuth out;
+        for (const auto& kv : v->get_object()) {
+            const std::string name(kv.key());
+            const auto where = "oauth." + name;
+            const auto string = [&] {
+                if (!kv.value().is_string()) fail(where, "expected a string");
+                auto value = substituted(where, kv.value().get_string());
+                check_no_nul(where, value);
+                return value;
+            };
+            if (name == "grant") {
+                const auto grant = string();
+                if (grant != "client_credentials" && grant != "authorization_code")
+                    fail(where, "unknown grant \"" + grant + "\" (expected client_credentials or authorization_code)");
+                out.client_credentials = grant == "client_credentials";
+            } else if (name == "clientId") {
+                out.client_id = string();
+            } else if (name == "clientSecret") {
+                out.client_secret = string();
+            } else if (name == "tokenFile") {
+                out.token_file = path(string());
+            } else if (name == "scopes") {
+                if (!kv.value().is_array()) fail(where, "expected an array of strings");
+                for (const auto& scope : kv.value().get_array()) {
+                    if (!scope.is_string() || scope.get_string().empty() ||
+                        scope.get_string().find_first_of(" \"\\") != std::string::npos ||
+                        has_control(scope.get_string()))
+                        fail(where, "expected scope tokens (RFC 6749 section 3.3: no spaces, quotes or backslashes)");
+                    out.scopes.emplace_back(scope.get_string());
+                }
+            } else {
+                fail(where, "unknown field (expected grant, clientId, clientSecret, scopes, tokenFile)");
+            }
+        }
+        if (out.client_credentials && out.client_id.empty())
+            fail("oauth.clientId", "the client_credentials grant needs the client's id");
         return out;
     }
 
