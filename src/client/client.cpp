@@ -177,7 +177,15 @@ std::shared_ptr<CallSpec> tool_call(const detail::ToolRegistry& tools, bool with
 }  // namespace
 
 bool Client::Impl::asks_task(std::string_view tool) const {
-    return options.tasks && era() == Era::sessions && tools.runs_as_task(tool);
+    if (!options.tasks || era() != Era::sessions || !tools.runs_as_task(tool)) return false;
+    // The server takes tasks for tools/call: capabilities.tasks.requests.tools.call.
+    std::lock_guard lock(mutex);
+    const boost::json::value* at = server_capabilities.if_contains("tasks");
+    for (const char* key : {"requests", "tools", "call"}) {
+        if (at == nullptr || !at->is_object()) return false;
+        at = at->get_object().if_contains(key);
+    }
+    return at != nullptr;
 }
 
 CallToolResult Client::call_tool(std::string_view name, boost::json::object arguments, const CallOptions& options) {

@@ -89,8 +89,8 @@ struct Client::Impl : std::enable_shared_from_this<Client::Impl> {
     // sampling requests are put to it together first, and the answerer gives their answers.
     detail::InputAnswerer input_answerer(const CallOptions& call, const std::vector<detail::InputRequest>& requests);
 
-    // A 2025 tools/call of `tool` asks for a task (params.task): ClientOptions::tasks, and the tool
-    // listed with task support.
+    // A 2025 tools/call of `tool` asks for a task (params.task): ClientOptions::tasks, the tool
+    // listed with task support, and the server's tasks capability for tools/call.
     bool asks_task(std::string_view tool) const;
     // Tasks (client_tasks.cpp). The task a tools/call reply is: 2026 `resultType: "task"`; 2025
     // `{task}`, when the call asked for one (`asked`: params.task). Nothing for a result.

@@ -64,8 +64,8 @@ struct ClientOptions {
     std::optional<std::vector<Root>> roots;
     // Takes tasks: 2026 declares the tasks extension, and the server may then answer a tool call
     // with a task; 2025 asks with params.task when calling a tool listed with task support
-    // (execution.taskSupport "optional" or "required"). call_tool and async_call_tool follow such a
-    // task to its end (CallOptions::on_task).
+    // (execution.taskSupport "optional" or "required") of a server that declares tasks for
+    // tools/call. call_tool and async_call_tool follow such a task to its end (CallOptions::on_task).
     bool tasks = false;
     // More capabilities to declare, merged over the ones above (an extension's settings).
     boost::json::object capabilities;
