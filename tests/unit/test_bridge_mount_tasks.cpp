@@ -53,8 +53,13 @@ mcp::ServerOptions quick_tasks() {
 class MountTasks : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {
 protected:
     MountTasks() {
-        inner.intercept([this](const mcp::Invocation& call, const mcp::Proceed& next) {
+        inner.intercept([this](const mcp::Invocation& call, const mcp::Proceed& next) -> boost::json::value {
             count(inner_methods, std::string(call.method));
+            // A task without its id, in each wire's shape.
+            if (call.method == "tools/call" && call.target == "forged") {
+                if (call.exchange.era() == mcp::Era::stateless) return {{"resultType", "task"}, {"status", "working"}};
+                return {{"task", {{"status", "working"}}}};
+            }
             return next();
         });
         outer.intercept([this](const mcp::Invocation& call, const mcp::Proceed& next) {
@@ -73,6 +78,10 @@ protected:
                        if (ctx.cancelled()) inner_stopped = true;
                        return std::string("released");
                    });
+        inner.tool({.name = "forged",
+                    .description = "Answered by a forged task (the interceptor)",
+                    .task_support = mcp::TaskSupport::optional},
+                   [] { return std::string("never"); });
         inner.tool(
             {.name = "only_task", .description = "Runs only as a task", .task_support = mcp::TaskSupport::required},
             [this](mcp::ToolContext& ctx) {
@@ -220,6 +229,18 @@ TEST_P(MountTasks, AnInnerTasksErrorFailsTheOuterTaskWithTheSameError) {
         EXPECT_EQ(e.message(), "the job broke down");
     }
     EXPECT_EQ(c.get_task(task.id).status, mcp::TaskStatus::failed);
+}
+
+TEST_P(MountTasks, AnInnerTaskWithoutAnIdFailsTheCallNamingTheMount) {
+    auto& c = start();
+    try {
+        c.call_tool("in_forged");
+        ADD_FAILURE() << "no error";
+    } catch (const mcp::Error& e) {
+        EXPECT_EQ(e.code(), mcp::error_code::internal_error);
+        EXPECT_NE(e.message().find("mounted server \"in\""), std::string::npos) << e.message();
+    }
+    EXPECT_EQ(inner_count("tasks/get") + inner_count("tasks/result"), 0);
 }
 
 TEST_P(MountTasks, CancellingTheOuterTaskCancelsTheInnerTask) {
