@@ -80,6 +80,13 @@ std::string fingerprint(const ResourceTemplate& t) {
                                                       {"meta", t.meta}});
 }
 
+// An inner tool's execution.taskSupport; what the outer core does not know is "forbidden".
+TaskSupport task_support_of(const std::string& wire) {
+    if (wire == "optional") return TaskSupport::optional;
+    if (wire == "required") return TaskSupport::required;
+    return TaskSupport::forbidden;
+}
+
 // The core requires a description; an inner entry without one gets its title, else its name.
 std::string description_of(const std::string& description, const std::string& title, const std::string& name) {
     if (!description.empty()) return description;
@@ -115,15 +122,20 @@ void drop_envelope(boost::json::object& meta) {
     }
 }
 
-// The outer client's answer to a request of the inner server, asked under the key that names it
-// to a 2026 outer client. A form's schema that cannot be a form was refused before.
-detail::OuterAnswer ask_outer(Context& ctx, const std::string& key, const detail::InnerRequest& request,
-                              const std::optional<FormSchema>& form) {
-    if (const auto* elicitation = std::get_if<Elicitation>(&request))
-        return ctx.elicit(elicitation->message, *form, key);
-    auto sampling = std::get<SamplingRequest>(request);
-    sampling.key = key;
-    return ctx.sample(std::move(sampling));
+// A request of the inner server as the outer client is asked it, under the key that names it to a
+// 2026 outer client. Throws std::invalid_argument for a form whose schema cannot be a form.
+InputRequest outer_request(const detail::MountedCall::Question& question) {
+    if (const auto* elicitation = std::get_if<Elicitation>(&question.request))
+        return ElicitRequest{elicitation->message, FormSchema::from_json(elicitation->requested_schema), question.key};
+    auto sampling = std::get<SamplingRequest>(question.request);
+    sampling.key = question.key;
+    return sampling;
+}
+
+// The outer client's answer, as the inner server's request takes it (never roots: none was asked).
+detail::OuterAnswer inner_answer(InputAnswer answer) {
+    if (auto* form = std::get_if<ElicitResult>(&answer)) return std::move(*form);
+    return std::get<SamplingResult>(std::move(answer));
 }
 
 // What the inner server hears when the outer client cannot answer: the outer client's own refusal.
@@ -132,27 +144,40 @@ int refusal_code(const ClientRequestError& e) {
     return error_code::internal_error;
 }
 
-// The outer client's answer to an inner request, or its refusal, or (not a std::exception,
-// context.hpp) the end of this run of the handler when a 2026 outer client is yet to answer.
-detail::Settlement settle(Context& ctx, const detail::MountedCall::Question& question) {
-    std::optional<FormSchema> form;
-    if (const auto* elicitation = std::get_if<Elicitation>(&question.request)) {
+// The outer client's answers to inner requests asked together (one 2026 round), or its refusals,
+// or (not a std::exception, context.hpp) the end of this run of the handler when a 2026 outer
+// client is yet to answer.
+std::vector<detail::Settlement> settle_all(Context& ctx, const std::vector<detail::MountedCall::Question>& questions) {
+    std::vector<detail::Settlement> settled(questions.size());
+    std::vector<InputRequest> asked;
+    std::vector<std::size_t> at;  // the question each asked request is
+    for (std::size_t i = 0; i < questions.size(); ++i) {
         try {
-            form = FormSchema::from_json(elicitation->requested_schema);
+            asked.push_back(outer_request(questions[i]));
+            at.push_back(i);
         } catch (const std::invalid_argument& e) {
-            return detail::Refusal{error_code::invalid_params, std::string("requestedSchema: ") + e.what()};
+            settled[i] = detail::Refusal{error_code::invalid_params, std::string("requestedSchema: ") + e.what()};
         }
     }
+    if (asked.empty()) return settled;
     try {
-        return ask_outer(ctx, question.key, question.request, form);
+        auto answers = ctx.ask(asked);
+        for (std::size_t k = 0; k < at.size(); ++k) settled[at[k]] = inner_answer(std::move(answers[k]));
     } catch (const CapabilityMissing&) {
         // A 2026 inner server would have refused this caller itself (-32021): so does the mount. A
         // 2025 one hears the refusal, as from a client without the capability.
-        if (question.in_round) throw;
-        return detail::Refusal{error_code::method_not_found, "the client does not handle this request"};
+        if (questions[at.front()].in_round) throw;
+        for (auto i : at)
+            settled[i] = detail::Refusal{error_code::method_not_found, "the client does not handle this request"};
     } catch (const ClientRequestError& e) {
-        return detail::Refusal{refusal_code(e), e.what()};
+        for (auto i : at) settled[i] = detail::Refusal{refusal_code(e), e.what()};
     }
+    return settled;
+}
+
+// One inner request's settlement (a retry resumed on another node settles the one its ticket names).
+detail::Settlement settle(Context& ctx, const detail::MountedCall::Question& question) {
+    return std::move(settle_all(ctx, {question}).front());
 }
 
 // The broadcast topic of a mount's nodes (a prefix holds no newline).
@@ -286,6 +311,14 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
             };
         }
         ask_through(options, weak);
+        options.input_round = [weak](const std::vector<RoundRequest>& requests) {
+            auto c = weak.lock();
+            if (!c) throw Error(error_code::internal_error, "the mounted call these requests belong to has ended");
+            return c->ask(requests);
+        };
+        options.on_task = [weak](const Task&) {
+            if (auto c = weak.lock()) c->task_started();
+        };
         open.enter(call);
         try {
             client->async_call_tool(inner, std::move(arguments), std::move(options),
@@ -316,26 +349,43 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
         } run{*this, call};
         call->attach(&ctx);
         std::stop_callback on_cancel(ctx.stop_token(), [&call] { call->abandon("the outer call was cancelled"); });
-        while (auto question = call->next()) {
-            std::optional<detail::Settlement> settlement;
+        while (auto question = call->next([&ctx] { ctx.start_task(); })) {
+            // The requests the inner server asked together are asked together (one 2026 round).
+            std::vector<detail::Settlement> settled;
             try {
-                settlement = settle(ctx, *question);
+                settled = settle_all(ctx, call->unsettled());
             } catch (const std::exception&) {
                 throw;
             } catch (...) {
-                // A 2026 outer client: the question leaves with this run's end, and the call waits
-                // for the retry, on whichever node it reaches (the ticket names this one).
+                // A 2026 outer client: the questions leave with this run's end, and the call waits
+                // for the retry, on whichever node it reaches (the ticket names this one and the
+                // oldest question; a retry elsewhere settles the others one by one).
                 ctx.set_round_state(nodes.ticket(open.park(call), *question));
                 run.parked = true;
+                if (ctx.in_task()) cancel_with_task(ctx, call);
                 throw;
             }
-            if (auto* refusal = std::get_if<detail::Refusal>(&*settlement)) {
-                call->refuse(refusal->code, std::move(refusal->message));
-            } else {
-                call->answer(std::get<detail::OuterAnswer>(std::move(*settlement)));
+            // Oldest first, as unsettled() gave them.
+            for (auto& settlement : settled) {
+                if (auto* refusal = std::get_if<detail::Refusal>(&settlement)) {
+                    call->refuse(refusal->code, std::move(refusal->message));
+                } else {
+                    call->answer(std::get<detail::OuterAnswer>(std::move(settlement)));
+                }
             }
         }
         return mapped([&] { return call->result(); });
+    }
+
+    // A call parked in an outer 2026 task waits with no run of the handler to watch the task's
+    // stop token: tasks/cancel reaches the parked call through it, and cancels the inner call.
+    void cancel_with_task(const Context& ctx, const std::shared_ptr<detail::MountedCall>& call) {
+        call->stop_with(ctx.stop_token(), [weak_state = weak_from_this(), weak_call = std::weak_ptr(call)] {
+            auto c = weak_call.lock();
+            if (!c) return;
+            if (auto state = weak_state.lock()) state->open.leave(c);
+            c->abandon("the outer task was cancelled");
+        });
     }
 
     std::string outer_uri_or_same(const std::string& uri) const {
@@ -374,7 +424,11 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
                       .icons = tool.icons,
                       .meta = tool_meta(tool),
                       .input_schema = tool.input_schema,
-                      .output_schema = tool.output_schema};
+                      .output_schema = tool.output_schema,
+                      .task_support = task_support_of(tool.task_support)};
+        // The outer call becomes a task when the inner one does (relay): what the inner server
+        // asks before its task is asked before the outer task too.
+        spec.task_started_by_handler = spec.task_support != TaskSupport::forbidden;
         std::weak_ptr<State> weak = weak_from_this();
         return registered("tool", tool.name, *outer, [&] {
             server.tool(
@@ -681,6 +735,8 @@ std::shared_ptr<Mount> mount(Server& server, std::string prefix, std::shared_ptr
                              ClientOptions options) {
     // Its spans go with the server's when the options name no tracing of their own.
     if (!options.tracer && options.tracing.endpoint.empty()) options.tracer = server.tracer();
+    // An inner task is followed to its end, and the outer call becomes a task with it.
+    options.tasks = true;
     // The client is made after the mount (its handlers hold the mount), and served once connected.
     // A 2026 server tells of list changes only on a listen stream, which lives as long as the client.
     struct Slot {

@@ -3,6 +3,7 @@
 // the inner server sends meanwhile (elicitation, sampling). Each request waits on a thread of the
 // inner client's pool until the outer handler, which owns the outer call's Context, settles it
 // with the outer client's answer (docs/adr/0029-gateway.md, decision 11).
+#include <mcp/client/options.hpp>
 #include <mcp/client/types.hpp>
 #include <mcp/protocol/client_features.hpp>
 #include <mcp/protocol/content.hpp>
@@ -12,18 +13,21 @@
 #include <condition_variable>
 #include <deque>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
 #include <stop_token>
 #include <string>
+#include <utility>
 #include <variant>
+#include <vector>
 
 namespace mcp::detail {
 
 using InnerRequest = std::variant<Elicitation, SamplingRequest>;
-using OuterAnswer = std::variant<ElicitResult, SamplingResult>;
+using OuterAnswer = RoundAnswer;  // std::variant<ElicitResult, SamplingResult>
 
 class MountedCall {
 public:
@@ -40,6 +44,11 @@ public:
     // call's (CallOptions::elicitation), under the key the inner server named it by; empty for a
     // 2025 server's request routed here.
     OuterAnswer ask(InnerRequest request, const std::string& round_key = {});
+    // A 2026 round's requests together (CallOptions::input_round): the outer handler sees them
+    // together too. Their answers in order, or mcp::Error when one has none.
+    std::vector<OuterAnswer> ask(const std::vector<RoundRequest>& requests);
+    // The inner server answered the call with a task, which the inner client now follows.
+    void task_started();
     // The inner call's end.
     void finish(std::exception_ptr error, CallToolResult result);
     // What the inner call stops with: abandon() triggers it.
@@ -54,8 +63,11 @@ public:
         InnerRequest request;
         bool in_round = false;
     };
-    // Waits for the oldest unsettled request, or for the inner call's end (nothing).
-    std::optional<Question> next();
+    // Waits for the oldest unsettled request, or for the inner call's end (nothing). When the inner
+    // call became a task, runs `start_task` first, once, before any request the task asks.
+    std::optional<Question> next(const std::function<void()>& start_task = {});
+    // Every unsettled request, oldest first: those asked together with the one next() returned.
+    std::vector<Question> unsettled();
     // Whether next() would return at once, after waiting up to `timeout` for it.
     bool ready_within(std::chrono::milliseconds timeout);
     // Settles the oldest request.
@@ -65,6 +77,10 @@ public:
     CallToolResult result();
     // Cancels the inner call and refuses every request still waiting.
     void abandon(const std::string& why);
+    // Runs `on_stop` once `token` is stopped, for as long as the call lives; later calls keep the
+    // first. For a call parked in an outer task: tasks/cancel trips the task's token while no run of
+    // the outer handler watches it.
+    void stop_with(std::stop_token token, std::function<void()> on_stop);
 
     // Inner progress becomes the outer call's while a run of its handler is attached (the Context
     // is that run's); progress that comes between runs, or after the last, is dropped.
@@ -77,6 +93,8 @@ private:
         std::optional<OuterAnswer> answer;
         std::optional<std::pair<int, std::string>> refusal;
     };
+    std::vector<std::shared_ptr<Waiting>> enqueue(const std::vector<std::pair<InnerRequest, std::string>>& requests);
+    std::vector<OuterAnswer> ask_all(const std::vector<std::shared_ptr<Waiting>>& waiting);
     void settle_front(std::optional<OuterAnswer> answer, std::optional<std::pair<int, std::string>> refusal);
     void refuse_all(const std::string& why);                              // mutex_ held
     std::string key_for(const char* kind, const std::string& round_key);  // mutex_ held
@@ -90,10 +108,14 @@ private:
     std::deque<std::shared_ptr<Waiting>> waiting_;
     int asked_ = 0;               // keys the mount made so far
     std::set<std::string> keys_;  // every key given to a request of this call
+    bool task_ = false;           // the inner call became a task
+    bool task_told_ = false;      // and start_task ran for it
     bool done_ = false;
     std::exception_ptr error_;
     CallToolResult result_;
     std::string abandoned_;  // why, once abandoned
+    // Last: it may run abandon() until it is gone.
+    std::optional<std::stop_callback<std::function<void()>>> outer_stop_;
 };
 
 }  // namespace mcp::detail

@@ -19,6 +19,12 @@
 // sampling during a tool call are put to the outer client (request_handlers()); a 2026 outer client
 // answers them in rounds, while the one inner call waits in this process between them; a retry that
 // reaches another node sharing the store (--store redis://…) is resumed here through it.
+//
+// Tasks: a mounted tool has the inner tool's task support. When the inner server answers a call with
+// a task (its client built with ClientOptions::tasks, as mount() builds it), the outer call becomes
+// a task too, if its client can take one; the inner client follows the inner task, its input
+// requests reach the outer client through the outer task, and cancelling the outer task cancels
+// the inner one.
 #include <mcp/client/client.hpp>
 #include <mcp/client/options.hpp>
 #include <mcp/client/transport.hpp>
@@ -98,10 +104,11 @@ private:
 std::string mount_prefix(std::string_view server_name);
 
 // Mounts a connected client: lists it now. It is live (its list_changed reach the mount) when it
-// was built with Mount::handlers(); otherwise call refresh() when its lists change.
+// was built with Mount::handlers(); otherwise call refresh() when its lists change. Its tools that
+// run only as tasks need it built with ClientOptions::tasks.
 std::shared_ptr<Mount> mount(Server& server, std::string prefix, std::shared_ptr<Client> client);
-// Builds the client over `transport` with the mount's handlers (after those of `options`),
-// connects it and lists it; without tracing options of its own it shares the server's tracer as
+// Builds the client over `transport` with the mount's handlers (after those of `options`) and
+// ClientOptions::tasks, connects it and lists it; without tracing options of its own it shares the server's tracer as
 // configured now (Server::tracer()). Throws what Client::connect throws.
 std::shared_ptr<Mount> mount(Server& server, std::string prefix, std::shared_ptr<ClientTransport> transport,
                              ClientOptions options = {});

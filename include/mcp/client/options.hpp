@@ -17,6 +17,7 @@
 #include <stop_token>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 namespace boost::asio {
@@ -61,8 +62,10 @@ struct ClientOptions {
     ClientHandlers handlers;
     // The roots the client shares; set, they declare roots (listChanged) and answer roots/list.
     std::optional<std::vector<Root>> roots;
-    // Declares the tasks extension (2026): the server may then answer a tool call with a task,
-    // which call_tool follows to its end.
+    // Takes tasks: 2026 declares the tasks extension, and the server may then answer a tool call
+    // with a task; 2025 asks with params.task when calling a tool listed with task support
+    // (execution.taskSupport "optional" or "required") of a server that declares tasks for
+    // tools/call. call_tool and async_call_tool follow such a task to its end (CallOptions::on_task).
     bool tasks = false;
     // More capabilities to declare, merged over the ones above (an extension's settings).
     boost::json::object capabilities;
@@ -101,6 +104,14 @@ struct ClientOptions {
     std::shared_ptr<telemetry::Tracer> tracer;
 };
 
+// One elicitation or sampling request of a 2026 round, under the key the server named it by
+// (CallOptions::input_round), and its answer.
+struct RoundRequest {
+    std::string key;
+    std::variant<Elicitation, SamplingRequest> request;
+};
+using RoundAnswer = std::variant<ElicitResult, SamplingResult>;
+
 // What one call may ask for. The defaults come from ClientOptions.
 struct CallOptions {
     // Triggered: the call fails at once with mcp::Cancelled and the server is told.
@@ -115,6 +126,15 @@ struct CallOptions {
     // call's questions to that call's own caller). The capabilities are ClientHandlers'.
     std::function<ElicitResult(const Elicitation&, const std::string& key)> elicitation;
     std::function<SamplingResult(const SamplingRequest&, const std::string& key)> sampling;
+    // 2026: the elicitation and sampling requests of one round of this call (an input_required
+    // result, or its task's input) all at once, before `elicitation` and `sampling` would get them one
+    // by one: an answer for each, in order (std::logic_error otherwise). A caller that passes them
+    // on can ask them together (a mount asks its own caller in one round).
+    std::function<std::vector<RoundAnswer>(const std::vector<RoundRequest>&)> input_round;
+    // call_tool and async_call_tool: the server answered with a task, which the call now follows to
+    // its end (its result is still the call's). Runs on the thread that follows it, before the
+    // first poll. The call's `stop` then cancels the task too (tasks/cancel).
+    std::function<void(const Task&)> on_task;
     // Skips the result cache.
     bool fresh = false;
     // async_request and async_call_tool: `done` runs where the call settles (the client's I/O
