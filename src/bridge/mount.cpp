@@ -13,7 +13,6 @@
 
 #include <boost/json/serialize.hpp>
 
-#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <exception>
@@ -84,6 +83,13 @@ std::string fingerprint(const ResourceTemplate& t) {
                                                       {"meta", t.meta}});
 }
 
+// An inner tool's execution.taskSupport; what the outer core does not know is "forbidden".
+TaskSupport task_support_of(const std::string& wire) {
+    if (wire == "optional") return TaskSupport::optional;
+    if (wire == "required") return TaskSupport::required;
+    return TaskSupport::forbidden;
+}
+
 // The core requires a description; an inner entry without one gets its title, else its name.
 std::string description_of(const std::string& description, const std::string& title, const std::string& name) {
     if (!description.empty()) return description;
@@ -130,52 +136,46 @@ InputRequest outer_request(const detail::MountedCall::Question& question) {
     return sampling;
 }
 
-// A 2026 inner server's round as the mount's questions; a request the client will not hand to the
-// call's handlers (another method, a URL elicitation, params it cannot read) is left for it to refuse.
-std::vector<std::pair<std::string, detail::InnerRequest>> round_questions(const std::vector<RoundRequest>& round) {
-    std::vector<std::pair<std::string, detail::InnerRequest>> questions;
-    for (const auto& r : round) {
-        try {
-            if (r.method == "elicitation/create") {
-                auto elicitation = from_wire<Elicitation>(r.params);
-                if (elicitation.mode == ElicitMode::form) questions.emplace_back(r.key, std::move(elicitation));
-            } else if (r.method == "sampling/createMessage") {
-                questions.emplace_back(r.key, from_wire<SamplingRequest>(r.params));
-            } else if (r.method == "roots/list") {
-                questions.emplace_back(r.key, RootsRequest{});
-            }
-        } catch (const std::invalid_argument&) {
-            // the client refuses it when it comes to it
-        }
-    }
-    return questions;
-}
-
 // What the inner server hears when the outer client cannot answer: the outer client's own refusal.
 int refusal_code(const ClientRequestError& e) {
     if (const auto* refused = dynamic_cast<const ClientError*>(&e)) return refused->code();
     return error_code::internal_error;
 }
 
-// The outer client's answer to an inner request, or its refusal, or (not a std::exception,
-// context.hpp) the end of this run of the handler when a 2026 outer client is yet to answer.
-detail::Settlement settle(Context& ctx, const detail::MountedCall::Question& question) {
-    std::vector<InputRequest> request;
-    try {
-        request.push_back(outer_request(question));
-    } catch (const std::invalid_argument& e) {
-        return detail::Refusal{error_code::invalid_params, std::string("requestedSchema: ") + e.what()};
+// The outer client's answers to inner requests asked together (one 2026 round), or its refusals,
+// or (not a std::exception, context.hpp) the end of this run of the handler when a 2026 outer
+// client is yet to answer.
+std::vector<detail::Settlement> settle_all(Context& ctx, const std::vector<detail::MountedCall::Question>& questions) {
+    std::vector<detail::Settlement> settled(questions.size());
+    std::vector<InputRequest> asked;
+    std::vector<std::size_t> at;  // the question each asked request is
+    for (std::size_t i = 0; i < questions.size(); ++i) {
+        try {
+            asked.push_back(outer_request(questions[i]));
+            at.push_back(i);
+        } catch (const std::invalid_argument& e) {
+            settled[i] = detail::Refusal{error_code::invalid_params, std::string("requestedSchema: ") + e.what()};
+        }
     }
+    if (asked.empty()) return settled;
     try {
-        return std::move(ctx.ask(request).front());
+        auto answers = ctx.ask(asked);
+        for (std::size_t k = 0; k < at.size(); ++k) settled[at[k]] = std::move(answers[k]);
     } catch (const CapabilityMissing&) {
         // A 2026 inner server would have refused this caller itself (-32021): so does the mount. A
         // 2025 one hears the refusal, as from a client without the capability.
-        if (question.in_round) throw;
-        return detail::Refusal{error_code::method_not_found, "the client does not handle this request"};
+        if (questions[at.front()].in_round) throw;
+        for (auto i : at)
+            settled[i] = detail::Refusal{error_code::method_not_found, "the client does not handle this request"};
     } catch (const ClientRequestError& e) {
-        return detail::Refusal{refusal_code(e), e.what()};
+        for (auto i : at) settled[i] = detail::Refusal{refusal_code(e), e.what()};
     }
+    return settled;
+}
+
+// One inner request's settlement (a retry resumed on another node settles the one its ticket names).
+detail::Settlement settle(Context& ctx, const detail::MountedCall::Question& question) {
+    return std::move(settle_all(ctx, {question}).front());
 }
 
 // The broadcast topic of a mount's nodes (a prefix holds no newline).
@@ -196,9 +196,6 @@ void ask_through(CallOptions& options, const std::weak_ptr<detail::MountedCall>&
     };
     options.roots = [call](const std::string& key) {
         return std::get<std::vector<Root>>(call()->ask(RootsRequest{}, key));
-    };
-    options.on_input_round = [call](const std::vector<RoundRequest>& round) {
-        call()->announce(round_questions(round));
     };
 }
 
@@ -411,6 +408,14 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
         ask_through(options, weak);
         mirror_caller(options, ctx);
         if (client->era() == Era::stateless) call->asked_log_level(options.log_level);
+        options.input_round = [weak](const std::vector<RoundRequest>& requests) {
+            auto c = weak.lock();
+            if (!c) throw Error(error_code::internal_error, "the mounted call these requests belong to has ended");
+            return c->ask(requests);
+        };
+        options.on_task = [weak](const Task&) {
+            if (auto c = weak.lock()) c->task_started();
+        };
         call->attach(&ctx);  // before the inner server can send anything
         open.enter(call);
         try {
@@ -452,56 +457,29 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
         } run{*this, call};
         call->attach(&ctx);
         std::stop_callback on_cancel(ctx.stop_token(), [&call] { call->abandon("the outer call was cancelled"); });
-        for (auto questions = call->next(); !questions.empty(); questions = call->next()) {
-            std::vector<std::string> keys;
-            std::vector<InputRequest> requests;
-            bool in_round = false;
-            for (const auto& question : questions) {
-                try {
-                    requests.push_back(outer_request(question));
-                } catch (const std::invalid_argument& e) {
-                    call->refuse(question.key, error_code::invalid_params, std::string("requestedSchema: ") + e.what());
-                    continue;
-                }
-                keys.push_back(question.key);
-                in_round = in_round || question.in_round;
+        while (auto question = call->next([&ctx] { ctx.start_task(); })) {
+            // The requests the inner server asked together are asked together (one 2026 round).
+            const auto questions = call->unsettled();
+            std::vector<detail::Settlement> settled;
+            try {
+                settled = settle_all(ctx, questions);
+            } catch (const std::exception&) {
+                throw;
+            } catch (...) {
+                // A 2026 outer client: the questions leave with this run's end, and the call waits
+                // for the retry, on whichever node it reaches (the ticket names this one and the
+                // oldest question; a retry elsewhere settles the others one by one).
+                ctx.set_round_state(nodes.ticket(open.park(call), *question));
+                run.parked = true;
+                if (ctx.in_task()) cancel_with_task(ctx, call);
+                throw;
             }
-            // A 2026 outer client gets them together, in one round; a 2025 one each as a request.
-            const std::size_t batch = ctx.exchange().era() == Era::stateless ? requests.size() : 1;
-            for (std::size_t first = 0; first < requests.size(); first += batch) {
-                const auto begin = requests.begin() + static_cast<std::ptrdiff_t>(first);
-                const std::vector<InputRequest> part(begin, begin + static_cast<std::ptrdiff_t>(batch));
-                const auto settle = [&](auto&& each) {
-                    for (std::size_t i = first; i < first + batch; ++i) each(keys[i], i - first);
-                };
-                std::vector<InputAnswer> answers;
-                try {
-                    answers = ctx.ask(part);
-                } catch (const CapabilityMissing&) {
-                    // A 2026 inner server would have refused this caller itself (-32021): so does
-                    // the mount. A 2025 one hears the refusal, as from a client without the capability.
-                    if (in_round) throw;
-                    settle([&](const std::string& key, std::size_t) {
-                        call->refuse(key, error_code::method_not_found, "the client does not handle this request");
-                    });
-                    continue;
-                } catch (const ClientRequestError& e) {
-                    settle([&](const std::string& key, std::size_t) { call->refuse(key, refusal_code(e), e.what()); });
-                    continue;
-                } catch (const std::exception&) {
-                    throw;
-                } catch (...) {
-                    // A 2026 outer client: the questions leave with this run's end (not a
-                    // std::exception, context.hpp), and the call waits for the retry.
-                    // The ticket names this node, and the first question for a node that resumes
-                    // the call from elsewhere (one question a round there).
-                    const auto& first_asked = *std::find_if(questions.begin(), questions.end(),
-                                                            [&](const auto& q) { return q.key == keys[first]; });
-                    ctx.set_round_state(nodes.ticket(open.park(call), first_asked));
-                    run.parked = true;
-                    throw;
+            for (std::size_t i = 0; i < settled.size(); ++i) {
+                if (auto* refusal = std::get_if<detail::Refusal>(&settled[i])) {
+                    call->refuse(questions[i].key, refusal->code, std::move(refusal->message));
+                } else {
+                    call->answer(questions[i].key, std::get<detail::OuterAnswer>(std::move(settled[i])));
                 }
-                settle([&](const std::string& key, std::size_t i) { call->answer(key, std::move(answers[i])); });
             }
         }
         auto result = mapped(ctx, [&] { return call->result(); });
@@ -512,6 +490,17 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
                         boost::json::object{{"mount", prefix}});
         }
         return std::move(*typed);
+    }
+
+    // A call parked in an outer 2026 task waits with no run of the handler to watch the task's
+    // stop token: tasks/cancel reaches the parked call through it, and cancels the inner call.
+    void cancel_with_task(const Context& ctx, const std::shared_ptr<detail::MountedCall>& call) {
+        call->stop_with(ctx.stop_token(), [weak_state = weak_from_this(), weak_call = std::weak_ptr(call)] {
+            auto c = weak_call.lock();
+            if (!c) return;
+            if (auto state = weak_state.lock()) state->open.leave(c);
+            c->abandon("the outer task was cancelled");
+        });
     }
 
     std::string outer_uri_or_same(const std::string& uri) const {
@@ -550,7 +539,11 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
                       .icons = tool.icons,
                       .meta = tool_meta(tool),
                       .input_schema = tool.input_schema,
-                      .output_schema = tool.output_schema};
+                      .output_schema = tool.output_schema,
+                      .task_support = task_support_of(tool.task_support)};
+        // The outer call becomes a task when the inner one does (relay): what the inner server
+        // asks before its task is asked before the outer task too.
+        spec.task_started_by_handler = spec.task_support != TaskSupport::forbidden;
         std::weak_ptr<State> weak = weak_from_this();
         return registered("tool", tool.name, *outer, [&] {
             server.tool(
@@ -878,6 +871,8 @@ std::shared_ptr<Mount> mount(Server& server, std::string prefix, std::shared_ptr
                              ClientOptions options) {
     // Its spans go with the server's when the options name no tracing of their own.
     if (!options.tracer && options.tracing.endpoint.empty()) options.tracer = server.tracer();
+    // An inner task is followed to its end, and the outer call becomes a task with it.
+    options.tasks = true;
     // The client is made after the mount (its handlers hold the mount), and served once connected.
     // A 2026 server tells of list changes only on a listen stream, which lives as long as the client.
     struct Slot {

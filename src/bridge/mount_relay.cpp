@@ -223,10 +223,10 @@ void MountRelay::run_resume(const ResumeMessage& resume, const std::shared_ptr<M
     }
     reply(resume, ReplyMessage::Working{});
     while (!call->ready_within(timing_.heartbeat)) reply(resume, ReplyMessage::Working{});
-    if (auto questions = call->next(); !questions.empty()) {
+    if (auto question = call->next()) {
         try {
             auto id = open_.park(call);
-            return reply(resume, RoundTicket{node_, std::move(id), std::move(questions.front())});
+            return reply(resume, RoundTicket{node_, std::move(id), std::move(*question)});
         } catch (const Error& e) {
             call->abandon(e.message());
             open_.leave(call);

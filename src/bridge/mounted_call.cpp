@@ -17,35 +17,56 @@ const char* kind_of(const InnerRequest& request) {
 }  // namespace
 
 OuterAnswer MountedCall::ask(InnerRequest request, const std::string& round_key) {
-    std::unique_lock lock(mutex_);
-    std::shared_ptr<Waiting> waiting;
-    if (auto it = announced_.find(round_key); it != announced_.end()) {
-        waiting = std::move(it->second);  // asked already: settled, or still waiting
-        announced_.erase(it);
-    } else {
-        if (!abandoned_.empty()) throw Error(error_code::internal_error, abandoned_);
-        if (done_) throw Error(error_code::internal_error, "the call this request belongs to has ended");
-        auto key = key_for(kind_of(request), round_key);
-        waiting = std::make_shared<Waiting>(
-            Waiting{Question{std::move(key), std::move(request), !round_key.empty()}, {}, {}});
-        waiting_.push_back(waiting);
-        changed_.notify_all();
-    }
-    changed_.wait(lock, [&] { return waiting->answer || waiting->refusal; });
-    if (waiting->refusal) throw Error(waiting->refusal->first, waiting->refusal->second);
-    return std::move(*waiting->answer);
+    std::vector<std::pair<InnerRequest, std::string>> one;
+    one.emplace_back(std::move(request), round_key);
+    return std::move(ask_all(enqueue(one)).front());
 }
 
-void MountedCall::announce(const std::vector<std::pair<std::string, InnerRequest>>& round) {
-    std::lock_guard lock(mutex_);
-    if (!abandoned_.empty() || done_) return;
-    for (const auto& [round_key, request] : round) {
-        if (round_key.empty() || announced_.contains(round_key)) continue;
-        auto key = key_for(kind_of(request), round_key);
-        auto waiting = std::make_shared<Waiting>(Waiting{Question{std::move(key), request, true}, {}, {}});
-        announced_.emplace(round_key, waiting);
-        waiting_.push_back(std::move(waiting));
+std::vector<OuterAnswer> MountedCall::ask(const std::vector<RoundRequest>& requests) {
+    std::vector<std::pair<InnerRequest, std::string>> asked;
+    for (const auto& r : requests) {
+        if (const auto* elicitation = std::get_if<Elicitation>(&r.request)) {
+            asked.emplace_back(*elicitation, r.key);
+        } else if (const auto* sampling = std::get_if<SamplingRequest>(&r.request)) {
+            asked.emplace_back(*sampling, r.key);
+        } else {
+            asked.emplace_back(RootsRequest{}, r.key);
+        }
     }
+    return ask_all(enqueue(asked));
+}
+
+std::vector<std::shared_ptr<MountedCall::Waiting>> MountedCall::enqueue(
+    const std::vector<std::pair<InnerRequest, std::string>>& requests) {
+    std::lock_guard lock(mutex_);
+    if (!abandoned_.empty()) throw Error(error_code::internal_error, abandoned_);
+    if (done_) throw Error(error_code::internal_error, "the call this request belongs to has ended");
+    std::vector<std::shared_ptr<Waiting>> added;
+    for (const auto& [request, round_key] : requests) {
+        auto key = key_for(kind_of(request), round_key);
+        added.push_back(
+            std::make_shared<Waiting>(Waiting{Question{std::move(key), request, !round_key.empty()}, {}, {}}));
+        waiting_.push_back(added.back());
+    }
+    changed_.notify_all();  // all at once: the outer handler sees them together
+    return added;
+}
+
+std::vector<OuterAnswer> MountedCall::ask_all(const std::vector<std::shared_ptr<Waiting>>& waiting) {
+    std::unique_lock lock(mutex_);
+    const auto settled = [](const std::shared_ptr<Waiting>& w) { return w->answer || w->refusal; };
+    changed_.wait(lock, [&] { return std::all_of(waiting.begin(), waiting.end(), settled); });
+    std::vector<OuterAnswer> answers;
+    for (const auto& w : waiting) {
+        if (w->refusal) throw Error(w->refusal->first, w->refusal->second);
+        answers.push_back(std::move(*w->answer));
+    }
+    return answers;
+}
+
+void MountedCall::task_started() {
+    std::lock_guard lock(mutex_);
+    task_ = true;
     changed_.notify_all();
 }
 
@@ -68,14 +89,28 @@ void MountedCall::finish(std::exception_ptr error, InnerResult result) {
     changed_.notify_all();
 }
 
-std::vector<MountedCall::Question> MountedCall::next() {
+std::optional<MountedCall::Question> MountedCall::next(const std::function<void()>& start_task) {
     std::unique_lock lock(mutex_);
-    changed_.wait(lock, [&] { return !waiting_.empty() || done_; });
+    for (;;) {
+        changed_.wait(lock, [&] { return !waiting_.empty() || done_ || (task_ && !task_told_); });
+        if (!task_ || task_told_) break;
+        // The inner task's requests come after its start: the outer call becomes a task first.
+        task_told_ = true;
+        if (!start_task) continue;
+        lock.unlock();
+        start_task();
+        lock.lock();
+    }
     if (done_) {
         // An inner call that ended (cancelled, its server gone) leaves nobody to take an answer.
         refuse_all("the call this request belongs to has ended");
-        return {};
+        return std::nullopt;
     }
+    return waiting_.front()->question;
+}
+
+std::vector<MountedCall::Question> MountedCall::unsettled() {
+    std::lock_guard lock(mutex_);
     std::vector<Question> questions;
     for (const auto& w : waiting_) questions.push_back(w->question);
     return questions;
@@ -121,12 +156,16 @@ InnerResult MountedCall::result() {
 }
 
 void MountedCall::abandon(const std::string& why) {
-    {
-        std::lock_guard lock(mutex_);
-        if (abandoned_.empty()) abandoned_ = why.empty() ? "the call was abandoned" : why;
-        refuse_all(abandoned_);
-    }
+    // Stopped before the refusals wake the inner client: it then sees why its requests failed
+    // (and, following a task, cancels it).
     stop_.request_stop();
+    std::lock_guard lock(mutex_);
+    if (abandoned_.empty()) abandoned_ = why.empty() ? "the call was abandoned" : why;
+    refuse_all(abandoned_);
+}
+
+void MountedCall::stop_with(std::stop_token token, std::function<void()> on_stop) {
+    if (!outer_stop_) outer_stop_.emplace(std::move(token), std::move(on_stop));
 }
 
 void MountedCall::attach(Context* ctx) {

@@ -4,6 +4,7 @@
 // Each request waits on a thread of the inner client's pool until the outer handler, which owns the
 // outer call's Context, settles it with the outer client's answer; the inner server's progress and
 // log messages go to that Context (docs/adr/0029-gateway.md, decision 11).
+#include <mcp/client/options.hpp>
 #include <mcp/client/types.hpp>
 #include <mcp/protocol/client_features.hpp>
 #include <mcp/protocol/content.hpp>
@@ -13,7 +14,7 @@
 #include <condition_variable>
 #include <deque>
 #include <exception>
-#include <map>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -27,7 +28,7 @@
 namespace mcp::detail {
 
 using InnerRequest = std::variant<Elicitation, SamplingRequest, RootsRequest>;
-using OuterAnswer = std::variant<ElicitResult, SamplingResult, std::vector<Root>>;
+using OuterAnswer = RoundAnswer;  // std::variant<ElicitResult, SamplingResult, std::vector<Root>>
 using InnerResult = std::variant<CallToolResult, GetPromptResult, ReadResourceResult>;
 
 class MountedCall {
@@ -43,10 +44,12 @@ public:
     // call's (CallOptions::elicitation), under the key the inner server named it by; empty for a
     // 2025 server's request routed here.
     OuterAnswer ask(InnerRequest request, const std::string& round_key = {});
-    // A 2026 inner server's input round, before the inner client asks its requests one by one
-    // (CallOptions::on_input_round): each (key, request) is a question at once, so that a 2026
-    // outer client gets them together; ask() with that key then takes its answer.
-    void announce(const std::vector<std::pair<std::string, InnerRequest>>& round);
+    // A 2026 round's requests together (CallOptions::input_round; a roots/list request is a
+    // RootsRequest): the outer handler sees them
+    // together too. Their answers in order, or mcp::Error when one has none.
+    std::vector<OuterAnswer> ask(const std::vector<RoundRequest>& requests);
+    // The inner server answered the call with a task, which the inner client now follows.
+    void task_started();
     // The inner call's end.
     void finish(std::exception_ptr error, InnerResult result);
     // What the inner call stops with: abandon() triggers it.
@@ -55,15 +58,18 @@ public:
     // ---- The outer handler's side.
 
     // An inner request waiting for its answer, under the key that names it to a 2026 outer client:
-    // the inner server's own, else `elicitation-<n>` or `sampling-<n>` in the order asked.
+    // the inner server's own, else `elicitation-<n>`, `sampling-<n>` or `roots-<n>` in the order
+    // asked.
     struct Question {
         std::string key;
         InnerRequest request;
         bool in_round = false;
     };
-    // Waits for unsettled requests and returns them all, oldest first; nothing once the inner call
-    // has ended.
-    std::vector<Question> next();
+    // Waits for the oldest unsettled request, or for the inner call's end (nothing). When the inner
+    // call became a task, runs `start_task` first, once, before any request the task asks.
+    std::optional<Question> next(const std::function<void()>& start_task = {});
+    // Every unsettled request, oldest first: those asked together with the one next() returned.
+    std::vector<Question> unsettled();
     // Whether next() would return at once, after waiting up to `timeout` for it.
     bool ready_within(std::chrono::milliseconds timeout);
     // Settles the request of that key.
@@ -76,6 +82,10 @@ public:
     InnerResult result();
     // Cancels the inner call and refuses every request still waiting.
     void abandon(const std::string& why);
+    // Runs `on_stop` once `token` is stopped, for as long as the call lives; later calls keep the
+    // first. For a call parked in an outer task: tasks/cancel trips the task's token while no run of
+    // the outer handler watches it.
+    void stop_with(std::stop_token token, std::function<void()> on_stop);
 
     // Inner progress and log messages become the outer call's while a run of its handler is
     // attached (the Context is that run's); what comes between runs, or after the last, is dropped.
@@ -97,6 +107,8 @@ private:
         std::optional<OuterAnswer> answer;
         std::optional<std::pair<int, std::string>> refusal;
     };
+    std::vector<std::shared_ptr<Waiting>> enqueue(const std::vector<std::pair<InnerRequest, std::string>>& requests);
+    std::vector<OuterAnswer> ask_all(const std::vector<std::shared_ptr<Waiting>>& waiting);
     std::string oldest_key();
     void settle(const std::string& key, std::optional<OuterAnswer> answer,
                 std::optional<std::pair<int, std::string>> refusal);
@@ -113,13 +125,16 @@ private:
     std::mutex mutex_;
     std::condition_variable changed_;
     std::deque<std::shared_ptr<Waiting>> waiting_;
-    int asked_ = 0;                                              // keys the mount made so far
-    std::set<std::string> keys_;                                 // every key given to a request of this call
-    std::map<std::string, std::shared_ptr<Waiting>> announced_;  // by the inner server's key, until asked
+    int asked_ = 0;               // keys the mount made so far
+    std::set<std::string> keys_;  // every key given to a request of this call
+    bool task_ = false;           // the inner call became a task
+    bool task_told_ = false;      // and start_task ran for it
     bool done_ = false;
     std::exception_ptr error_;
     InnerResult result_;
     std::string abandoned_;  // why, once abandoned
+    // Last: it may run abandon() until it is gone.
+    std::optional<std::stop_callback<std::function<void()>>> outer_stop_;
 };
 
 }  // namespace mcp::detail

@@ -38,13 +38,16 @@ CallToolResult read_tool_result(boost::json::value&& result) {
 }
 
 // A tool result from a plain reply (detail::Outcome::reply_text and reply_result): straight into its
-// type when it has the usual shape, else as the peer reads any reply.
-CallToolResult read_tool_reply(const detail::Outcome& reply, std::size_t max_message_bytes) {
+// type when it has the usual shape; else nothing, and the reply's result as the peer reads any
+// reply (a task, a tool result of another shape) in `result`.
+std::optional<CallToolResult> read_tool_reply(const detail::Outcome& reply, std::size_t max_message_bytes,
+                                              boost::json::value& result) {
     const jsonrpc::Limits limits{.max_message_bytes = max_message_bytes};
-    if (auto typed = detail::plain_tool_result(reply.reply_result, limits.max_depth)) return std::move(*typed);
+    if (auto typed = detail::plain_tool_result(reply.reply_result, limits.max_depth)) return typed;
     auto outcome = detail::outcome_of_reply(reply.reply_text, limits);
     if (outcome.error) std::rethrow_exception(outcome.error);
-    return read_tool_result(std::move(outcome.result));
+    result = std::move(outcome.result);
+    return std::nullopt;
 }
 
 template <class T>
@@ -158,26 +161,40 @@ std::vector<Tool> Client::all_tools(const CallOptions& options) { return all_of(
 
 namespace {
 
-// `tools` gives the x-mcp-header values, for a transport that mirrors headers (`with_headers`).
-std::shared_ptr<CallSpec> tool_call(const detail::ToolRegistry& tools, bool with_headers, std::string_view name,
-                                    boost::json::object arguments, CallOptions options) {
+// `tools` gives the x-mcp-header values, for a transport that mirrors headers (`with_headers`);
+// `as_task` asks a 2025 server for a task (params.task).
+std::shared_ptr<CallSpec> tool_call(const detail::ToolRegistry& tools, bool with_headers, bool as_task,
+                                    std::string_view name, boost::json::object arguments, CallOptions options) {
     auto spec = std::make_shared<CallSpec>();
     spec->method = "tools/call";
     if (with_headers) spec->param_headers = tools.param_headers(name, arguments);
-    spec->params.reserve(2);
+    spec->params.reserve(as_task ? 3 : 2);
     spec->params.emplace("name", name);
     spec->params.emplace("arguments", std::move(arguments));  // an initializer list would copy them
+    if (as_task) spec->params.emplace("task", boost::json::object());
     spec->options = std::move(options);
     return spec;
 }
 
 }  // namespace
 
+bool Client::Impl::asks_task(std::string_view tool) const {
+    if (!options.tasks || era() != Era::sessions || !tools.runs_as_task(tool)) return false;
+    // The server takes tasks for tools/call: capabilities.tasks.requests.tools.call.
+    std::lock_guard lock(mutex);
+    const boost::json::value* at = server_capabilities.if_contains("tasks");
+    for (const char* key : {"requests", "tools", "call"}) {
+        if (at == nullptr || !at->is_object()) return false;
+        at = at->get_object().if_contains(key);
+    }
+    return at != nullptr;
+}
+
 CallToolResult Client::call_tool(std::string_view name, boost::json::object arguments, const CallOptions& options) {
-    auto result =
-        impl_->call(tool_call(impl_->tools, impl_->transport->mirrors_headers(), name, std::move(arguments), options));
-    if (const auto* o = result.if_object(); o != nullptr && o->contains("resultType") && o->at("resultType") == "task")
-        return task_result(read(result, "task", &detail::task_from_wire).id, options);
+    const bool as_task = impl_->asks_task(name);
+    auto result = impl_->call(
+        tool_call(impl_->tools, impl_->transport->mirrors_headers(), as_task, name, std::move(arguments), options));
+    if (auto task = impl_->task_of_reply(result, as_task)) return impl_->follow_task(*task, options);
     auto typed = read_tool_result(std::move(result));
     impl_->tools.check_output(name, typed);
     return typed;
@@ -187,37 +204,58 @@ void Client::async_call_tool(std::string name, boost::json::object arguments, Ca
                              std::function<void(std::exception_ptr, CallToolResult)> done) {
     auto impl = impl_;
     const bool inline_completion = options.inline_completion;
-    auto spec =
-        tool_call(impl->tools, impl->transport->mirrors_headers(), name, std::move(arguments), std::move(options));
+    const bool as_task = impl->asks_task(name);
+    auto spec = tool_call(impl->tools, impl->transport->mirrors_headers(), as_task, name, std::move(arguments),
+                          std::move(options));
     spec->reply_as_text = true;
-    impl->start(
-        spec, 0, spec->params,
-        [impl, inline_completion, name = std::move(name), done = std::move(done)](detail::Outcome outcome) mutable {
-            // A reply that came as text is read here, where the text lives.
-            std::optional<CallToolResult> typed;
-            std::exception_ptr error = outcome.error;
-            if (!error && !outcome.reply_text.empty()) {
-                try {
-                    typed.emplace(read_tool_reply(outcome, impl->options.max_message_bytes));
-                } catch (...) {
-                    error = std::current_exception();
-                }
-            }
-            auto deliver = [impl, name = std::move(name), done = std::move(done), result = std::move(outcome.result),
-                            typed = std::move(typed), error]() mutable {
-                if (!error) {
-                    try {
-                        // Constructed in place, never assigned: the result keeps the storage it was parsed into.
-                        if (!typed) typed.emplace(read_tool_result(std::move(result)));
-                        impl->tools.check_output(name, *typed);
-                    } catch (...) {
-                        error = std::current_exception();
+    impl->start(spec, 0, spec->params,
+                [impl, spec, as_task, inline_completion, name = std::move(name),
+                 done = std::move(done)](detail::Outcome outcome) mutable {
+                    // A reply that came as text is read here, where the text lives.
+                    std::optional<CallToolResult> typed;
+                    std::optional<Task> task;
+                    std::exception_ptr error = outcome.error;
+                    boost::json::value result = std::move(outcome.result);
+                    if (!error) {
+                        try {
+                            if (!outcome.reply_text.empty())
+                                typed = read_tool_reply(outcome, impl->options.max_message_bytes, result);
+                            if (!typed) task = impl->task_of_reply(result, as_task);
+                        } catch (...) {
+                            error = std::current_exception();
+                        }
                     }
-                }
-                done(error, error ? CallToolResult() : std::move(*typed));
-            };
-            run_completion(impl->pool, inline_completion, std::move(deliver));
-        });
+                    if (task) {
+                        // Followed on the pool, never where the call settled: following blocks.
+                        run_completion(impl->pool, false,
+                                       [impl, spec, task = std::move(*task), done = std::move(done)]() mutable {
+                                           CallToolResult followed;
+                                           std::exception_ptr failure;
+                                           try {
+                                               followed = impl->follow_task(task, spec->options);
+                                           } catch (...) {
+                                               failure = std::current_exception();
+                                           }
+                                           done(failure, std::move(followed));
+                                       });
+                        return;
+                    }
+                    auto deliver = [impl, name = std::move(name), done = std::move(done), result = std::move(result),
+                                    typed = std::move(typed), error]() mutable {
+                        if (!error) {
+                            try {
+                                // Constructed in place, never assigned: the result keeps the storage it was parsed
+                                // into.
+                                if (!typed) typed.emplace(read_tool_result(std::move(result)));
+                                impl->tools.check_output(name, *typed);
+                            } catch (...) {
+                                error = std::current_exception();
+                            }
+                        }
+                        done(error, error ? CallToolResult() : std::move(*typed));
+                    };
+                    run_completion(impl->pool, inline_completion, std::move(deliver));
+                });
 }
 
 // ---- Prompts.

@@ -11,6 +11,7 @@
 
 #include <mcp/protocol/errors.hpp>
 
+#include <map>
 #include <stdexcept>
 
 namespace mcp {
@@ -229,12 +230,7 @@ void Client::Impl::next_round(std::shared_ptr<const CallSpec> call, int round, c
         if (stopped()) return done({nullptr, std::make_exception_ptr(Cancelled())});
         boost::json::object params;
         try {
-            if (const auto& on_round = call->options.on_input_round) {
-                std::vector<RoundRequest> requests;
-                for (const auto& r : input.requests) requests.push_back({r.key, r.method, r.params});
-                on_round(requests);
-            }
-            params = detail::retry_params(call->params, input, self->input_answerer(call->options));
+            params = detail::retry_params(call->params, input, self->input_answerer(call->options, input.requests));
         } catch (...) {
             return done({nullptr, std::current_exception()});
         }
@@ -266,6 +262,38 @@ detail::InputAnswerer Client::Impl::input_answerer(const CallOptions& call) {
         } catch (const Error& e) {
             throw ProtocolViolation("the server asked for " + r.method + " (" + r.key + "): " + e.message());
         }
+    };
+}
+
+detail::InputAnswerer Client::Impl::input_answerer(const CallOptions& call,
+                                                   const std::vector<detail::InputRequest>& requests) {
+    auto each = input_answerer(call);
+    if (!call.input_round) return each;
+    bool has_roots = false;
+    {
+        std::lock_guard lock(mutex);
+        has_roots = roots.has_value();
+    }
+    std::vector<RoundRequest> together;
+    for (const auto& r : requests) {
+        if (auto request = detail::round_request(options.handlers, has_roots, r.key, r.method, r.params))
+            together.push_back(std::move(*request));
+    }
+    if (together.empty()) return each;
+    std::vector<RoundAnswer> answers;
+    try {
+        answers = call.input_round(together);
+    } catch (const Error& e) {
+        throw ProtocolViolation("the server asked for input (" + together.front().key + ", ...): " + e.message());
+    }
+    if (answers.size() != together.size())
+        throw std::logic_error("CallOptions::input_round: one answer for each request, in order");
+    auto results = std::make_shared<std::map<std::string, boost::json::object, std::less<>>>();
+    for (std::size_t i = 0; i < together.size(); ++i)
+        results->emplace(together[i].key, detail::round_result(together[i], std::move(answers[i])));
+    return [each = std::move(each), results](const detail::InputRequest& r) {
+        auto found = results->find(r.key);
+        return found != results->end() ? found->second : each(r);
     };
 }
 

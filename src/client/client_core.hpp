@@ -21,6 +21,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -84,6 +85,23 @@ struct Client::Impl : std::enable_shared_from_this<Client::Impl> {
     // declare is the server's mistake (mcp::ProtocolViolation).
     // The answers to a 2026 call's input requests: the call's own handlers, else the client's.
     detail::InputAnswerer input_answerer(const CallOptions& call);
+    // The same for one round's `requests`: with CallOptions::input_round, its elicitation, sampling
+    // and roots requests are put to it together first, and the answerer gives their answers.
+    detail::InputAnswerer input_answerer(const CallOptions& call, const std::vector<detail::InputRequest>& requests);
+
+    // A 2025 tools/call of `tool` asks for a task (params.task): ClientOptions::tasks, the tool
+    // listed with task support, and the server's tasks capability for tools/call.
+    bool asks_task(std::string_view tool) const;
+    // Tasks (client_tasks.cpp). The task a tools/call reply is: 2026 `resultType: "task"`; 2025
+    // `{task}`, when the call asked for one (`asked`: params.task). Nothing for a result.
+    std::optional<Task> task_of_reply(const boost::json::value& result, bool asked) const;
+    // Waits for the task's end and returns what the call would have: 2025 tasks/result; 2026 polls
+    // tasks/get, answering its input requests with tasks/update. A failed task throws mcp::Error,
+    // a cancelled one mcp::Cancelled.
+    CallToolResult wait_for_task(std::string_view task_id, const CallOptions& options);
+    // A call's own task: CallOptions::on_task hears of it, then wait_for_task. The call's stop
+    // cancels the task too (tasks/cancel), whatever the wait ended with.
+    CallToolResult follow_task(const Task& task, const CallOptions& options);
 
     // Negotiated state.
     Era era() const;

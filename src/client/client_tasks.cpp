@@ -6,6 +6,7 @@
 #include "client/client_core.hpp"
 #include "client/mrtr.hpp"
 #include "client/wire.hpp"
+#include "util/log.hpp"
 
 #include <mcp/protocol/errors.hpp>
 
@@ -17,6 +18,8 @@ namespace mcp {
 namespace {
 
 constexpr std::chrono::milliseconds kDefaultPollInterval{1000};
+// How long the tasks/cancel of a call that was stopped may take.
+constexpr std::chrono::milliseconds kCancelTimeout{5000};
 
 Task task_of(const boost::json::value& wire) {
     return detail::reading("task", [&] { return detail::task_from_wire(wire); });
@@ -51,9 +54,7 @@ std::variant<CallToolResult, Task> Client::call_tool_as_task(std::string_view na
         params["task"] = std::move(task);
     }
     auto result = impl_->call("tools/call", std::move(params), options);
-    const auto* o = result.if_object();
-    if (o != nullptr && modern && o->contains("resultType") && o->at("resultType") == "task") return task_of(result);
-    if (o != nullptr && !modern && o->contains("task")) return task_of(o->at("task"));
+    if (auto task = impl_->task_of_reply(result, true)) return std::move(*task);
     auto typed = tool_result_of(result);
     impl_->tools.check_output(name, typed);
     return typed;
@@ -77,16 +78,37 @@ Page<Task> Client::list_tasks(const std::optional<std::string>& cursor, const Ca
 }
 
 CallToolResult Client::task_result(std::string_view task_id, const CallOptions& options) {
-    if (impl_->era() == Era::sessions)
-        return tool_result_of(impl_->call("tasks/result", {{"taskId", task_id}}, options));
+    return impl_->wait_for_task(task_id, options);
+}
+
+std::optional<Task> Client::Impl::task_of_reply(const boost::json::value& result, bool asked) const {
+    const auto* o = result.if_object();
+    if (o == nullptr) return std::nullopt;
+    if (era() == Era::stateless) {
+        const auto* type = o->if_contains("resultType");
+        if (type == nullptr || *type != "task") return std::nullopt;
+        return task_of(result);
+    }
+    const auto* task = o->if_contains("task");
+    if (!asked || task == nullptr) return std::nullopt;
+    return task_of(*task);
+}
+
+CallToolResult Client::Impl::wait_for_task(std::string_view task_id, const CallOptions& options) {
+    const auto longest = options.max_total_timeout.value_or(this->options.max_request_timeout);
+    if (era() == Era::sessions) {
+        // tasks/result answers at the task's end: it may wait as long as the whole call.
+        CallOptions waiting = options;
+        if (!waiting.timeout) waiting.timeout = longest;
+        return tool_result_of(call("tasks/result", {{"taskId", task_id}}, waiting));
+    }
 
     // 2026: poll until the task ends, answering what it asks; bounded by the call's total timeout.
-    const auto deadline =
-        std::chrono::steady_clock::now() + options.max_total_timeout.value_or(impl_->options.max_request_timeout);
+    const auto deadline = std::chrono::steady_clock::now() + longest;
     std::mutex mutex;
     std::condition_variable_any wake;
     while (true) {
-        auto task = get_task(task_id, options);
+        auto task = task_of(call("tasks/get", {{"taskId", task_id}}, options));
         switch (task.status) {
             case TaskStatus::completed: return tool_result_of(task.result ? *task.result : boost::json::object());
             case TaskStatus::failed: throw_task_error(task);
@@ -95,10 +117,10 @@ CallToolResult Client::task_result(std::string_view task_id, const CallOptions& 
                 const auto requests = detail::reading("task input requests",
                                                       [&] { return detail::read_input_requests(task.input_requests); });
                 if (!requests.empty()) {
-                    impl_->call("tasks/update",
-                                {{"taskId", task_id},
-                                 {"inputResponses", detail::answer_requests(requests, impl_->input_answerer(options))}},
-                                options);
+                    call("tasks/update",
+                         {{"taskId", task_id},
+                          {"inputResponses", detail::answer_requests(requests, input_answerer(options, requests))}},
+                         options);
                     continue;
                 }
                 break;
@@ -112,6 +134,26 @@ CallToolResult Client::task_result(std::string_view task_id, const CallOptions& 
         std::unique_lock lock(mutex);
         if (wake.wait_for(lock, options.stop, interval, [] { return false; }) || options.stop.stop_requested())
             throw Cancelled();
+    }
+}
+
+CallToolResult Client::Impl::follow_task(const Task& task, const CallOptions& options) {
+    if (options.on_task) options.on_task(task);
+    try {
+        return wait_for_task(task.id, options);
+    } catch (...) {
+        // Whatever the wait ended with once the caller stopped (Cancelled, an input request it
+        // refused), the task must not run on for nobody: it is cancelled, best effort.
+        if (options.stop.stop_requested()) {
+            try {
+                CallOptions cancelling;
+                cancelling.timeout = kCancelTimeout;
+                call("tasks/cancel", {{"taskId", task.id}}, cancelling);
+            } catch (const std::exception& e) {
+                detail::log().debug("client: task {} not cancelled: {}", task.id, e.what());
+            }
+        }
+        throw;
     }
 }
 

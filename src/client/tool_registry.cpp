@@ -10,6 +10,7 @@ namespace mcp::detail {
 
 bool ToolRegistry::learn(const Tool& tool) {
     Known known;
+    known.runs_as_task = tool.task_support == "optional" || tool.task_support == "required";
     try {
         known.header_params = header_params_of(tool.input_schema);
     } catch (const std::invalid_argument& e) {
@@ -39,6 +40,12 @@ std::vector<std::pair<std::string, std::string>> ToolRegistry::param_headers(
     auto it = tools_.find(tool);
     if (it == tools_.end()) return {};
     return param_header_values(it->second.header_params, arguments);
+}
+
+bool ToolRegistry::runs_as_task(std::string_view tool) const {
+    std::lock_guard lock(mutex_);
+    auto it = tools_.find(tool);
+    return it != tools_.end() && it->second.runs_as_task;
 }
 
 void ToolRegistry::check_output(std::string_view tool, const CallToolResult& result) const {

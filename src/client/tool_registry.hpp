@@ -1,7 +1,7 @@
 #pragma once
 // What the client learned of each tool from its listings: the x-mcp-header params a call mirrors
-// into Mcp-Param-* headers, and the output schema its structuredContent is checked against.
-// Thread-safe.
+// into Mcp-Param-* headers, the output schema its structuredContent is checked against, and
+// whether it may run as a task. Thread-safe.
 #include "protocol/param_headers.hpp"
 
 #include <mcp/client/types.hpp>
@@ -35,11 +35,14 @@ public:
     // Throws mcp::OutputSchemaMismatch when the result of a tool listed with an outputSchema has
     // no structuredContent, or one the schema refuses. Error results are not checked.
     void check_output(std::string_view tool, const CallToolResult& result) const;
+    // Listed with execution.taskSupport "optional" or "required"; false for one never listed.
+    bool runs_as_task(std::string_view tool) const;
 
 private:
     struct Known {
         std::vector<HeaderParam> header_params;
         std::shared_ptr<const json::SchemaValidator> output;  // null: no schema, or one that did not compile
+        bool runs_as_task = false;
     };
     mutable std::mutex mutex_;
     std::map<std::string, Known, std::less<>> tools_;

@@ -3,7 +3,8 @@
 // (2025-11-25 servers), served on one Streamable HTTP endpoint and driven by the TypeScript SDK v1
 // client (2025-11-25, a session), the v2 client pinned to 2026-07-28 (stateless) and mcp-cpp-client
 // on both; server-everything's elicitation and sampling answered by the caller on both wires (on
-// 2026 in input rounds, one child call); a child killed mid-call fails that call at once and comes
+// 2026 in input rounds, one child call); server-everything's task tool run as a task of the
+// gateway's (SDK v1, 2025 tasks); a child killed mid-call fails that call at once and comes
 // back; a remote upstream gets the headers its entry names and never the caller's token
 // (docs/adr/0029-gateway.md).
 //   MCP_CPP_GATEWAY=build/tools/mcp-cpp-gateway/mcp-cpp-gateway MCP_CPP_CLIENT=build/tools/mcp-cpp-client/mcp-cpp-client \
@@ -21,7 +22,7 @@ import { promisify } from 'node:util';
 
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CreateMessageRequestSchema, ElicitRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, CreateMessageRequestSchema, ElicitRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { Client as ClientV2, ProtocolError, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 
 import { AuthorizationServer, SERVICE_CLIENT } from './authorization_server.mjs';
@@ -146,6 +147,24 @@ describe('mcp-cpp-gateway in front of server-everything, server-memory and serve
             await waitUntil(() => childPids(scratch, '').length === 0, 10_000, 'the children to exit with the gateway');
             rmSync(scratch, { recursive: true, force: true });
         }
+    });
+
+    // server-everything's simulate-research-query runs only as a 2025 task: the gateway's tool says
+    // so, its call is a task of the gateway's, and the gateway follows the child's own task to its end.
+    test('2025-11-25, SDK v1: a task tool of a child is a task tool of the gateway, run as a task', TEST, async () => {
+        const c = clients.v1;
+        const tool = (await c.listTools(undefined, REQUEST)).tools.find((t) => t.name === 'everything_simulate-research-query');
+        assert.deepEqual(tool?.execution, { taskSupport: 'required' }, JSON.stringify(tool));
+        const messages = [];
+        const stream = c.experimental.tasks.callToolStream({ name: 'everything_simulate-research-query', arguments: { topic: 'gateways' } },
+            CallToolResultSchema, { timeout: 30_000, task: { ttl: 60_000 } });
+        for await (const message of stream) messages.push(message);
+        const types = messages.map((m) => m.type);
+        assert.equal(types[0], 'taskCreated', JSON.stringify(messages));
+        assert.equal(types.at(-1), 'result', JSON.stringify(messages));
+        assert.match(textOf(messages.at(-1).result), /Research Report: gateways/);
+        const task = await c.experimental.tasks.getTask(messages[0].task.taskId, REQUEST);
+        assert.equal(task.status, 'completed');
     });
 
     for (const wire of ['v1', 'v2']) {

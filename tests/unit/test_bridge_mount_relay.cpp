@@ -100,10 +100,10 @@ protected:
                 c->finish(std::make_exception_ptr(e), {});
             }
         });
-        auto questions = call->next();
-        EXPECT_EQ(questions.size(), 1U);
+        auto question = call->next();
+        EXPECT_TRUE(question.has_value());
         auto id = open_b.park(call);
-        return RoundTicket{b.node(), id, questions.at(0)};
+        return RoundTicket{b.node(), id, *question};
     }
 
     void TearDown() override {

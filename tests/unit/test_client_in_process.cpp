@@ -14,6 +14,7 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/use_future.hpp>
 
+#include <atomic>
 #include <future>
 #include <thread>
 
@@ -436,6 +437,43 @@ TEST_P(ClientInProcess, ToolCallsAsTasks) {
     ASSERT_TRUE(std::holds_alternative<mcp::Task>(second));
     c.cancel_task(std::get<mcp::Task>(second).id);
     EXPECT_EQ(c.get_task(std::get<mcp::Task>(second).id).status, mcp::TaskStatus::cancelled);
+}
+
+TEST_P(ClientInProcess, ACallFollowsItsTaskAndTellsOfIt) {
+    auto& c = connect({.tasks = true});
+    c.all_tools();  // 2025: the listing says which tools may run as tasks (params.task)
+    std::atomic<int> told{0};
+    mcp::CallOptions options;
+    options.on_task = [&](const mcp::Task& task) {
+        EXPECT_FALSE(task.id.empty());
+        ++told;
+    };
+    EXPECT_EQ(first_text(c.call_tool("export", {}, options)), "exported");
+    EXPECT_EQ(told.load(), 1);
+    std::promise<std::string> done;
+    c.async_call_tool("export", {}, options, [&](const std::exception_ptr& error, const mcp::CallToolResult& result) {
+        done.set_value(error ? "failed" : first_text(result));
+    });
+    EXPECT_EQ(done.get_future().get(), "exported");
+    EXPECT_EQ(told.load(), 2);
+    EXPECT_EQ(first_text(c.call_tool("echo", {{"text", "hi"}}, options)), "hi");  // no task: not told
+    EXPECT_EQ(told.load(), 2);
+}
+
+TEST_P(ClientInProcess, AStoppedCallCancelsTheTaskItFollows) {
+    auto& c = connect({.tasks = true});
+    c.all_tools();
+    std::stop_source stop;
+    std::string task_id;
+    mcp::CallOptions options;
+    options.stop = stop.get_token();
+    options.on_task = [&](const mcp::Task& task) {
+        task_id = task.id;
+        stop.request_stop();
+    };
+    EXPECT_THROW(c.call_tool("export", {}, options), mcp::Cancelled);
+    ASSERT_FALSE(task_id.empty());
+    EXPECT_EQ(c.get_task(task_id).status, mcp::TaskStatus::cancelled);
 }
 
 TEST_P(ClientInProcess, TaskStatusChangesReachTheCallback) {

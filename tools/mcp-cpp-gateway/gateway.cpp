@@ -25,6 +25,8 @@ mcp::ClientOptions inner_client_options(const mcp::Server& server) {
     options.info = {.name = "mcp-cpp-gateway", .version = MCP_CPP_VERSION};
     // Every caller shares the inner client: a result read for one must never be served to another.
     options.cache_entries = 0;
+    // An inner task is followed to its end, and the caller's call becomes a task with it.
+    options.tasks = true;
     // One exporter for the process: the upstream calls' spans go with the server's own.
     options.tracer = server.tracer();
     return options;

@@ -23,6 +23,12 @@
 // call reach that call's client at its level. A 2026 inner call declares the outer caller's
 // elicitation, sampling and roots capabilities and log level, so the inner server answers as it
 // would that caller.
+//
+// Tasks: a mounted tool has the inner tool's task support. When the inner server answers a call with
+// a task (its client built with ClientOptions::tasks, as mount() builds it), the outer call becomes
+// a task too, if its client can take one; the inner client follows the inner task, its input
+// requests (elicitation, sampling, roots; one round's together) reach the outer client through the
+// outer task, and cancelling the outer task cancels the inner one.
 #include <mcp/client/client.hpp>
 #include <mcp/client/options.hpp>
 #include <mcp/client/transport.hpp>
@@ -104,10 +110,11 @@ private:
 std::string mount_prefix(std::string_view server_name);
 
 // Mounts a connected client: lists it now. It is live (its list_changed reach the mount) when it
-// was built with Mount::handlers(); otherwise call refresh() when its lists change.
+// was built with Mount::handlers(); otherwise call refresh() when its lists change. Its tools that
+// run only as tasks need it built with ClientOptions::tasks.
 std::shared_ptr<Mount> mount(Server& server, std::string prefix, std::shared_ptr<Client> client);
-// Builds the client over `transport` with the mount's handlers (after those of `options`),
-// connects it and lists it; without tracing options of its own it shares the server's tracer as
+// Builds the client over `transport` with the mount's handlers (after those of `options`) and
+// ClientOptions::tasks, connects it and lists it; without tracing options of its own it shares the server's tracer as
 // configured now (Server::tracer()). Throws what Client::connect throws.
 std::shared_ptr<Mount> mount(Server& server, std::string prefix, std::shared_ptr<ClientTransport> transport,
                              ClientOptions options = {});

@@ -17,6 +17,7 @@
 #include <stop_token>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 namespace boost::asio {
@@ -64,8 +65,10 @@ struct ClientOptions {
     ClientHandlers handlers;
     // The roots the client shares; set, they declare roots (listChanged) and answer roots/list.
     std::optional<std::vector<Root>> roots;
-    // Declares the tasks extension (2026): the server may then answer a tool call with a task,
-    // which call_tool follows to its end.
+    // Takes tasks: 2026 declares the tasks extension, and the server may then answer a tool call
+    // with a task; 2025 asks with params.task when calling a tool listed with task support
+    // (execution.taskSupport "optional" or "required") of a server that declares tasks for
+    // tools/call. call_tool and async_call_tool follow such a task to its end (CallOptions::on_task).
     bool tasks = false;
     // More capabilities to declare, merged over the ones above (an extension's settings).
     boost::json::object capabilities;
@@ -104,12 +107,16 @@ struct ClientOptions {
     std::shared_ptr<telemetry::Tracer> tracer;
 };
 
-// One input request of a 2026 round as the server sent it (CallOptions::on_input_round).
+// A roots/list request of a 2026 round (it has no parameters).
+struct RootsListRequest {};
+
+// One elicitation, sampling or roots request of a 2026 round, under the key the server named it by
+// (CallOptions::input_round), and its answer (the roots for a roots/list request).
 struct RoundRequest {
     std::string key;
-    std::string method;  // elicitation/create, sampling/createMessage, roots/list, …
-    boost::json::object params;
+    std::variant<Elicitation, SamplingRequest, RootsListRequest> request;
 };
+using RoundAnswer = std::variant<ElicitResult, SamplingResult, std::vector<Root>>;
 
 // What one call may ask for. The defaults come from ClientOptions.
 struct CallOptions {
@@ -126,9 +133,6 @@ struct CallOptions {
     std::function<ElicitResult(const Elicitation&, const std::string& key)> elicitation;
     std::function<SamplingResult(const SamplingRequest&, const std::string& key)> sampling;
     std::function<std::vector<Root>(const std::string& key)> roots;
-    // 2026: every request of an input round, before the handlers answer them one by one (a mount
-    // puts a round's questions to its own caller together).
-    std::function<void(const std::vector<RoundRequest>&)> on_input_round;
     // 2026: the capabilities this call declares in its _meta instead of the client's (a mount
     // declares its caller's, so that the server answers as it would answer that caller): each one
     // named here replaces the client's of that name, a null one removes it, the others stay. The
@@ -137,6 +141,15 @@ struct CallOptions {
     // 2026: the lowest level of log messages this call asks for in its _meta instead of
     // ClientOptions::log_level. The 2025 wire ignores it (Client::set_log_level is the session's).
     std::optional<LogLevel> log_level;
+    // 2026: the elicitation, sampling and roots requests of one round of this call (an
+    // input_required result, or its task's input) all at once, before `elicitation`, `sampling` and
+    // `roots` would get them one by one: an answer for each, in order (std::logic_error otherwise).
+    // A caller that passes them on can ask them together (a mount asks its own caller in one round).
+    std::function<std::vector<RoundAnswer>(const std::vector<RoundRequest>&)> input_round;
+    // call_tool and async_call_tool: the server answered with a task, which the call now follows to
+    // its end (its result is still the call's). Runs on the thread that follows it, before the
+    // first poll. The call's `stop` then cancels the task too (tasks/cancel).
+    std::function<void(const Task&)> on_task;
     // Skips the result cache.
     bool fresh = false;
     // async_request and async_call_tool: `done` runs where the call settles (the client's I/O
