@@ -16,7 +16,10 @@
 #include <chrono>
 #include <cstddef>
 #include <exception>
+#include <functional>
+#include <optional>
 #include <stop_token>
+#include <type_traits>
 
 #include <iterator>
 #include <map>
@@ -122,20 +125,15 @@ void drop_envelope(boost::json::object& meta) {
     }
 }
 
-// A request of the inner server as the outer client is asked it, under the key that names it to a
-// 2026 outer client. Throws std::invalid_argument for a form whose schema cannot be a form.
+// What the outer client is asked for a request of the inner server, under the key that names it
+// to a 2026 outer client. Throws std::invalid_argument for a requestedSchema that is not a form.
 InputRequest outer_request(const detail::MountedCall::Question& question) {
     if (const auto* elicitation = std::get_if<Elicitation>(&question.request))
         return ElicitRequest{elicitation->message, FormSchema::from_json(elicitation->requested_schema), question.key};
+    if (std::holds_alternative<RootsRequest>(question.request)) return RootsRequest{question.key};
     auto sampling = std::get<SamplingRequest>(question.request);
     sampling.key = question.key;
     return sampling;
-}
-
-// The outer client's answer, as the inner server's request takes it (never roots: none was asked).
-detail::OuterAnswer inner_answer(InputAnswer answer) {
-    if (auto* form = std::get_if<ElicitResult>(&answer)) return std::move(*form);
-    return std::get<SamplingResult>(std::move(answer));
 }
 
 // What the inner server hears when the outer client cannot answer: the outer client's own refusal.
@@ -162,7 +160,7 @@ std::vector<detail::Settlement> settle_all(Context& ctx, const std::vector<detai
     if (asked.empty()) return settled;
     try {
         auto answers = ctx.ask(asked);
-        for (std::size_t k = 0; k < at.size(); ++k) settled[at[k]] = inner_answer(std::move(answers[k]));
+        for (std::size_t k = 0; k < at.size(); ++k) settled[at[k]] = std::move(answers[k]);
     } catch (const CapabilityMissing&) {
         // A 2026 inner server would have refused this caller itself (-32021): so does the mount. A
         // 2025 one hears the refusal, as from a client without the capability.
@@ -196,6 +194,65 @@ void ask_through(CallOptions& options, const std::weak_ptr<detail::MountedCall>&
     options.sampling = [call](const SamplingRequest& request, const std::string& key) {
         return std::get<SamplingResult>(call()->ask(request, key));
     };
+    options.roots = [call](const std::string& key) {
+        return std::get<std::vector<Root>>(call()->ask(RootsRequest{}, key));
+    };
+}
+
+// A 2026 inner call declares the outer caller's elicitation (form mode: URL mode is not passed on),
+// sampling and roots in place of the inner client's, or none of them the caller lacks: the inner
+// server asks, adapts or refuses (-32021) as it would for that caller (decision 11).
+void mirror_caller(CallOptions& options, const Context& ctx) {
+    boost::json::object capabilities{{"elicitation", nullptr}, {"sampling", nullptr}, {"roots", nullptr}};
+    const auto& declared = ctx.exchange().client_capabilities();
+    for (const char* name : {"elicitation", "sampling", "roots"}) {
+        if (!ctx.client_supports(name)) continue;
+        const auto& value = declared.at(name);
+        capabilities[name] = value.is_object() ? value : boost::json::object();
+    }
+    if (auto* elicitation = capabilities["elicitation"].if_object()) elicitation->erase("url");
+    options.capabilities = std::move(capabilities);
+    options.log_level = ctx.exchange().log_level();
+}
+
+// The capability a -32021 error names (data.requiredCapabilities), if it names one.
+std::optional<std::string> required_capability(const boost::json::value& data) {
+    const auto* o = data.if_object();
+    const auto* required = o != nullptr ? o->if_contains("requiredCapabilities") : nullptr;
+    if (required == nullptr || !required->is_object() || required->get_object().empty()) return std::nullopt;
+    return std::string(required->get_object().begin()->key());
+}
+
+// How one kind of inner call is started: on the client, with the mount's options, ending in `done`.
+using InnerDone = std::function<void(std::exception_ptr, detail::InnerResult)>;
+using StartInner = std::function<void(Client&, CallOptions, InnerDone)>;
+
+// An async_request's completion that reads the result as T; a malformed one is the client's
+// ProtocolViolation, as Client::get_prompt and read_resource would have thrown.
+template <class T>
+std::function<void(std::exception_ptr, boost::json::value)> reading(InnerDone done) {
+    return [done = std::move(done)](std::exception_ptr error, const boost::json::value& result) {
+        std::optional<T> typed;
+        if (!error) {
+            try {
+                typed.emplace(from_wire<T>(result));
+            } catch (const std::invalid_argument& e) {
+                error = std::make_exception_ptr(ProtocolViolation(std::string("malformed result: ") + e.what()));
+            }
+        }
+        done(error, typed ? std::move(*typed) : T{});
+    };
+}
+
+// prompts/get's params.
+boost::json::object prompt_params(const std::string& name, const std::map<std::string, std::string>& arguments) {
+    boost::json::object params{{"name", name}};
+    if (!arguments.empty()) {
+        boost::json::object args;
+        for (const auto& [k, v] : arguments) args[k] = v;
+        params["arguments"] = std::move(args);
+    }
+    return params;
 }
 
 // The inner call continues the outer request's trace: its CLIENT span under the handler's span.
@@ -230,6 +287,16 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
             ? detail::MountRelay::Publish{}
             : [&s = server, topic = relay_topic(prefix)](std::string_view payload) { s.broadcast(topic, payload); }};
 
+    // The level a 2025 inner client's session asks log messages at, and of which client.
+    std::mutex level_mutex;
+    std::weak_ptr<Client> leveled_client;
+    std::optional<LogLevel> leveled;
+    // Inner log messages no call takes, written to this process's log: lines in this second.
+    static constexpr int kOwnLogLines = 20;
+    std::mutex own_log_mutex;
+    std::chrono::steady_clock::time_point own_log_window;
+    int own_log_lines = 0;
+
     std::mutex mutex;     // the registrations below, and sync's changes to the server
     bool closed = false;  // the mount is gone: a refresh still running registers nothing more
     std::map<std::string, Registered, std::less<>> tools;      // by inner name
@@ -247,60 +314,88 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
                     boost::json::object{{"mount", prefix}});
     }
 
-    // Runs one inner call (a prompt, a read) with the outer call's cancellation and progress; it
-    // counts as in flight, and requests of the inner server meanwhile are refused.
-    template <class F>
-    auto forward(Context& ctx, F&& call) {
-        auto client = this->client();
-        if (!client) unreachable("it is not connected");
-        auto mounted = std::make_shared<detail::MountedCall>(false);
-        CallOptions options;
-        options.stop = ctx.stop_token();
-        continue_trace(options, ctx);
-        if (!ctx.exchange().progress_token().is_null()) {
-            options.on_progress = [mounted](const Progress& p) { mounted->progress(p); };
+    // Answers a 2025 inner server's log messages at its session's level: lowered to the lowest level
+    // a caller asked for, never raised while the client lives (each outer call's own level filters
+    // what reaches it). A 2026 inner call asks with its own _meta instead (mirror_caller).
+    void ask_for_log_messages(const std::shared_ptr<Client>& client, const Context& ctx) {
+        const auto wanted = ctx.exchange().log_level();
+        if (!wanted || client->era() != Era::sessions || !client->server_capabilities().contains("logging")) return;
+        std::lock_guard lock(level_mutex);
+        if (leveled_client.lock() == client && leveled && *leveled <= *wanted) return;
+        try {
+            client->set_log_level(*wanted);
+            leveled_client = client;
+            leveled = wanted;
+        } catch (const std::exception& e) {
+            detail::log().warn("mount {}: logging/setLevel failed: {}", prefix, e.what());
         }
-        ask_through(options, mounted);
-        mounted->attach(&ctx);
-        open.enter(mounted);
-        struct Leave {
-            State& state;
-            std::shared_ptr<detail::MountedCall> call;
-            ~Leave() {
-                call->attach(nullptr);
-                state.open.leave(call);
-            }
-        } leave{*this, mounted};
-        return mapped([&] { return call(*client, options); });
     }
 
-    // What the client throws when the inner server cannot answer, as a -32603 error naming the
-    // mount; the inner server's own JSON-RPC errors as it sent them.
+    // A log message of the inner server goes to the one call in flight it may belong to (a message
+    // does not say which call it is for): any call of a 2025 session, a 2026 call that asked for its
+    // level. With none or several, to this process's own log, at most kOwnLogLines lines a second.
+    void pass_log(const LogMessage& message) {
+        if (auto call = open.route_log(message.level); call && call->log(message)) return;
+        {
+            std::lock_guard lock(own_log_mutex);
+            const auto now = std::chrono::steady_clock::now();
+            if (now - own_log_window >= std::chrono::seconds(1)) {
+                own_log_window = now;
+                own_log_lines = 0;
+            }
+            if (++own_log_lines > kOwnLogLines) return;
+        }
+        const auto text = detail::printable(
+            message.data.is_string() ? std::string(message.data.get_string()) : boost::json::serialize(message.data),
+            1000);
+        if (message.level >= LogLevel::warning) {
+            detail::log().warn("mount {}: {} {}: {}", prefix, to_string(message.level), message.logger, text);
+        } else {
+            detail::log().debug("mount {}: {} {}: {}", prefix, to_string(message.level), message.logger, text);
+        }
+    }
+
+    // What the outer core would answer for an inner error: the inner server's own errors as it sent
+    // them, except that a 2026 inner server's refusal of the caller's capabilities (-32021, decision
+    // 11) reaches a 2025 caller as the core answers a handler whose caller lacks one (an isError tool
+    // result); a failure to reach the inner server as a -32603 error naming the mount.
     template <class F>
-    auto mapped(F&& f) {
+    auto mapped(const Context& ctx, F&& f) {
         try {
             return f();
-        } catch (const Error&) {
+        } catch (const Error& e) {
+            if (e.code() == error_code::missing_required_client_capability && ctx.exchange().era() != Era::stateless) {
+                if (auto capability = required_capability(e.data())) throw CapabilityMissing(*capability);
+            }
             throw;
         } catch (const ClientFailure& e) {
             unreachable(e.what());
         }
     }
 
-    // ---- A tool call, the inner server's requests passed to the outer client (decision 11).
+    // ---- A mounted call (a tool call, a prompt, a read): the inner server's requests passed to the
+    // outer client (decision 11), its progress and log messages to the outer call (decision 11).
 
     // The first run starts the inner call; a 2026 retry continues the one its requestState names.
-    CallToolResult call_tool(Context& ctx, const std::string& inner, boost::json::object arguments) {
+    template <class Result>
+    Result forward(Context& ctx, const StartInner& start) {
         if (!ctx.round_state().empty()) {
             auto ticket = detail::decode_ticket(ctx.round_state());
-            if (ticket && nodes.elsewhere(ticket->node)) return nodes.resume(ctx, std::move(*ticket), settle);
+            if (ticket && nodes.elsewhere(ticket->node)) {
+                // Another node holds the call: a tool call's retry is resumed there, not yet others.
+                if constexpr (std::is_same_v<Result, CallToolResult>) {
+                    return nodes.resume(ctx, std::move(*ticket), settle);
+                }
+                detail::throw_no_longer_waiting(prefix);
+            }
             auto call = ticket && ticket->node == nodes.node() ? open.take(ticket->call) : nullptr;
             if (!call) detail::throw_no_longer_waiting(prefix);
-            return relay(ctx, call);
+            return relay<Result>(ctx, call);
         }
         auto client = this->client();
         if (!client) unreachable("it is not connected");
-        auto call = std::make_shared<detail::MountedCall>(true);
+        ask_for_log_messages(client, ctx);
+        auto call = std::make_shared<detail::MountedCall>();
         std::weak_ptr<detail::MountedCall> weak = call;
         CallOptions options;
         options.stop = call->stop_token();
@@ -311,6 +406,8 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
             };
         }
         ask_through(options, weak);
+        mirror_caller(options, ctx);
+        if (client->era() == Era::stateless) call->asked_log_level(options.log_level);
         options.input_round = [weak](const std::vector<RoundRequest>& requests) {
             auto c = weak.lock();
             if (!c) throw Error(error_code::internal_error, "the mounted call these requests belong to has ended");
@@ -319,23 +416,34 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
         options.on_task = [weak](const Task&) {
             if (auto c = weak.lock()) c->task_started();
         };
+        call->attach(&ctx);  // before the inner server can send anything
         open.enter(call);
         try {
-            client->async_call_tool(inner, std::move(arguments), std::move(options),
-                                    [weak](std::exception_ptr error, CallToolResult result) {
-                                        if (auto c = weak.lock()) c->finish(std::move(error), std::move(result));
-                                    });
+            start(*client, std::move(options),
+                  [weak, weak_client = std::weak_ptr<Client>(client)](const std::exception_ptr& error,
+                                                                      detail::InnerResult result) {
+                      auto c = weak.lock();
+                      if (!c) return;
+                      // After the notifications that came before the end (log messages, progress):
+                      // they still find the call in flight.
+                      auto end = std::make_shared<detail::InnerResult>(std::move(result));
+                      auto finish = [c, error, end] { c->finish(error, std::move(*end)); };
+                      auto inner_client = weak_client.lock();
+                      if (!inner_client || !inner_client->after_notifications(finish)) finish();
+                  });
         } catch (...) {
+            call->attach(nullptr);
             open.leave(call);
             throw;
         }
-        return relay(ctx, call);
+        return relay<Result>(ctx, call);
     }
 
     // Waits for the inner call's end, putting each inner request to the outer client meanwhile. On
     // a 2026 outer client a request ends this run: the call waits in `open` under the id the
     // requestState carries, and the retry brings the answer.
-    CallToolResult relay(Context& ctx, const std::shared_ptr<detail::MountedCall>& call) {
+    template <class Result>
+    Result relay(Context& ctx, const std::shared_ptr<detail::MountedCall>& call) {
         struct Run {
             State& state;
             const std::shared_ptr<detail::MountedCall>& call;
@@ -351,9 +459,10 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
         std::stop_callback on_cancel(ctx.stop_token(), [&call] { call->abandon("the outer call was cancelled"); });
         while (auto question = call->next([&ctx] { ctx.start_task(); })) {
             // The requests the inner server asked together are asked together (one 2026 round).
+            const auto questions = call->unsettled();
             std::vector<detail::Settlement> settled;
             try {
-                settled = settle_all(ctx, call->unsettled());
+                settled = settle_all(ctx, questions);
             } catch (const std::exception&) {
                 throw;
             } catch (...) {
@@ -365,16 +474,22 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
                 if (ctx.in_task()) cancel_with_task(ctx, call);
                 throw;
             }
-            // Oldest first, as unsettled() gave them.
-            for (auto& settlement : settled) {
-                if (auto* refusal = std::get_if<detail::Refusal>(&settlement)) {
-                    call->refuse(refusal->code, std::move(refusal->message));
+            for (std::size_t i = 0; i < settled.size(); ++i) {
+                if (auto* refusal = std::get_if<detail::Refusal>(&settled[i])) {
+                    call->refuse(questions[i].key, refusal->code, std::move(refusal->message));
                 } else {
-                    call->answer(std::get<detail::OuterAnswer>(std::move(settlement)));
+                    call->answer(questions[i].key, std::get<detail::OuterAnswer>(std::move(settled[i])));
                 }
             }
         }
-        return mapped([&] { return call->result(); });
+        auto result = mapped(ctx, [&] { return call->result(); });
+        auto* typed = std::get_if<Result>(&result);
+        if (typed == nullptr) {
+            throw Error(error_code::internal_error,
+                        "mounted server \"" + prefix + "\": the retry continues a call of another kind",
+                        boost::json::object{{"mount", prefix}});
+        }
+        return std::move(*typed);
     }
 
     // A call parked in an outer 2026 task waits with no run of the handler to watch the task's
@@ -437,7 +552,13 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
                     auto self = live(weak);
                     boost::json::object own;
                     own = arguments;  // out of the request's arena (tool.hpp)
-                    CallToolResult result = self->call_tool(ctx, inner, std::move(own));
+                    CallToolResult result = self->forward<CallToolResult>(ctx, [&](Client& client, CallOptions options,
+                                                                                   InnerDone done) {
+                        client.async_call_tool(inner, std::move(own), std::move(options),
+                                               [done = std::move(done)](std::exception_ptr error, CallToolResult r) {
+                                                   done(std::move(error), std::move(r));
+                                               });
+                    });
                     for (Content& c : result.content) self->rewrite(c);
                     drop_envelope(result.meta);
                     return result;
@@ -456,18 +577,20 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
                         .arguments = prompt.arguments};
         std::weak_ptr<State> weak = weak_from_this();
         return registered("prompt", prompt.name, *outer, [&] {
-            server.prompt(std::move(spec),
-                          [weak, inner = prompt.name](const std::map<std::string, std::string>& args,
-                                                      Context& ctx) -> GetPromptResult {
-                              auto self = live(weak);
-                              GetPromptResult result =
-                                  self->forward(ctx, [&](Client& client, const CallOptions& options) {
-                                      return client.get_prompt(inner, args, options);
-                                  });
-                              for (PromptMessage& m : result.messages) self->rewrite(m.content);
-                              drop_envelope(result.meta);
-                              return result;
-                          });
+            server.prompt(
+                std::move(spec),
+                [weak, inner = prompt.name](const std::map<std::string, std::string>& args,
+                                            Context& ctx) -> GetPromptResult {
+                    auto self = live(weak);
+                    GetPromptResult result =
+                        self->forward<GetPromptResult>(ctx, [&](Client& client, CallOptions options, InnerDone done) {
+                            client.async_request("prompts/get", prompt_params(inner, args), std::move(options),
+                                                 reading<GetPromptResult>(std::move(done)));
+                        });
+                    for (PromptMessage& m : result.messages) self->rewrite(m.content);
+                    drop_envelope(result.meta);
+                    return result;
+                });
         });
     }
 
@@ -495,8 +618,11 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
     }
 
     ReadResourceResult read(Context& ctx, const std::string& inner_uri) {
-        ReadResourceResult result = forward(
-            ctx, [&](Client& client, const CallOptions& options) { return client.read_resource(inner_uri, options); });
+        ReadResourceResult result =
+            forward<ReadResourceResult>(ctx, [&](Client& client, CallOptions options, InnerDone done) {
+                client.async_request("resources/read", {{"uri", inner_uri}}, std::move(options),
+                                     reading<ReadResourceResult>(std::move(done)));
+            });
         for (ResourceContents& c : result.contents) rewrite(c);
         drop_envelope(result.meta);
         return result;
@@ -694,6 +820,16 @@ ClientHandlers Mount::request_handlers(ClientHandlers handlers) {
             return std::get<SamplingResult>(State::live(weak)->open.route()->ask(request));
         };
     }
+    if (!handlers.roots) {
+        handlers.roots = [weak] {
+            return std::get<std::vector<Root>>(State::live(weak)->open.route()->ask(RootsRequest{}));
+        };
+    }
+    // Log messages go to the outer call they belong to, after what `handlers` did with them.
+    handlers.log = [weak, then = std::move(handlers.log)](const LogMessage& message) {
+        if (then) then(message);
+        if (auto self = weak.lock()) self->pass_log(message);
+    };
     return handlers;
 }
 

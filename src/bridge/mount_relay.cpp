@@ -36,7 +36,11 @@ Error node_error(const std::string& prefix, const std::string& why) {
 // retry's run would have thrown it.
 ReplyMessage::Body outcome_of(const std::string& prefix, MountedCall& call) {
     try {
-        return call.result();
+        auto result = call.result();
+        if (auto* tool = std::get_if<CallToolResult>(&result)) return std::move(*tool);
+        return ReplyMessage::Failed{error_code::internal_error,
+                                    "mounted server \"" + prefix + "\": the retry continues a call of another kind",
+                                    boost::json::object{{"mount", prefix}}};
     } catch (const Error& e) {
         return ReplyMessage::Failed{e.code(), e.message(), e.data()};
     } catch (const ClientFailure& e) {

@@ -7,6 +7,15 @@
 
 namespace mcp::detail {
 
+namespace {
+
+const char* kind_of(const InnerRequest& request) {
+    static constexpr const char* kinds[] = {"elicitation", "sampling", "roots"};
+    return kinds[request.index()];
+}
+
+}  // namespace
+
 OuterAnswer MountedCall::ask(InnerRequest request, const std::string& round_key) {
     std::vector<std::pair<InnerRequest, std::string>> one;
     one.emplace_back(std::move(request), round_key);
@@ -16,7 +25,13 @@ OuterAnswer MountedCall::ask(InnerRequest request, const std::string& round_key)
 std::vector<OuterAnswer> MountedCall::ask(const std::vector<RoundRequest>& requests) {
     std::vector<std::pair<InnerRequest, std::string>> asked;
     for (const auto& r : requests) {
-        std::visit([&](const auto& request) { asked.emplace_back(request, r.key); }, r.request);
+        if (const auto* elicitation = std::get_if<Elicitation>(&r.request)) {
+            asked.emplace_back(*elicitation, r.key);
+        } else if (const auto* sampling = std::get_if<SamplingRequest>(&r.request)) {
+            asked.emplace_back(*sampling, r.key);
+        } else {
+            asked.emplace_back(RootsRequest{}, r.key);
+        }
     }
     return ask_all(enqueue(asked));
 }
@@ -24,15 +39,11 @@ std::vector<OuterAnswer> MountedCall::ask(const std::vector<RoundRequest>& reque
 std::vector<std::shared_ptr<MountedCall::Waiting>> MountedCall::enqueue(
     const std::vector<std::pair<InnerRequest, std::string>>& requests) {
     std::lock_guard lock(mutex_);
-    if (!relays_) {
-        throw Error(error_code::method_not_found,
-                    "a mounted server's requests are passed on during tool calls only, not prompts or reads");
-    }
     if (!abandoned_.empty()) throw Error(error_code::internal_error, abandoned_);
     if (done_) throw Error(error_code::internal_error, "the call this request belongs to has ended");
     std::vector<std::shared_ptr<Waiting>> added;
     for (const auto& [request, round_key] : requests) {
-        auto key = key_for(std::holds_alternative<Elicitation>(request) ? "elicitation" : "sampling", round_key);
+        auto key = key_for(kind_of(request), round_key);
         added.push_back(
             std::make_shared<Waiting>(Waiting{Question{std::move(key), request, !round_key.empty()}, {}, {}}));
         waiting_.push_back(added.back());
@@ -70,7 +81,7 @@ std::string MountedCall::key_for(const char* kind, const std::string& round_key)
     return key;
 }
 
-void MountedCall::finish(std::exception_ptr error, CallToolResult result) {
+void MountedCall::finish(std::exception_ptr error, InnerResult result) {
     std::lock_guard lock(mutex_);
     error_ = std::move(error);
     result_ = std::move(result);
@@ -110,23 +121,35 @@ bool MountedCall::ready_within(std::chrono::milliseconds timeout) {
     return changed_.wait_for(lock, timeout, [&] { return !waiting_.empty() || done_; });
 }
 
-void MountedCall::answer(OuterAnswer answer) { settle_front(std::move(answer), std::nullopt); }
+void MountedCall::answer(const std::string& key, OuterAnswer answer) { settle(key, std::move(answer), std::nullopt); }
 
-void MountedCall::refuse(int code, std::string message) {
-    settle_front(std::nullopt, std::make_pair(code, std::move(message)));
+void MountedCall::refuse(const std::string& key, int code, std::string message) {
+    settle(key, std::nullopt, std::make_pair(code, std::move(message)));
 }
 
-void MountedCall::settle_front(std::optional<OuterAnswer> answer, std::optional<std::pair<int, std::string>> refusal) {
+void MountedCall::answer(OuterAnswer answer) { settle(oldest_key(), std::move(answer), std::nullopt); }
+
+void MountedCall::refuse(int code, std::string message) {
+    settle(oldest_key(), std::nullopt, std::make_pair(code, std::move(message)));
+}
+
+std::string MountedCall::oldest_key() {
     std::lock_guard lock(mutex_);
-    if (waiting_.empty()) return;
-    auto& front = *waiting_.front();
-    front.answer = std::move(answer);
-    front.refusal = std::move(refusal);
-    waiting_.pop_front();
+    return waiting_.empty() ? std::string() : waiting_.front()->question.key;
+}
+
+void MountedCall::settle(const std::string& key, std::optional<OuterAnswer> answer,
+                         std::optional<std::pair<int, std::string>> refusal) {
+    std::lock_guard lock(mutex_);
+    auto it = std::find_if(waiting_.begin(), waiting_.end(), [&](const auto& w) { return w->question.key == key; });
+    if (it == waiting_.end()) return;
+    (*it)->answer = std::move(answer);
+    (*it)->refusal = std::move(refusal);
+    waiting_.erase(it);
     changed_.notify_all();
 }
 
-CallToolResult MountedCall::result() {
+InnerResult MountedCall::result() {
     std::lock_guard lock(mutex_);
     if (error_) std::rethrow_exception(error_);
     return std::move(result_);
@@ -154,6 +177,22 @@ void MountedCall::progress(const Progress& p) {
     std::lock_guard lock(progress_mutex_);
     if (ctx_ != nullptr) ctx_->progress(p.progress, p.total, p.message);
 }
+
+bool MountedCall::log(const LogMessage& message) {
+    std::lock_guard lock(progress_mutex_);
+    if (ctx_ == nullptr) return false;
+    if (logged_ >= kMaxLogMessages) return true;  // dropped: a storm
+    ++logged_;
+    ctx_->log(message.level, message.data, message.logger);
+    return true;
+}
+
+void MountedCall::asked_log_level(std::optional<LogLevel> level) {
+    selective_log_ = true;
+    asked_level_ = level;
+}
+
+bool MountedCall::may_log(LogLevel level) const { return !selective_log_ || (asked_level_ && *asked_level_ <= level); }
 
 void MountedCall::refuse_all(const std::string& why) {
     for (auto& w : waiting_) w->refusal = std::make_pair(error_code::internal_error, why);

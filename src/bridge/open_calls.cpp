@@ -61,6 +61,17 @@ std::shared_ptr<MountedCall> OpenCalls::route() {
                 who + "several calls of this mount are in flight, and the request does not say which it belongs to");
 }
 
+std::shared_ptr<MountedCall> OpenCalls::route_log(LogLevel level) {
+    std::lock_guard lock(mutex_);
+    std::shared_ptr<MountedCall> found;
+    for (const auto& call : in_flight_) {
+        if (!call->may_log(level)) continue;
+        if (found) return nullptr;  // several: never guessed
+        found = call;
+    }
+    return found;
+}
+
 std::string OpenCalls::park(const std::shared_ptr<MountedCall>& call) {
     std::lock_guard lock(mutex_);
     expire();

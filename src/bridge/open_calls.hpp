@@ -35,6 +35,9 @@ public:
 
     // The call an inner request belongs to. Throws mcp::Error when there is none, or several.
     std::shared_ptr<MountedCall> route();
+    // The call a log message at `level` belongs to: the one call in flight that may have been sent
+    // it (MountedCall::may_log); null when none or several may.
+    std::shared_ptr<MountedCall> route_log(LogLevel level);
 
     // Keeps `call` until a retry takes it; returns its id. Throws mcp::Error when the table is full.
     std::string park(const std::shared_ptr<MountedCall>& call);

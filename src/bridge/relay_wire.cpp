@@ -89,6 +89,8 @@ boost::json::object question_wire(const MountedCall::Question& q) {
     boost::json::object o{{"key", q.key}, {"inRound", q.in_round}};
     if (const auto* e = std::get_if<Elicitation>(&q.request)) {
         o["elicitation"] = elicitation_wire(*e);
+    } else if (std::holds_alternative<RootsRequest>(q.request)) {
+        o["roots"] = boost::json::object();
     } else {
         o["sampling"] = sampling_wire(std::get<SamplingRequest>(q.request));
     }
@@ -101,10 +103,10 @@ MountedCall::Question question_from(const boost::json::object& o) {
     const auto* in_round = o.if_contains("inRound");
     if (in_round == nullptr || !in_round->is_bool()) malformed("inRound", "must be a boolean");
     q.in_round = in_round->as_bool();
-    if (one_of(o, {"elicitation", "sampling"}) == 0) {
-        q.request = from_wire<Elicitation>(object_at(o, "elicitation"));
-    } else {
-        q.request = from_wire<SamplingRequest>(object_at(o, "sampling"));
+    switch (one_of(o, {"elicitation", "sampling", "roots"})) {
+        case 0: q.request = from_wire<Elicitation>(object_at(o, "elicitation")); break;
+        case 1: q.request = from_wire<SamplingRequest>(object_at(o, "sampling")); break;
+        default: q.request = RootsRequest{}; break;
     }
     return q;
 }
@@ -124,13 +126,15 @@ boost::json::object settlement_wire(const Settlement& s) {
     }
     const auto& answer = std::get<OuterAnswer>(s);
     if (const auto* elicited = std::get_if<ElicitResult>(&answer)) return {{"elicitation", to_wire(*elicited)}};
+    if (const auto* roots = std::get_if<std::vector<Root>>(&answer)) return {{"roots", to_wire(*roots)}};
     return {{"sampling", to_wire(std::get<SamplingResult>(answer))}};
 }
 
 Settlement settlement_from(const boost::json::object& o) {
-    switch (one_of(o, {"elicitation", "sampling", "refusal"})) {
+    switch (one_of(o, {"elicitation", "sampling", "roots", "refusal"})) {
         case 0: return OuterAnswer{from_wire<ElicitResult>(object_at(o, "elicitation"))};
         case 1: return OuterAnswer{from_wire<SamplingResult>(object_at(o, "sampling"))};
+        case 2: return OuterAnswer{from_wire<std::vector<Root>>(object_at(o, "roots"))};
         default: {
             const auto& r = object_at(o, "refusal");
             return Refusal{int_at(r, "code"), string_at(r, "message")};

@@ -141,6 +141,8 @@ void Client::notify(std::string_view method, boost::json::object params) {
     impl_->peer->notify(method, std::move(params));
 }
 
+bool Client::after_notifications(std::function<void()> then) { return impl_->notifications->push(std::move(then)); }
+
 // ---- Tools.
 
 Page<Tool> Client::list_tools(const std::optional<std::string>& cursor, const CallOptions& options) {

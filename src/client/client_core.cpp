@@ -114,6 +114,14 @@ std::shared_ptr<const std::string> Client::Impl::envelope() const {
     return envelope_.members;
 }
 
+std::shared_ptr<const std::string> Client::Impl::envelope(const CallOptions& call) const {
+    if (!call.capabilities && !call.log_level) return envelope();
+    std::lock_guard lock(mutex);
+    return std::make_shared<const std::string>(detail::envelope_members(
+        version_, call.capabilities ? detail::capabilities_for_call(capabilities, *call.capabilities) : capabilities,
+        client_info, call.log_level ? call.log_level : log_level));
+}
+
 void Client::Impl::check_may_block() const {
     if (runner.in_io_thread())
         throw std::logic_error(
@@ -142,7 +150,7 @@ void Client::Impl::start(std::shared_ptr<const CallSpec> call, int round, const 
     if (cached) key = params;
 
     detail::RequestSpec spec;
-    if (modern) spec.envelope = envelope();
+    if (modern) spec.envelope = envelope(call->options);
     if (round == 0) spec.id = call->id;
     if (transport->mirrors_headers()) {
         spec.protocol_version = call->method == "initialize" ? std::string() : version();
@@ -239,7 +247,7 @@ detail::InputAnswerer Client::Impl::input_answerer(const CallOptions& call) {
         std::lock_guard lock(mutex);
         current_roots = roots;
     }
-    return [self = shared_from_this(), elicitation = call.elicitation, sampling = call.sampling,
+    return [self = shared_from_this(), elicitation = call.elicitation, sampling = call.sampling, roots = call.roots,
             current_roots](const detail::InputRequest& r) {
         auto handlers = self->options.handlers;
         if (elicitation && handlers.elicitation) {
@@ -248,6 +256,7 @@ detail::InputAnswerer Client::Impl::input_answerer(const CallOptions& call) {
         if (sampling && handlers.sampling) {
             handlers.sampling = [&](const SamplingRequest& request) { return sampling(request, r.key); };
         }
+        if (roots && (handlers.roots || current_roots)) handlers.roots = [&] { return roots(r.key); };
         try {
             return detail::answer_input(handlers, current_roots, r.method, r.params);
         } catch (const Error& e) {
@@ -260,9 +269,14 @@ detail::InputAnswerer Client::Impl::input_answerer(const CallOptions& call,
                                                    const std::vector<detail::InputRequest>& requests) {
     auto each = input_answerer(call);
     if (!call.input_round) return each;
+    bool has_roots = false;
+    {
+        std::lock_guard lock(mutex);
+        has_roots = roots.has_value();
+    }
     std::vector<RoundRequest> together;
     for (const auto& r : requests) {
-        if (auto request = detail::round_request(options.handlers, r.key, r.method, r.params))
+        if (auto request = detail::round_request(options.handlers, has_roots, r.key, r.method, r.params))
             together.push_back(std::move(*request));
     }
     if (together.empty()) return each;

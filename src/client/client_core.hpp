@@ -85,8 +85,8 @@ struct Client::Impl : std::enable_shared_from_this<Client::Impl> {
     // declare is the server's mistake (mcp::ProtocolViolation).
     // The answers to a 2026 call's input requests: the call's own handlers, else the client's.
     detail::InputAnswerer input_answerer(const CallOptions& call);
-    // The same for one round's `requests`: with CallOptions::input_round, its elicitation and
-    // sampling requests are put to it together first, and the answerer gives their answers.
+    // The same for one round's `requests`: with CallOptions::input_round, its elicitation, sampling
+    // and roots requests are put to it together first, and the answerer gives their answers.
     detail::InputAnswerer input_answerer(const CallOptions& call, const std::vector<detail::InputRequest>& requests);
 
     // A 2025 tools/call of `tool` asks for a task (params.task): ClientOptions::tasks, the tool
@@ -168,6 +168,8 @@ private:
                     detail::Completion done);
     // The envelope's members for the current version and log level (rebuilt when either changes).
     std::shared_ptr<const std::string> envelope() const;
+    // A call's own, when its CallOptions declare other capabilities or another log level.
+    std::shared_ptr<const std::string> envelope(const CallOptions& call) const;
 };
 
 }  // namespace mcp

@@ -39,10 +39,25 @@ boost::json::object client_capabilities(const ClientOptions& options) {
         if (h.sampling_tools) sampling["tools"] = boost::json::object();
         caps["sampling"] = std::move(sampling);
     }
-    if (options.roots) caps["roots"] = {{"listChanged", true}};
+    if (options.roots) {
+        caps["roots"] = {{"listChanged", true}};
+    } else if (h.roots) {
+        caps["roots"] = boost::json::object();  // asked each time: no list of its own changes
+    }
     if (options.tasks) caps["extensions"] = {{kTasksExtensionId, boost::json::object()}};
     merge(caps, options.capabilities);
     return caps;
+}
+
+boost::json::object capabilities_for_call(boost::json::object declared, const boost::json::object& call) {
+    for (const auto& kv : call) {
+        if (kv.value().is_null()) {
+            declared.erase(kv.key());
+        } else {
+            declared[kv.key()] = kv.value();
+        }
+    }
+    return declared;
 }
 
 std::string envelope_members(std::string_view protocol_version, const boost::json::object& capabilities,

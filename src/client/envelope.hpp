@@ -21,6 +21,10 @@ inline constexpr std::string_view kServerInfoKey = "io.modelcontextprotocol/serv
 // From the handlers and options the application set, with ClientOptions::capabilities merged over.
 boost::json::object client_capabilities(const ClientOptions& options);
 
+// What one call declares (CallOptions::capabilities): `declared`, each capability `call` names
+// replaced by it, or removed when it is null.
+boost::json::object capabilities_for_call(boost::json::object declared, const boost::json::object& call);
+
 // The 2026-07-28 envelope every request carries in params._meta (protocol version, capabilities,
 // client info, log level), serialized once as JSON object members without the braces: it changes
 // only when the version or the log level does.

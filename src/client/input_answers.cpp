@@ -43,14 +43,15 @@ boost::json::object answer_input(const ClientHandlers& handlers, const std::opti
         return to_wire(handlers.sampling(read_params<SamplingRequest>(params, method)));
     }
     if (method == "roots/list") {
+        if (handlers.roots) return to_wire(handlers.roots());
         if (!roots) undeclared(method);
         return to_wire(*roots);
     }
     undeclared(method);
 }
 
-std::optional<RoundRequest> round_request(const ClientHandlers& handlers, std::string_view key, std::string_view method,
-                                          const boost::json::object& params) {
+std::optional<RoundRequest> round_request(const ClientHandlers& handlers, bool has_roots, std::string_view key,
+                                          std::string_view method, const boost::json::object& params) {
     try {
         if (method == "elicitation/create" && handlers.elicitation) {
             auto request = read_params<Elicitation>(params, method);
@@ -59,6 +60,8 @@ std::optional<RoundRequest> round_request(const ClientHandlers& handlers, std::s
         }
         if (method == "sampling/createMessage" && handlers.sampling)
             return RoundRequest{std::string(key), read_params<SamplingRequest>(params, method)};
+        if (method == "roots/list" && (handlers.roots || has_roots))
+            return RoundRequest{std::string(key), RootsListRequest{}};
     } catch (const Error&) {
         // Unreadable: answer_input refuses it as it refuses any.
     }
@@ -68,13 +71,21 @@ std::optional<RoundRequest> round_request(const ClientHandlers& handlers, std::s
 boost::json::object round_result(const RoundRequest& request, RoundAnswer answer) {
     if (const auto* elicitation = std::get_if<Elicitation>(&request.request)) {
         auto* result = std::get_if<ElicitResult>(&answer);
-        if (result == nullptr) throw std::logic_error("CallOptions::input_round: an elicitation answered by sampling");
+        if (result == nullptr)
+            throw std::logic_error("CallOptions::input_round: an elicitation answered by another kind");
         if (result->accepted() && elicitation->mode == ElicitMode::form)
             fill_defaults(elicitation->requested_schema, result->content);
         return to_wire(*result);
     }
+    if (std::holds_alternative<RootsListRequest>(request.request)) {
+        const auto* roots = std::get_if<std::vector<Root>>(&answer);
+        if (roots == nullptr)
+            throw std::logic_error("CallOptions::input_round: a roots request answered by another kind");
+        return to_wire(*roots);
+    }
     const auto* result = std::get_if<SamplingResult>(&answer);
-    if (result == nullptr) throw std::logic_error("CallOptions::input_round: a sampling request answered by a form");
+    if (result == nullptr)
+        throw std::logic_error("CallOptions::input_round: a sampling request answered by another kind");
     return to_wire(*result);
 }
 

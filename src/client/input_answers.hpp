@@ -17,9 +17,11 @@ boost::json::object answer_input(const ClientHandlers& handlers, const std::opti
                                  std::string_view method, const boost::json::object& params);
 
 // The request as CallOptions::input_round takes it: an elicitation or a sampling request the
-// handlers declare, readable; nothing for any other (answer_input then answers, or refuses, it).
-std::optional<RoundRequest> round_request(const ClientHandlers& handlers, std::string_view key, std::string_view method,
-                                          const boost::json::object& params);
+// handlers declare, readable, or a roots/list request when the client has roots (`has_roots`: roots
+// set on the client; or handlers.roots); nothing for any other (answer_input then answers, or
+// refuses, it).
+std::optional<RoundRequest> round_request(const ClientHandlers& handlers, bool has_roots, std::string_view key,
+                                          std::string_view method, const boost::json::object& params);
 // The result for `request` from its answer (an accepted form filled from the schema's defaults).
 // Throws std::logic_error for an answer of another kind.
 boost::json::object round_result(const RoundRequest& request, RoundAnswer answer);

@@ -90,7 +90,7 @@ protected:
     // A call on B waiting on its first question, as a 2026 outer client's first run leaves it; the
     // inner side (`inner`) blocks in ask() until it is settled, then runs `then`.
     RoundTicket park_on_b(std::function<void(MountedCall&, const OuterAnswer&)> then) {
-        call = std::make_shared<MountedCall>(true);
+        call = std::make_shared<MountedCall>();
         open_b.enter(call);
         inner = std::async(std::launch::async, [c = call, then = std::move(then)] {
             try {

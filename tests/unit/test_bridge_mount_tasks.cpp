@@ -18,6 +18,7 @@
 #include <chrono>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <thread>
 #include <tuple>
@@ -107,6 +108,19 @@ protected:
                        return name_in(std::get<mcp::ElicitResult>(answers[0])) + " and " +
                               name_in(std::get<mcp::ElicitResult>(answers[1]));
                    });
+        inner.tool({.name = "ask_three_in_task",
+                    .description = "Asks for a name, a completion and the roots at once, from its task",
+                    .task_support = mcp::TaskSupport::required},
+                   [](mcp::ToolContext& ctx) {
+                       mcp::SamplingRequest poem;
+                       poem.messages.push_back({mcp::Role::user, mcp::text("A poem")});
+                       poem.key = "poem";
+                       auto answers = ctx.ask({mcp::ElicitRequest{"Name?", name_form(), "name"}, std::move(poem),
+                                               mcp::RootsRequest{"roots"}});
+                       return name_in(std::get<mcp::ElicitResult>(answers[0])) + " / " +
+                              std::get<mcp::SamplingResult>(answers[1]).text() + " / " +
+                              std::get<std::vector<mcp::Root>>(answers[2]).at(0).uri;
+                   });
         inner.tool({.name = "ask_then_task",
                     .description = "Asks for a name, then becomes a task",
                     .task_support = mcp::TaskSupport::required,
@@ -134,6 +148,12 @@ protected:
             while (hold_answers && !released) std::this_thread::sleep_for(std::chrono::milliseconds(5));
             return mcp::ElicitResult{.action = mcp::ElicitAction::accept, .content = {{"name", "Ada"}}};
         };
+        outer_options.handlers.sampling = [](const mcp::SamplingRequest&) {
+            mcp::SamplingResult result;
+            result.content.emplace_back(mcp::text("hi"));
+            return result;
+        };
+        outer_options.roots = std::vector<mcp::Root>{{"file:///work", "work"}};
         client = std::make_unique<mcp::Client>(mcp::in_process(outer), std::move(outer_options));
         client->connect();
         client->all_tools();  // a 2025 client asks for a task where the listing allows one
@@ -147,6 +167,20 @@ protected:
             return {};
         }
         return std::get<mcp::Task>(started);
+    }
+
+    // The keys of the outer task's input requests, once it waits for input.
+    std::set<std::string> keys_asked(const std::string& task_id) {
+        mcp::Task waiting;
+        if (!eventually([&] {
+                waiting = client->get_task(task_id);
+                return waiting.status == mcp::TaskStatus::input_required;
+            })) {
+            ADD_FAILURE() << "the outer task never waited for input";
+        }
+        std::set<std::string> keys;
+        for (const auto& request : waiting.input_requests) keys.emplace(request.key());
+        return keys;
     }
 
     bool outer_2026() const { return std::get<0>(GetParam()) == "2026-07-28"; }
@@ -286,18 +320,24 @@ TEST_P(MountTasks, QuestionsTheInnerTaskAsksTogetherReachTheOuterTaskTogether) {
     const auto task = outer_task("in_ask_two_in_task");
     if (outer_2026() && inner_2026()) {
         // Both at once on the outer task, as on the inner one (a 2025 server asks one at a time).
-        mcp::Task waiting;
-        ASSERT_TRUE(eventually([&] {
-            waiting = c.get_task(task.id);
-            return waiting.status == mcp::TaskStatus::input_required;
-        }));
-        EXPECT_EQ(waiting.input_requests.size(), 2U);
-        EXPECT_TRUE(waiting.input_requests.contains("first"));
-        EXPECT_TRUE(waiting.input_requests.contains("second"));
+        EXPECT_EQ(keys_asked(task.id), (std::set<std::string>{"first", "second"}));
     }
     released = true;
     EXPECT_EQ(first_text(c.task_result(task.id)), "Ada and Ada");
     EXPECT_EQ(outer_elicitations.load(), 2);
+    if (outer_2026() && inner_2026()) {
+        EXPECT_EQ(outer_count("tasks/update"), 1);
+    }
+}
+
+TEST_P(MountTasks, AnElicitationASamplingRequestAndARootsRequestOfTheInnerTaskReachTheOuterTaskTogether) {
+    auto& c = start(true);
+    const auto task = outer_task("in_ask_three_in_task");
+    if (outer_2026() && inner_2026()) {
+        EXPECT_EQ(keys_asked(task.id), (std::set<std::string>{"name", "poem", "roots"}));
+    }
+    released = true;
+    EXPECT_EQ(first_text(c.task_result(task.id)), "Ada / hi / file:///work");
     if (outer_2026() && inner_2026()) {
         EXPECT_EQ(outer_count("tasks/update"), 1);
     }

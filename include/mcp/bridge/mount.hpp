@@ -15,16 +15,20 @@
 // Calls: the outer call's cancellation, progress and trace reach the inner call (its CLIENT span
 // under the outer handler's span, Context::outgoing_trace()); an inner JSON-RPC error
 // is thrown as the same mcp::Error; an inner server that cannot be reached (no client, the process
-// died, the inner timeout) is a -32603 error naming the mount. The inner server's elicitation and
-// sampling during a tool call are put to the outer client (request_handlers()); a 2026 outer client
-// answers them in rounds, while the one inner call waits in this process between them; a retry that
-// reaches another node sharing the store (--store redis://…) is resumed here through it.
+// died, the inner timeout) is a -32603 error naming the mount. The inner server's elicitation,
+// sampling and roots requests during a call (a tool call, a prompt, a read) are put to the outer
+// client (request_handlers()); a 2026 outer client answers them in rounds, while the one inner call
+// waits in this process between them (a tool call's retry that reaches another node sharing the
+// store, --store redis://…, is resumed here through it). The inner server's log messages during a
+// call reach that call's client at its level. A 2026 inner call declares the outer caller's
+// elicitation, sampling and roots capabilities and log level, so the inner server answers as it
+// would that caller.
 //
 // Tasks: a mounted tool has the inner tool's task support. When the inner server answers a call with
 // a task (its client built with ClientOptions::tasks, as mount() builds it), the outer call becomes
 // a task too, if its client can take one; the inner client follows the inner task, its input
-// requests reach the outer client through the outer task, and cancelling the outer task cancels
-// the inner one.
+// requests (elicitation, sampling, roots; one round's together) reach the outer client through the
+// outer task, and cancelling the outer task cancels the inner one.
 #include <mcp/client/client.hpp>
 #include <mcp/client/options.hpp>
 #include <mcp/client/transport.hpp>
@@ -77,10 +81,12 @@ public:
     // while there are any, the inner server must keep running.
     std::size_t calls_in_flight() const;
 
-    // `handlers` with the inner server's elicitation and sampling requests passed to the outer
-    // client of the mounted tool call they belong to (those `handlers` sets stay its own). A
-    // request is refused (-32600) unless exactly one call of the mount is in flight: a 2025 server
-    // does not say which call it asks for. The returned handlers hold the mount weakly.
+    // `handlers` with the inner server's elicitation, sampling and roots requests passed to the
+    // outer client of the mounted call they belong to (those `handlers` sets stay its own), and its
+    // log messages to that call's client after what `handlers.log` does. A request is refused
+    // (-32600) unless exactly one call of the mount is in flight: a 2025 server does not say which
+    // call it asks for; a log message without one goes to the library's log. The returned handlers
+    // hold the mount weakly.
     ClientHandlers request_handlers(ClientHandlers handlers = {});
     // request_handlers(), and the inner server's list_changed reaching refresh(kind) and its
     // resources/updated reaching the outer subscribers, each after what `handlers` already did.

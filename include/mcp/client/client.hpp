@@ -95,6 +95,11 @@ public:
     void async_request(std::string method, boost::json::object params, CallOptions options,
                        std::function<void(std::exception_ptr, boost::json::value)> done);
     void notify(std::string_view method, boost::json::object params = {});
+    // Runs `then` on the callback pool once every notification received so far has been handed to
+    // its ClientHandlers function (they run one at a time, in arrival order): an async call's
+    // completion that must come after the log messages the server sent before its result. False,
+    // and `then` never runs, when the notification queue is full or the client is closing.
+    bool after_notifications(std::function<void()> then);
 
     // ---- Tools.
     Page<Tool> list_tools(const std::optional<std::string>& cursor = {}, const CallOptions& options = {});

@@ -41,6 +41,9 @@ struct ClientHandlers {
     // sampling/createMessage. Setting it declares sampling (with tools when sampling_tools).
     std::function<SamplingResult(const SamplingRequest&)> sampling;
     bool sampling_tools = false;
+    // roots/list answered by this at each request instead of ClientOptions::roots (a mount answers
+    // with its caller's roots). Setting it declares roots (without listChanged).
+    std::function<std::vector<Root>()> roots;
 
     // notifications/message.
     std::function<void(const LogMessage&)> log;
@@ -104,13 +107,16 @@ struct ClientOptions {
     std::shared_ptr<telemetry::Tracer> tracer;
 };
 
-// One elicitation or sampling request of a 2026 round, under the key the server named it by
-// (CallOptions::input_round), and its answer.
+// A roots/list request of a 2026 round (it has no parameters).
+struct RootsListRequest {};
+
+// One elicitation, sampling or roots request of a 2026 round, under the key the server named it by
+// (CallOptions::input_round), and its answer (the roots for a roots/list request).
 struct RoundRequest {
     std::string key;
-    std::variant<Elicitation, SamplingRequest> request;
+    std::variant<Elicitation, SamplingRequest, RootsListRequest> request;
 };
-using RoundAnswer = std::variant<ElicitResult, SamplingResult>;
+using RoundAnswer = std::variant<ElicitResult, SamplingResult, std::vector<Root>>;
 
 // What one call may ask for. The defaults come from ClientOptions.
 struct CallOptions {
@@ -126,10 +132,19 @@ struct CallOptions {
     // call's questions to that call's own caller). The capabilities are ClientHandlers'.
     std::function<ElicitResult(const Elicitation&, const std::string& key)> elicitation;
     std::function<SamplingResult(const SamplingRequest&, const std::string& key)> sampling;
-    // 2026: the elicitation and sampling requests of one round of this call (an input_required
-    // result, or its task's input) all at once, before `elicitation` and `sampling` would get them one
-    // by one: an answer for each, in order (std::logic_error otherwise). A caller that passes them
-    // on can ask them together (a mount asks its own caller in one round).
+    std::function<std::vector<Root>(const std::string& key)> roots;
+    // 2026: the capabilities this call declares in its _meta instead of the client's (a mount
+    // declares its caller's, so that the server answers as it would answer that caller): each one
+    // named here replaces the client's of that name, a null one removes it, the others stay. The
+    // 2025 wire ignores it (capabilities are the session's).
+    std::optional<boost::json::object> capabilities;
+    // 2026: the lowest level of log messages this call asks for in its _meta instead of
+    // ClientOptions::log_level. The 2025 wire ignores it (Client::set_log_level is the session's).
+    std::optional<LogLevel> log_level;
+    // 2026: the elicitation, sampling and roots requests of one round of this call (an
+    // input_required result, or its task's input) all at once, before `elicitation`, `sampling` and
+    // `roots` would get them one by one: an answer for each, in order (std::logic_error otherwise).
+    // A caller that passes them on can ask them together (a mount asks its own caller in one round).
     std::function<std::vector<RoundAnswer>(const std::vector<RoundRequest>&)> input_round;
     // call_tool and async_call_tool: the server answered with a task, which the call now follows to
     // its end (its result is still the call's). Runs on the thread that follows it, before the
