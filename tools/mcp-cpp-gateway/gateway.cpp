@@ -105,10 +105,11 @@ void Gateway::close() {
 }
 
 std::shared_ptr<mcp::Client> Gateway::client_for(const std::string& name) {
-    bool starting = false;
+    bool child = false;
     {
         std::unique_lock lock(children_mutex_);
         if (auto it = children_.find(name); it != children_.end()) {
+            child = true;
             it->second.last_call = Clock::now();
             const auto room_until = Clock::now() + 2 * kJustUsed;
             while (it->second.stopped && !make_room(name)) {
@@ -128,19 +129,20 @@ std::shared_ptr<mcp::Client> Gateway::client_for(const std::string& name) {
                 std::fprintf(stderr, "mcp-cpp-gateway: server \"%s\" started again for a call\n", name.c_str());
                 group_->add(it->second.config);
             }
-            // Started by this call or by another one a moment ago: wait until it answers.
-            starting = !listed_.at(name).load() || !group_->client(name);
         }
     }
-    if (starting) {
-        const auto until = Clock::now() + kStartAgainWait;
-        while (Clock::now() < until) {
-            const auto states = group_->servers();
-            const auto state =
-                std::find_if(states.begin(), states.end(), [&](const mcp::ServerState& s) { return s.name == name; });
-            if (state == states.end() || state->status != mcp::ServerStatus::connecting) break;
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        }
+    auto client = group_->client(name);
+    if (!child || (client && listed_.at(name).load())) return client;
+    // Started by this call or by another one a moment ago: wait until it answers.
+    const auto until = Clock::now() + kStartAgainWait;
+    while (Clock::now() < until) {
+        const auto states = group_->servers();
+        const auto state =
+            std::find_if(states.begin(), states.end(), [&](const mcp::ServerState& s) { return s.name == name; });
+        if (state == states.end() || state->status != mcp::ServerStatus::connecting) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    {
         // Its idle time starts now, not before its start.
         std::lock_guard lock(children_mutex_);
         children_.at(name).last_call = Clock::now();
