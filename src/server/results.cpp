@@ -13,12 +13,16 @@ namespace mcp {
 
 namespace detail {
 
+// Sized up front: each object's table is allocated once, not grown key by key.
 boost::json::value text_tool_result(std::string_view text) {
-    boost::json::object block;
-    block["type"] = "text";
-    block["text"] = text;
-    boost::json::object result;
-    result["content"] = boost::json::array{std::move(block)};
+    boost::json::object block(2);
+    block.emplace("type", "text");
+    block.emplace("text", text);
+    boost::json::array content;
+    content.reserve(1);
+    content.emplace_back(std::move(block));
+    boost::json::object result(2);  // room for structuredContent (structured_tool_result)
+    result.emplace("content", std::move(content));
     return result;
 }
 

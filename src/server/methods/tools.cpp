@@ -84,8 +84,12 @@ boost::json::value call_tool(ServerCore& core, CallState& call) {
     if (!entry) throw InvalidParams("Unknown tool: " + std::string(name));
     call.entity = entry->metrics;
 
-    static const boost::json::object no_arguments;
-    const boost::json::object* arguments = params.arguments != nullptr ? params.arguments : &no_arguments;
+    // Kept as the json::value it is: the validator reads one, and a value made from the object
+    // would be a copy of it.
+    static const boost::json::value no_arguments = boost::json::object();
+    const boost::json::value& arguments_value =
+        params.arguments != nullptr ? call.params().at("arguments") : no_arguments;
+    const boost::json::object* arguments = &arguments_value.get_object();
     if (call.headers) check_param_headers(entry->header_params, *arguments, *call.headers);
     if (auto missing = missing_capabilities(entry->def.spec.required_client_capabilities, *call.exchange)) {
         if (call.exchange->era() == Era::stateless) {
@@ -95,7 +99,7 @@ boost::json::value call_tool(ServerCore& core, CallState& call) {
         return error_result("This tool needs a client capability the client did not declare: " +
                             boost::json::serialize(*missing));
     }
-    if (auto invalid = entry->validator.validate(*arguments)) {
+    if (auto invalid = entry->validator.validate(arguments_value)) {
         return error_result("Invalid arguments: " + invalid->message);
     }
 
