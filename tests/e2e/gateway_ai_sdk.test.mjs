@@ -12,6 +12,7 @@
 // The client answers elicitation only (no sampling, no roots); what its transport reports outside a
 // request (onUncaughtError) is kept and checked against the two things it is known to report.
 // completion/complete is asked of the demo only: the gateway does not forward it to a mounted server.
+// @ai-sdk/mcp declares Node 22 in its engines; it runs on the Node 20 the suites need.
 //   MCP_CPP_GATEWAY=build/tools/mcp-cpp-gateway/mcp-cpp-gateway MCP_CPP_DEMO=build/examples/demo/mcp-cpp-demo \
 //   node --test tests/e2e/gateway_ai_sdk.test.mjs
 import { after, before, describe, test } from 'node:test';
