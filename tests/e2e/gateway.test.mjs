@@ -14,10 +14,9 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import { Readable } from 'node:stream';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
@@ -26,55 +25,12 @@ import { CallToolResultSchema, CreateMessageRequestSchema, ElicitRequestSchema, 
 import { Client as ClientV2, ProtocolError, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 
 import { AuthorizationServer, SERVICE_CLIENT } from './authorization_server.mjs';
+import { childPids, packages, writeServers } from './gateway_servers.mjs';
 import { binary, HttpDemo, MODERN, waitUntil, withTimeout } from './helpers.mjs';
 
 const run = promisify(execFile);
 const REQUEST = { timeout: 15_000 };
 const TEST = { timeout: 60_000 };
-const here = fileURLToPath(new URL('.', import.meta.url));
-const packages = join(here, 'node_modules', '@modelcontextprotocol');
-
-// The children's processes, found by the scratch directory their command lines name.
-function childPids(scratch, name) {
-    const pids = [];
-    for (const entry of readdirSync('/proc')) {
-        if (!/^\d+$/.test(entry)) continue;
-        try {
-            const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-            if (cmdline.includes(join(scratch, name))) pids.push(Number(entry));
-        } catch {
-            // gone meanwhile
-        }
-    }
-    return pids;
-}
-
-// The scratch directory: a file for server-filesystem, server-memory's graph, and one small script
-// per server that runs the npm package's own entry point, so that each child's command line names
-// this directory (and a test never kills another suite's server-everything).
-function writeServers(scratch) {
-    writeFileSync(join(scratch, 'hello.txt'), 'hello through the gateway\n');
-    const scripts = {
-        everything: 'server-everything/dist/index.js',
-        memory: 'server-memory/dist/index.js',
-        filesystem: 'server-filesystem/dist/index.js',
-    };
-    for (const [name, entry] of Object.entries(scripts)) {
-        writeFileSync(join(scratch, `${name}.mjs`), `import ${JSON.stringify(join(packages, entry))};\n`);
-    }
-    const config = {
-        mcpServers: {
-            everything: { command: process.execPath, args: [join(scratch, 'everything.mjs'), 'stdio'] },
-            memory: { command: process.execPath, args: [join(scratch, 'memory.mjs')], env: { MEMORY_FILE_PATH: join(scratch, 'memory.jsonl') } },
-            filesystem: { command: process.execPath, args: [join(scratch, 'filesystem.mjs'), scratch] },
-            // A server that cannot start: it must not hold the gateway or the others back.
-            broken: { command: join(scratch, 'no-such-server') },
-        },
-    };
-    const file = join(scratch, 'servers.json');
-    writeFileSync(file, `// a host's configuration, comments and all\n${JSON.stringify(config, null, 2)}\n`);
-    return file;
-}
 
 async function connectV1(url) {
     const client = new ClientV1({ name: 'gateway-e2e-v1', version: '1.0.0' }, { capabilities: {} });
