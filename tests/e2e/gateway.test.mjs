@@ -531,7 +531,7 @@ describe('mcp-cpp-gateway refuses what it cannot serve', () => {
                 [['--servers', join(scratch, 'twins.json'), '--idle-stop', '-5s'], /not "-5s"/],
                 [['--servers', join(scratch, 'twins.json'), '--idle-stop', '99999999999999999999h'], /a duration/],
                 [['--servers', join(scratch, 'twins.json'), '--idle-stop', '5 s'], /a duration/],
-                [['--servers', join(scratch, 'twins.json'), '--max-children', '0'], /--max-children needs a count from 1/],
+                [['--servers', join(scratch, 'twins.json'), '--max-children', '0'], /--max-children needs a whole number from 1 to 10000/],
                 [['--servers', join(scratch, 'twins.json'), '--max-children', 'x'], /not "x"/],
                 [['--servers', join(scratch, 'twins.json'), '--max-children', '1e3'], /not "1e3"/],
             ];

@@ -32,6 +32,8 @@ struct ChildLimits {
     // Children running at once; 0: no limit. Starting one more stops the least recently used one
     // with no call in flight; when every one has a call in flight, the new call fails at once.
     std::size_t max_children = 0;
+    // Each child's resource limits where its entry's "limits" gives none (--child-memory, ...).
+    mcp::StdioLimits resources;
 };
 
 class Gateway {
