@@ -605,6 +605,25 @@ TEST_P(GroupInProcess, AServerThatKeepsFailingIsGivenUpAloneAndMayBeRetried) {
     EXPECT_EQ(first_text(group.call_tool("beta_echo", {{"text", "x"}})), "beta: x");
 }
 
+TEST_P(GroupInProcess, WaitAttemptReturnsEachServersStateOnceItsAttemptIsOver) {
+    refused.insert("beta");
+    mcp::ClientGroup group(options());
+    group.add(entry("alpha"));
+    group.add(entry("beta"));
+    const auto alpha = group.wait_attempt("alpha", 10s);
+    ASSERT_TRUE(alpha);
+    EXPECT_EQ(alpha->status, mcp::ServerStatus::connected);
+    EXPECT_NE(group.client("alpha"), nullptr);
+    const auto beta = group.wait_attempt("beta", 10s);  // its first attempt failed: retrying, or given up
+    ASSERT_TRUE(beta);
+    EXPECT_NE(beta->status, mcp::ServerStatus::connecting);
+    EXPECT_NE(beta->status, mcp::ServerStatus::connected);
+    EXPECT_GE(beta->failures, 1);
+    EXPECT_FALSE(group.wait_attempt("gamma", 10s));  // no such server: at once
+    group.close();
+    EXPECT_FALSE(group.wait_attempt("alpha", 10s));
+}
+
 TEST_P(GroupInProcess, AConfigurationRetryingCannotMendFailsAtOnce) {
     auto o = options();
     o.make_transport = {};  // mcp::make_transport, which refuses the URL below
