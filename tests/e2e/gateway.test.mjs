@@ -483,6 +483,28 @@ describe('mcp-cpp-gateway --idle-stop and --max-children', () => {
         }
     });
 
+    test('a child slower to start than --idle-stop is not stopped under the call that started it', TEST, async () => {
+        const scratch = mkdtempSync(join(tmpdir(), 'mcp-gateway-slow-'));
+        let gateway;
+        let client;
+        try {
+            const config = { mcpServers: { slow: { command: process.execPath, args: [join(here, 'limited_server.mjs'), '--start-delay-ms', '2500'] } } };
+            writeFileSync(join(scratch, 'slow.json'), JSON.stringify(config));
+            gateway = await HttpDemo.start(['--servers', join(scratch, 'slow.json'), '--idle-stop', '1s'],
+                                           { binary: binary('MCP_CPP_GATEWAY', 'mcp-cpp-gateway') });
+            client = await connectV2(gateway.url);
+            await waitUntil(async () => names((await client.listTools(undefined, REQUEST)).tools).includes('slow_report'),
+                            30_000, 'slow listed');
+            await waitUntil(() => /server "slow" stopped after being idle/.test(gateway.stderr), 15_000, 'slow stopped when idle');
+            // Its start takes 2.5 s, over --idle-stop's 1 s: the call that waits for it keeps it running.
+            assert.ok(Number.isInteger(JSON.parse(textOf(await callTool(client, { name: 'slow_report', arguments: {} }))).pid));
+        } finally {
+            await client?.close().catch(() => {});
+            await gateway?.close();
+            rmSync(scratch, { recursive: true, force: true });
+        }
+    });
+
     test('--max-children 1: one child runs, a call to the other swaps them, both answer', TEST, async () => {
         const scratch = mkdtempSync(join(tmpdir(), 'mcp-gateway-max-'));
         let gateway;

@@ -1,7 +1,8 @@
 // A small stdio MCP server (2025-06-18, no SDK) for the gateway's resource limit tests
 // (gateway.test.mjs): `report` answers with its pid and its own /proc/self/limits, `allocate`
 // allocates `mib` MiB and holds it; past a memory limit the allocation throws, uncaught, and the
-// server dies as a runaway would.
+// server dies as a runaway would. With --start-delay-ms N it answers initialize N ms late (a slow
+// starter, for --idle-stop).
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 
@@ -9,6 +10,8 @@ const write = (message) => process.stdout.write(JSON.stringify(message) + '\n');
 const result = (id, value) => write({ jsonrpc: '2.0', id, result: value });
 const text = (value) => ({ content: [{ type: 'text', text: value }] });
 const held = [];
+const delay = process.argv.indexOf('--start-delay-ms');
+const startDelayMs = delay < 0 ? 0 : Number(process.argv[delay + 1]);
 const tools = [
     { name: 'report', description: 'Its pid and /proc/self/limits', inputSchema: { type: 'object' } },
     {
@@ -29,8 +32,10 @@ createInterface({ input: process.stdin }).on('line', (line) => {
     const m = JSON.parse(line);
     if (m.id === undefined) return;
     switch (m.method) {
-        case 'initialize':
-            return result(m.id, { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'limited', version: '1' } });
+        case 'initialize': {
+            const answer = { protocolVersion: '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'limited', version: '1' } };
+            return setTimeout(() => result(m.id, answer), startDelayMs);
+        }
         case 'tools/list': return result(m.id, { tools });
         case 'tools/call': return call(m);
         case 'ping': return result(m.id, {});

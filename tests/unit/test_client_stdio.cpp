@@ -20,10 +20,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <map>
-#include <sstream>
 #include <future>
+#include <map>
 #include <mutex>
+#include <sstream>
 #include <system_error>
 #include <thread>
 

@@ -134,12 +134,18 @@ std::shared_ptr<mcp::Client> Gateway::client_for(const std::string& name) {
     }
     auto client = group_->client(name);
     if (!child || (client && listed_.at(name).load())) return client;
-    // Started by this call or by another one a moment ago: wait until it answers.
+    // Started by this call or by another one a moment ago: wait until it answers. Meanwhile the
+    // limits leave it running, however long its start takes.
+    {
+        std::lock_guard lock(children_mutex_);
+        ++children_.at(name).calls_waiting;
+    }
     group_->wait_attempt(name, kStartAgainWait);
     {
-        // Its idle time starts now, not before its start.
         std::lock_guard lock(children_mutex_);
-        children_.at(name).last_call = Clock::now();
+        auto& waited = children_.at(name);
+        --waited.calls_waiting;
+        waited.last_call = Clock::now();  // its idle time starts now, not before its start
     }
     return group_->client(name);
 }
@@ -150,8 +156,8 @@ std::size_t Gateway::running_children() const {
 }
 
 bool Gateway::idle(const std::string& name, const Child& child, Clock::duration quiet) const {
-    return !child.stopped && listed_.at(name).load() && Clock::now() - child.last_call >= quiet &&
-           mounts_.at(name)->calls_in_flight() == 0;
+    return !child.stopped && child.calls_waiting == 0 && listed_.at(name).load() &&
+           Clock::now() - child.last_call >= quiet && mounts_.at(name)->calls_in_flight() == 0;
 }
 
 bool Gateway::make_room(const std::string& starting) {

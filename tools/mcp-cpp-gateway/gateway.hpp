@@ -63,7 +63,8 @@ private:
     struct Child {
         mcp::ServerConfig config;
         Clock::time_point last_call = Clock::now();
-        bool stopped = false;  // by the limits; the group no longer has it
+        bool stopped = false;   // by the limits; the group no longer has it
+        int calls_waiting = 0;  // calls waiting for it to start: not idle
     };
 
     // The client a mounted call goes to; a stopped child is started first (and waited for).

@@ -29,7 +29,7 @@ struct StdioLimits {
     // The largest value of each that a configuration may give.
     static constexpr std::uint64_t max_memory_mib = 1024ULL * 1024;  // 1 TiB
     static constexpr std::uint64_t max_cpu_seconds = 366ULL * 24 * 3600;
-    static constexpr std::uint64_t max_open_files = 1024ULL * 1024;  // Linux's default nr_open
+    static constexpr std::uint64_t max_open_files = 1024ULL * 1024;     // Linux's default nr_open
     static constexpr std::uint64_t max_processes = 4ULL * 1024 * 1024;  // Linux's largest pid_max
 
     // Each of this one's values, or `defaults`' where this one has none.

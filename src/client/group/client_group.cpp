@@ -216,8 +216,8 @@ std::optional<ServerState> ClientGroup::wait_attempt(std::string_view server, st
     const auto settled = [&] {
         state.reset();
         if (impl_->closed) return true;
-        const auto slot = std::find_if(impl_->slots.begin(), impl_->slots.end(),
-                                       [&](const auto& s) { return s->name() == server; });
+        const auto slot =
+            std::find_if(impl_->slots.begin(), impl_->slots.end(), [&](const auto& s) { return s->name() == server; });
         if (slot == impl_->slots.end()) return true;
         state = (*slot)->state();
         return state->status != ServerStatus::connecting;

@@ -97,8 +97,7 @@ std::vector<Limit> limits_of(const StdioLimits& limits) {
         if (!value) return;
         rlimit current{};
         if (::getrlimit(resource, &current) != 0) fail(errno, "getrlimit");
-        const rlim_t wanted =
-            *value > RLIM_INFINITY / unit ? RLIM_INFINITY : static_cast<rlim_t>(*value * unit);
+        const rlim_t wanted = *value > RLIM_INFINITY / unit ? RLIM_INFINITY : static_cast<rlim_t>(*value * unit);
         const rlim_t limit = std::min(wanted, current.rlim_max);
         out.push_back({resource, {limit, limit}});
     };
@@ -115,7 +114,7 @@ struct ExecPlan {
     int stdin_fd;
     int stdout_fd;
     int stderr_fd;
-    int error_fd;  // the exec's failure is written here; close-on-exec, so its success closes it
+    int error_fd;     // the exec's failure is written here; close-on-exec, so its success closes it
     const char* cwd;  // null: the client's
     const std::vector<Limit>& limits;
     const std::vector<std::string>& candidates;
