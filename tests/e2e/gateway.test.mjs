@@ -439,6 +439,28 @@ describe('mcp-cpp-gateway --idle-stop and --max-children', () => {
         }
     });
 
+    test('a child slower to start than --idle-stop is not stopped under the call that started it', TEST, async () => {
+        const scratch = mkdtempSync(join(tmpdir(), 'mcp-gateway-slow-'));
+        let gateway;
+        let client;
+        try {
+            const config = { mcpServers: { slow: { command: process.execPath, args: [join(here, 'limited_server.mjs'), '--start-delay-ms', '2500'] } } };
+            writeFileSync(join(scratch, 'slow.json'), JSON.stringify(config));
+            gateway = await HttpDemo.start(['--servers', join(scratch, 'slow.json'), '--idle-stop', '1s'],
+                                           { binary: binary('MCP_CPP_GATEWAY', 'mcp-cpp-gateway') });
+            client = await connectV2(gateway.url);
+            await waitUntil(async () => names((await client.listTools(undefined, REQUEST)).tools).includes('slow_report'),
+                            30_000, 'slow listed');
+            await waitUntil(() => /server "slow" stopped after being idle/.test(gateway.stderr), 15_000, 'slow stopped when idle');
+            // Its start takes 2.5 s, over --idle-stop's 1 s: the call that waits for it keeps it running.
+            assert.ok(Number.isInteger(JSON.parse(textOf(await callTool(client, { name: 'slow_report', arguments: {} }))).pid));
+        } finally {
+            await client?.close().catch(() => {});
+            await gateway?.close();
+            rmSync(scratch, { recursive: true, force: true });
+        }
+    });
+
     test('--max-children 1: one child runs, a call to the other swaps them, both answer', TEST, async () => {
         const scratch = mkdtempSync(join(tmpdir(), 'mcp-gateway-max-'));
         let gateway;
@@ -468,6 +490,62 @@ describe('mcp-cpp-gateway --idle-stop and --max-children', () => {
     });
 });
 
+describe('mcp-cpp-gateway --child-* resource limits', () => {
+    // The limits as the kernel holds them for a process: "Max data size" -> [soft, hard].
+    function limitsOf(text) {
+        const out = {};
+        for (const line of text.split('\n').slice(1)) {
+            const m = /^(Max [a-z ]+?)\s{2,}(\S+)\s+(\S+)/.exec(line);
+            if (m) out[m[1]] = [m[2], m[3]];
+        }
+        return out;
+    }
+
+    test('an entry\'s limits win over the flags, hold in the child, and a child past its memory limit dies, fails its call and is restarted', TEST, async () => {
+        const scratch = mkdtempSync(join(tmpdir(), 'mcp-gateway-limits-'));
+        let gateway;
+        let client;
+        try {
+            const config = {
+                mcpServers: {
+                    limited: { command: process.execPath, args: [join(here, 'limited_server.mjs')], limits: { memoryMiB: 192, openFiles: 64 } },
+                },
+            };
+            writeFileSync(join(scratch, 'limited.json'), JSON.stringify(config));
+            gateway = await HttpDemo.start(['--servers', join(scratch, 'limited.json'), '--child-memory', '4096', '--child-cpu', '600'],
+                                           { binary: binary('MCP_CPP_GATEWAY', 'mcp-cpp-gateway') });
+            client = await connectV2(gateway.url);
+            const report = async () => JSON.parse(textOf(await callTool(client, { name: 'limited_report', arguments: {} })));
+
+            const first = await report();
+            // Read by the test from the child's /proc entry, and as the child sees them itself.
+            for (const limits of [limitsOf(readFileSync(`/proc/${first.pid}/limits`, 'utf8')), limitsOf(first.limits)]) {
+                assert.deepEqual(limits['Max data size'], [String(192 * 1024 * 1024), String(192 * 1024 * 1024)], 'the entry\'s memoryMiB');
+                assert.deepEqual(limits['Max open files'], ['64', '64'], 'the entry\'s openFiles');
+                assert.deepEqual(limits['Max cpu time'], ['600', '600'], '--child-cpu, which the entry does not set');
+            }
+
+            // A runaway: the allocation fails in the child, which dies; its call fails naming the server.
+            await assert.rejects(callTool(client, { name: 'limited_allocate', arguments: { mib: 1024 } }), /limited/);
+            await waitUntil(() => /server "limited" failed \(1 in a row\), restarting/.test(gateway.stderr), 15_000,
+                            'the gateway names the server that died');
+            let again;
+            await waitUntil(async () => {
+                again = await report().catch(() => undefined);
+                return again !== undefined && again.pid !== first.pid;
+            }, 30_000, 'the server restarted');
+            assert.deepEqual(limitsOf(readFileSync(`/proc/${again.pid}/limits`, 'utf8'))['Max data size'],
+                             [String(192 * 1024 * 1024), String(192 * 1024 * 1024)], 'the restarted child has its limits too');
+            // Under its limit it works.
+            assert.equal(textOf(await callTool(client, { name: 'limited_allocate', arguments: { mib: 16 } })), 'holding 16 MiB');
+        } finally {
+            await client?.close().catch(() => {});
+            await gateway?.close();
+            rmSync(scratch, { recursive: true, force: true });
+        }
+    });
+});
+
 describe('mcp-cpp-gateway refuses what it cannot serve', () => {
     test('no --servers, a missing file, a malformed one, two servers of one prefix, --no-prefix with two: exit 2 with the reason', TEST, async () => {
         const gatewayBinary = binary('MCP_CPP_GATEWAY', 'mcp-cpp-gateway');
@@ -487,11 +565,20 @@ describe('mcp-cpp-gateway refuses what it cannot serve', () => {
                 [['--servers', join(scratch, 'twins.json'), '--idle-stop', '-5s'], /not "-5s"/],
                 [['--servers', join(scratch, 'twins.json'), '--idle-stop', '99999999999999999999h'], /a duration/],
                 [['--servers', join(scratch, 'twins.json'), '--idle-stop', '5 s'], /a duration/],
-                [['--servers', join(scratch, 'twins.json'), '--max-children', '0'], /--max-children needs a count from 1/],
+                [['--servers', join(scratch, 'twins.json'), '--max-children', '0'], /--max-children needs a whole number from 1 to 10000/],
                 [['--servers', join(scratch, 'twins.json'), '--max-children', 'x'], /not "x"/],
                 [['--servers', join(scratch, 'twins.json'), '--max-children', '1e3'], /not "1e3"/],
+                [['--servers', join(scratch, 'twins.json'), '--child-memory', '0'], /--child-memory needs a whole number from 1 to 1048576, not "0"/],
+                [['--servers', join(scratch, 'twins.json'), '--child-memory', '-1'], /--child-memory needs a whole number/],
+                [['--servers', join(scratch, 'twins.json'), '--child-cpu', '99999999999999999999'], /--child-cpu needs a whole number from 1 to 31622400/],
+                [['--servers', join(scratch, 'twins.json'), '--child-files', '1.5'], /--child-files needs a whole number/],
+                [['--servers', join(scratch, 'twins.json'), '--child-processes', 'many'], /--child-processes needs a whole number/],
+                [['--servers', join(scratch, 'twins.json'), '--child-files'], /--child-files needs a value/],
+                [['--servers', join(scratch, 'twins.json'), '--child-stack', '8'], /unknown option --child-stack/],
+                [['--servers', join(scratch, 'limits.json')], /server "x", limits.memoryMiB: expected a whole number from 1 to 1048576, not -5/],
             ];
             writeFileSync(join(scratch, 'bad.json'), '{"mcpServers": {"x": {"command": 42}}}');
+            writeFileSync(join(scratch, 'limits.json'), '{"mcpServers": {"x": {"command": "true", "limits": {"memoryMiB": -5}}}}');
             writeFileSync(join(scratch, 'twins.json'), JSON.stringify({ mcpServers: { 'a b': { command: 'true' }, 'a/b': { command: 'true' } } }));
             for (const [args, message] of cases) {
                 const outcome = await run(gatewayBinary, ['--log-level', 'off', ...args], { timeout: 30_000 }).then(
@@ -506,7 +593,7 @@ describe('mcp-cpp-gateway refuses what it cannot serve', () => {
 
     test('--help shows the gateway\'s option and every option of mcp::run', TEST, async () => {
         const { stdout } = await run(binary('MCP_CPP_GATEWAY', 'mcp-cpp-gateway'), ['--help'], { timeout: 30_000 });
-        for (const option of ['--servers FILE', '--http', '--auth-issuer', '--tls-cert', '--cors-origins', '--metrics', '--audit-log', '--store']) {
+        for (const option of ['--servers FILE', '--child-memory MiB', '--child-cpu SECONDS', '--child-files N', '--child-processes N', '--http', '--auth-issuer', '--tls-cert', '--cors-origins', '--metrics', '--audit-log', '--store']) {
             assert.ok(stdout.includes(option), `--help names ${option}`);
         }
     });

@@ -65,6 +65,25 @@ TEST(ClientConfig, ReadsClaudeDesktopAndCursorEntries) {
     EXPECT_EQ(servers[2].transport, mcp::ServerTransportKind::sse);
 }
 
+TEST(ClientConfig, ReadsAStdioEntrysLimitsWhichWinOverDefaultsFieldByField) {
+    const auto servers = mcp::parse_server_config(R"({"mcpServers": {
+        "limited": {"command": "x", "limits": {"memoryMiB": 1024, "cpuSeconds": 600, "openFiles": 256, "processes": 64}},
+        "partly": {"command": "x", "limits": {"openFiles": 1048576}},
+        "free": {"command": "x"}}})");
+    ASSERT_EQ(servers.size(), 3u);
+    EXPECT_EQ(servers[0].limits.memory_mib, 1024u);
+    EXPECT_EQ(servers[0].limits.cpu_seconds, 600u);
+    EXPECT_EQ(servers[0].limits.open_files, 256u);
+    EXPECT_EQ(servers[0].limits.processes, 64u);
+    EXPECT_TRUE(servers[2].limits.empty());
+    const mcp::StdioLimits defaults{.memory_mib = 4096, .open_files = 100};
+    const auto partly = servers[1].limits.or_defaults(defaults);
+    EXPECT_EQ(partly.memory_mib, 4096u);
+    EXPECT_EQ(partly.open_files, 1048576u);  // the entry's own
+    EXPECT_FALSE(partly.cpu_seconds.has_value());
+    EXPECT_FALSE(partly.processes.has_value());
+}
+
 TEST(ClientConfig, ReadsVsCodeServersWithEnvFileAndVariables) {
     TempDir dir;
     dir.write(".env",
@@ -174,6 +193,26 @@ TEST(ClientConfig, HostileEntriesAreRefusedNamingTheServerAndTheField) {
          "unknown field"},
         {R"({"servers": {"a": {"url": "https://h/mcp", "oauth": {"clientId": "${input:id}"}}}})", "a", "oauth.clientId",
          "input"},
+        {R"({"servers": {"a": {"command": "x", "limits": 512}}})", "a", "limits", "expected an object"},
+        {R"({"servers": {"a": {"command": "x", "limits": {"memoryMiB": -1}}}})", "a", "limits.memoryMiB",
+         "whole number from 1 to 1048576, not -1"},
+        {R"({"servers": {"a": {"command": "x", "limits": {"memoryMiB": 0}}}})", "a", "limits.memoryMiB", "not 0"},
+        {R"({"servers": {"a": {"command": "x", "limits": {"memoryMiB": 1048577}}}})", "a", "limits.memoryMiB",
+         "not 1048577"},
+        {R"({"servers": {"a": {"command": "x", "limits": {"cpuSeconds": 18446744073709551615}}}})", "a",
+         "limits.cpuSeconds", "from 1 to 31622400"},
+        {R"({"servers": {"a": {"command": "x", "limits": {"cpuSeconds": 1e30}}}})", "a", "limits.cpuSeconds",
+         "whole number"},
+        {R"({"servers": {"a": {"command": "x", "limits": {"openFiles": 1.5}}}})", "a", "limits.openFiles", "not 1.5"},
+        {R"({"servers": {"a": {"command": "x", "limits": {"openFiles": "256"}}}})", "a", "limits.openFiles",
+         "not \"256\""},
+        {R"({"servers": {"a": {"command": "x", "limits": {"processes": true}}}})", "a", "limits.processes", "not true"},
+        {R"({"servers": {"a": {"command": "x", "limits": {"processes": 4194305}}}})", "a", "limits.processes",
+         "from 1 to 4194304"},
+        {R"({"servers": {"a": {"command": "x", "limits": {"memoryMB": 512}}}})", "a", "limits.memoryMB",
+         "unknown field (expected memoryMiB, cpuSeconds, openFiles, processes)"},
+        {R"({"servers": {"a": {"url": "https://h/mcp", "limits": {"memoryMiB": 512}}}})", "a", "limits",
+         "stdio servers"},
         {R"({"servers": {"a": "npx server"}})", "a", "", "expected an object"},
         {R"({"servers": {"": {"command": "x"}}})", "", "", "1 to 128 characters"},
         {R"({"servers": []})", "", "servers", "object of servers"},
@@ -562,6 +601,25 @@ TEST_P(GroupInProcess, AServerThatKeepsFailingIsGivenUpAloneAndMayBeRetried) {
     EXPECT_TRUE(group.reconnect("beta"));
     EXPECT_TRUE(group.wait_connected(10s));
     EXPECT_EQ(first_text(group.call_tool("beta_echo", {{"text", "x"}})), "beta: x");
+}
+
+TEST_P(GroupInProcess, WaitAttemptReturnsEachServersStateOnceItsAttemptIsOver) {
+    refused.insert("beta");
+    mcp::ClientGroup group(options());
+    group.add(entry("alpha"));
+    group.add(entry("beta"));
+    const auto alpha = group.wait_attempt("alpha", 10s);
+    ASSERT_TRUE(alpha);
+    EXPECT_EQ(alpha->status, mcp::ServerStatus::connected);
+    EXPECT_NE(group.client("alpha"), nullptr);
+    const auto beta = group.wait_attempt("beta", 10s);  // its first attempt failed: retrying, or given up
+    ASSERT_TRUE(beta);
+    EXPECT_NE(beta->status, mcp::ServerStatus::connecting);
+    EXPECT_NE(beta->status, mcp::ServerStatus::connected);
+    EXPECT_GE(beta->failures, 1);
+    EXPECT_FALSE(group.wait_attempt("gamma", 10s));  // no such server: at once
+    group.close();
+    EXPECT_FALSE(group.wait_attempt("alpha", 10s));
 }
 
 TEST_P(GroupInProcess, AConfigurationRetryingCannotMendFailsAtOnce) {

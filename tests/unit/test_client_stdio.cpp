@@ -11,6 +11,7 @@
 #include <boost/asio/io_context.hpp>
 
 #include <signal.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <pthread.h>
@@ -20,7 +21,9 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <map>
 #include <mutex>
+#include <sstream>
 #include <system_error>
 #include <thread>
 
@@ -343,6 +346,74 @@ TEST(ClientStdioTransport, TheChildGetsItsEnvironmentAndDirectoryAndNoOtherDescr
     ASSERT_FALSE(replaced.empty());
     EXPECT_EQ(replaced.front().substr(0, 23), "foo=only home=unset dir");
     ::close(inherited);
+}
+
+namespace {
+
+// /proc/<pid>/limits: "Max open files" -> {soft, hard}.
+std::map<std::string, std::pair<std::string, std::string>> limits_of(pid_t pid) {
+    std::map<std::string, std::pair<std::string, std::string>> out;
+    std::ifstream file("/proc/" + std::to_string(pid) + "/limits");
+    std::string line;
+    std::getline(file, line);  // the heading
+    while (std::getline(file, line)) {
+        const auto name_end = line.find("  ");
+        std::istringstream values(line.substr(name_end));
+        std::string soft;
+        std::string hard;
+        values >> soft >> hard;
+        out[line.substr(0, name_end)] = {soft, hard};
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST(ClientStdioTransport, ResourceLimitsHoldInTheChildAndNoneAboveTheClientsHardLimit) {
+    rlimit files{};
+    ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &files), 0);
+    ASSERT_NE(files.rlim_max, RLIM_INFINITY);
+    mcp::StdioTransport transport({.command = "sh",
+                                   .args = {"-c", "exec cat"},
+                                   .limits = {.memory_mib = 64,
+                                              .cpu_seconds = 30,
+                                              .open_files = static_cast<std::uint64_t>(files.rlim_max) + 1000,
+                                              .processes = 100}});
+    boost::asio::io_context io;
+    auto work = boost::asio::make_work_guard(io);
+    std::thread runner([&] { io.run(); });
+    std::promise<void> closed;
+    transport.open(io, {.message = [](std::string_view) {},
+                        .diagnostic = {},
+                        .closed = [&](const std::string&) { closed.set_value(); }});
+    const auto limits = limits_of(transport.pid());
+    const auto both = [](const std::string& value) { return std::pair{value, value}; };
+    EXPECT_EQ(limits.at("Max data size"), both(std::to_string(64 * 1024 * 1024)));
+    EXPECT_EQ(limits.at("Max cpu time"), both("30"));
+    EXPECT_EQ(limits.at("Max open files"), both(std::to_string(files.rlim_max)));  // lowered to the client's
+    EXPECT_EQ(limits.at("Max processes"), both("100"));
+    EXPECT_NE(limits_of(::getpid()).at("Max data size"), both(std::to_string(64 * 1024 * 1024)));  // the child's only
+    transport.close();
+    closed.get_future().wait();
+    work.reset();
+    runner.join();
+}
+
+TEST(ClientStdioTransport, ACommandThatCannotRunThrowsItsReason) {
+    boost::asio::io_context io;
+    const auto error_of = [&](mcp::StdioServerParams params) {
+        mcp::StdioTransport transport(std::move(params));
+        try {
+            transport.open(io, {});
+        } catch (const std::system_error& e) {
+            return e.code().value();
+        }
+        return 0;
+    };
+    EXPECT_EQ(error_of({.command = "mcp-cpp-no-such-program"}), ENOENT);  // looked up in PATH
+    EXPECT_EQ(error_of({.command = ""}), ENOENT);
+    EXPECT_EQ(error_of({.command = "/tmp"}), EACCES);
+    EXPECT_EQ(error_of({.command = "sh", .cwd = "/nonexistent/directory"}), ENOENT);
 }
 
 // ---- Servers that misbehave.

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -26,6 +27,12 @@ const char* const kUsage =
     "                    entries stay listed and the next call starts it again\n"
     "  --max-children N  Run at most N stdio servers at once: starting another stops the least\n"
     "                    recently used one with no call in flight (all busy: the call fails)\n"
+    "  --child-memory MiB, --child-cpu SECONDS, --child-files N, --child-processes N\n"
+    "                    Resource limits of each stdio server's process (RLIMIT_DATA: heap and\n"
+    "                    private mappings, not address space; RLIMIT_CPU; RLIMIT_NOFILE;\n"
+    "                    RLIMIT_NPROC, per user). A server's own \"limits\" in FILE win\n"
+    "                    ({\"memoryMiB\", \"cpuSeconds\", \"openFiles\", \"processes\"}). A server\n"
+    "                    past one fails or dies, and is restarted with backoff\n"
     "\n";
 
 namespace {
@@ -50,13 +57,29 @@ std::chrono::milliseconds parse_duration(std::string_view option, std::string_vi
     return ms;
 }
 
-std::size_t parse_count(std::string_view option, std::string_view text) {
-    std::size_t value = 0;
+std::uint64_t parse_count(std::string_view option, std::string_view text, std::uint64_t max) {
+    std::uint64_t value = 0;
     const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (text.empty() || error != std::errc() || end != text.data() + text.size() || value == 0 || value > 10'000)
-        throw std::invalid_argument(std::string(option) + " needs a count from 1 to 10000, not \"" + std::string(text) +
-                                    "\"");
+    if (text.empty() || error != std::errc() || end != text.data() + text.size() || value == 0 || value > max)
+        throw std::invalid_argument(std::string(option) + " needs a whole number from 1 to " + std::to_string(max) +
+                                    ", not \"" + std::string(text) + "\"");
     return value;
+}
+
+// The option's value in `limits`, when it is one of the children's resource limits.
+bool take_resource_limit(std::string_view option, std::string_view text, mcp::StdioLimits& limits) {
+    using L = mcp::StdioLimits;
+    if (option == "--child-memory")
+        limits.memory_mib = parse_count(option, text, L::max_memory_mib);
+    else if (option == "--child-cpu")
+        limits.cpu_seconds = parse_count(option, text, L::max_cpu_seconds);
+    else if (option == "--child-files")
+        limits.open_files = parse_count(option, text, L::max_open_files);
+    else if (option == "--child-processes")
+        limits.processes = parse_count(option, text, L::max_processes);
+    else
+        return false;
+    return true;
 }
 
 }  // namespace
@@ -78,13 +101,15 @@ GatewayArguments split_arguments(int argc, const char* const* argv, const char* 
             take_servers(argv[++i]);
         } else if (arg == "--no-prefix") {
             out.no_prefix = true;
-        } else if (arg == "--idle-stop" || arg == "--max-children") {
+        } else if (arg == "--idle-stop" || arg == "--max-children" || arg.starts_with("--child-")) {
             if (i + 1 >= argc) throw std::invalid_argument(std::string(arg) + " needs a value");
             const std::string_view value = argv[++i];
             if (arg == "--idle-stop")
                 out.limits.idle_stop = parse_duration(arg, value);
-            else
-                out.limits.max_children = parse_count(arg, value);
+            else if (arg == "--max-children")
+                out.limits.max_children = parse_count(arg, value, 10'000);
+            else if (!take_resource_limit(arg, value, out.limits.resources))
+                throw std::invalid_argument("unknown option " + std::string(arg));
         } else if (arg.starts_with("--servers=")) {
             take_servers(arg.substr(std::string_view("--servers=").size()));
         } else {

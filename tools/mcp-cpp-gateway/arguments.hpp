@@ -12,7 +12,8 @@ struct GatewayArguments {
     std::string servers_file;
     // --no-prefix: the one configured server's names and URIs as they are.
     bool no_prefix = false;
-    // --idle-stop DURATION and --max-children N: the limits of the stdio children.
+    // --idle-stop DURATION, --max-children N and --child-memory MiB, --child-cpu SECONDS,
+    // --child-files N, --child-processes N: the limits of the stdio children.
     ChildLimits limits;
     // --help or -h among the arguments: the gateway's usage goes before mcp::run's.
     bool help = false;

@@ -51,7 +51,9 @@ Gateway::Gateway(mcp::Server& server, const std::vector<mcp::ServerConfig>& serv
                         std::make_shared<mcp::Mount>(server, std::move(prefix),
                                                      [this, name = config.name] { return client_for(name); }));
         if (config.transport == mcp::ServerTransportKind::stdio) {
-            children_.emplace(config.name, Child{.config = config});
+            auto child = config;
+            child.limits = config.limits.or_defaults(limits_.resources);
+            children_.emplace(config.name, Child{.config = std::move(child)});
             listed_[config.name] = false;
         }
     }
@@ -69,7 +71,10 @@ Gateway::Gateway(mcp::Server& server, const std::vector<mcp::ServerConfig>& serv
         update();
     };
     group_ = std::make_unique<mcp::ClientGroup>(std::move(options));
-    for (const auto& config : servers) group_->add(config);
+    for (const auto& config : servers) {
+        const auto child = children_.find(config.name);
+        group_->add(child != children_.end() ? child->second.config : config);
+    }
     if (limits_.idle_stop || limits_.max_children > 0)
         watcher_ = std::jthread([this](const std::stop_token& stop) { watch_children(stop); });
 }
@@ -80,18 +85,14 @@ Gateway::~Gateway() {
 }
 
 bool Gateway::wait_started(std::chrono::milliseconds timeout) const {
-    const auto until = std::chrono::steady_clock::now() + timeout;
-    for (;;) {
-        const auto states = group_->servers();
-        const bool starting = std::any_of(states.begin(), states.end(), [](const mcp::ServerState& s) {
-            return s.status == mcp::ServerStatus::connecting;
-        });
-        if (!starting || std::chrono::steady_clock::now() >= until) {
-            return std::all_of(states.begin(), states.end(),
-                               [](const mcp::ServerState& s) { return s.status == mcp::ServerStatus::connected; });
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    const auto until = Clock::now() + timeout;
+    for (const auto& state : group_->servers()) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now());
+        group_->wait_attempt(state.name, std::max(left, std::chrono::milliseconds(0)));
     }
+    const auto states = group_->servers();
+    return std::all_of(states.begin(), states.end(),
+                       [](const mcp::ServerState& s) { return s.status == mcp::ServerStatus::connected; });
 }
 
 std::vector<mcp::ServerState> Gateway::servers() const { return group_->servers(); }
@@ -133,19 +134,18 @@ std::shared_ptr<mcp::Client> Gateway::client_for(const std::string& name) {
     }
     auto client = group_->client(name);
     if (!child || (client && listed_.at(name).load())) return client;
-    // Started by this call or by another one a moment ago: wait until it answers.
-    const auto until = Clock::now() + kStartAgainWait;
-    while (Clock::now() < until) {
-        const auto states = group_->servers();
-        const auto state =
-            std::find_if(states.begin(), states.end(), [&](const mcp::ServerState& s) { return s.name == name; });
-        if (state == states.end() || state->status != mcp::ServerStatus::connecting) break;
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
+    // Started by this call or by another one a moment ago: wait until it answers. Meanwhile the
+    // limits leave it running, however long its start takes.
     {
-        // Its idle time starts now, not before its start.
         std::lock_guard lock(children_mutex_);
-        children_.at(name).last_call = Clock::now();
+        ++children_.at(name).calls_waiting;
+    }
+    group_->wait_attempt(name, kStartAgainWait);
+    {
+        std::lock_guard lock(children_mutex_);
+        auto& waited = children_.at(name);
+        --waited.calls_waiting;
+        waited.last_call = Clock::now();  // its idle time starts now, not before its start
     }
     return group_->client(name);
 }
@@ -156,8 +156,8 @@ std::size_t Gateway::running_children() const {
 }
 
 bool Gateway::idle(const std::string& name, const Child& child, Clock::duration quiet) const {
-    return !child.stopped && listed_.at(name).load() && Clock::now() - child.last_call >= quiet &&
-           mounts_.at(name)->calls_in_flight() == 0;
+    return !child.stopped && child.calls_waiting == 0 && listed_.at(name).load() &&
+           Clock::now() - child.last_call >= quiet && mounts_.at(name)->calls_in_flight() == 0;
 }
 
 bool Gateway::make_room(const std::string& starting) {

@@ -32,6 +32,8 @@ struct ChildLimits {
     // Children running at once; 0: no limit. Starting one more stops the least recently used one
     // with no call in flight; when every one has a call in flight, the new call fails at once.
     std::size_t max_children = 0;
+    // Each child's resource limits where its entry's "limits" gives none (--child-memory, ...).
+    mcp::StdioLimits resources;
 };
 
 class Gateway {
@@ -61,7 +63,8 @@ private:
     struct Child {
         mcp::ServerConfig config;
         Clock::time_point last_call = Clock::now();
-        bool stopped = false;  // by the limits; the group no longer has it
+        bool stopped = false;   // by the limits; the group no longer has it
+        int calls_waiting = 0;  // calls waiting for it to start: not idle
     };
 
     // The client a mounted call goes to; a stopped child is started first (and waited for).

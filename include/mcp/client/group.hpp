@@ -149,6 +149,10 @@ public:
     bool reconnect(std::string_view server);
     // Waits until every server is connected: true; false at the timeout or as soon as one has failed.
     bool wait_connected(std::chrono::milliseconds timeout) const;
+    // Waits while the server's attempt is under way (connecting), at most `timeout`, woken by its
+    // state changes: its state then; nothing when the group has no server of that name (removed
+    // meanwhile included) or is closed.
+    std::optional<ServerState> wait_attempt(std::string_view server, std::chrono::milliseconds timeout) const;
     // Closes every server, in parallel, and returns when all are done. Idempotent.
     void close();
 

@@ -17,6 +17,7 @@
 // ${command:...} need the editor and are refused. Fields a host adds of its own (disabled,
 // autoApprove, ...) are ignored; a known field of the wrong type is an error naming the server and
 // the field.
+#include <mcp/client/stdio_limits.hpp>
 #include <mcp/client/transport.hpp>
 
 #include <cstddef>
@@ -65,6 +66,10 @@ struct ServerConfig {
     // envFile's variables first, then env's (a variable in both takes env's value).
     std::vector<std::pair<std::string, std::string>> env;
     std::string cwd;
+    // "limits", a field of mcp-cpp's own: {"memoryMiB": 1024, "cpuSeconds": 600, "openFiles": 256,
+    // "processes": 64}, each a whole number from 1 to StdioLimits' max_*; an unknown member is an
+    // error.
+    StdioLimits limits;
 
     // http (Streamable HTTP) and sse (the 2024-11-05 HTTP+SSE transport).
     std::string url;

@@ -11,6 +11,7 @@
 // too). A server that exits on its own fails every call in flight at once; what it left running
 // in its group is killed. The process ignores SIGPIPE once a server is started (a server that
 // exits must not kill its client), unless the application handles SIGPIPE itself.
+#include <mcp/client/stdio_limits.hpp>
 #include <mcp/client/transport.hpp>
 
 #include <chrono>
@@ -30,6 +31,8 @@ struct StdioServerParams {
     std::vector<std::pair<std::string, std::string>> env;
     bool inherit_env = true;
     std::string cwd;  // empty: the client's
+    // Resource limits of the child and what it starts (mcp/client/stdio_limits.hpp).
+    StdioLimits limits;
     std::chrono::milliseconds shutdown_grace{2000};
     // A line of stdout longer than this is dropped.
     std::size_t max_message_bytes = 4 * 1024 * 1024;

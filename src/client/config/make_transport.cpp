@@ -28,8 +28,11 @@ HttpServerParams http_params(const ServerConfig& config) {
 std::shared_ptr<ClientTransport> transport_for(const ServerConfig& config) {
     switch (config.transport) {
         case ServerTransportKind::stdio:
-            return std::make_shared<StdioTransport>(StdioServerParams{
-                .command = config.command, .args = config.args, .env = config.env, .cwd = config.cwd});
+            return std::make_shared<StdioTransport>(StdioServerParams{.command = config.command,
+                                                                      .args = config.args,
+                                                                      .env = config.env,
+                                                                      .cwd = config.cwd,
+                                                                      .limits = config.limits});
         case ServerTransportKind::http:
             // Streamable HTTP, which also finds a 2024-11-05 HTTP+SSE server at the URL.
             return std::make_shared<HttpTransport>(http_params(config));

@@ -104,8 +104,9 @@ public:
                 std::erase_if(config.env, [&](const auto& kv) { return kv.first == variable.first; });
                 config.env.push_back(std::move(variable));
             }
+            config.limits = limits();
         } else {
-            for (const char* local : {"command", "args", "env", "envFile", "cwd"})
+            for (const char* local : {"command", "args", "env", "envFile", "cwd", "limits"})
                 refuse(local, "is for stdio servers, and this one is " + std::string(to_string(config.transport)));
             config.url = text("url").value_or("");
             check_url(config.url);
@@ -238,6 +239,41 @@ private:
         }
         if (out.client_credentials && out.client_id.empty())
             fail("oauth.clientId", "the client_credentials grant needs the client's id");
+        return out;
+    }
+
+    // "limits": mcp-cpp's own field, so an unknown member is refused rather than ignored.
+    StdioLimits limits() const {
+        const auto* v = field("limits");
+        if (v == nullptr) return {};
+        if (!v->is_object()) fail("limits", "expected an object");
+        StdioLimits out;
+        for (const auto& kv : v->get_object()) {
+            const std::string name(kv.key());
+            const auto where = "limits." + name;
+            const auto whole = [&](std::uint64_t max) {
+                const auto& value = kv.value();
+                const bool whole_number = value.is_int64() || value.is_uint64();
+                const auto number = value.is_uint64() ? value.get_uint64()
+                                    : value.is_int64() && value.get_int64() > 0
+                                        ? static_cast<std::uint64_t>(value.get_int64())
+                                        : 0;
+                if (!whole_number || number == 0 || number > max)
+                    fail(where, "expected a whole number from 1 to " + std::to_string(max) + ", not " +
+                                    boost::json::serialize(value).substr(0, 40));
+                return number;
+            };
+            if (name == "memoryMiB")
+                out.memory_mib = whole(StdioLimits::max_memory_mib);
+            else if (name == "cpuSeconds")
+                out.cpu_seconds = whole(StdioLimits::max_cpu_seconds);
+            else if (name == "openFiles")
+                out.open_files = whole(StdioLimits::max_open_files);
+            else if (name == "processes")
+                out.processes = whole(StdioLimits::max_processes);
+            else
+                fail(where, "unknown field (expected memoryMiB, cpuSeconds, openFiles, processes)");
+        }
         return out;
     }
 

@@ -182,6 +182,7 @@ bool ClientGroup::remove(std::string_view server) {
         slot = *it;
         impl_->slots.erase(it);
     }
+    impl_->changed.notify_all();  // for wait_attempt()
     slot->stop();
     if (impl_->options.on_change) impl_->options.on_change();
     return true;
@@ -207,6 +208,22 @@ bool ClientGroup::wait_connected(std::chrono::milliseconds timeout) const {
     impl_->changed.wait_for(lock, timeout,
                             [&] { return impl_->closed || all_connected() || status(ServerStatus::failed); });
     return !impl_->closed && all_connected();
+}
+
+std::optional<ServerState> ClientGroup::wait_attempt(std::string_view server, std::chrono::milliseconds timeout) const {
+    std::unique_lock lock(impl_->mutex);
+    std::optional<ServerState> state;
+    const auto settled = [&] {
+        state.reset();
+        if (impl_->closed) return true;
+        const auto slot =
+            std::find_if(impl_->slots.begin(), impl_->slots.end(), [&](const auto& s) { return s->name() == server; });
+        if (slot == impl_->slots.end()) return true;
+        state = (*slot)->state();
+        return state->status != ServerStatus::connecting;
+    };
+    impl_->changed.wait_for(lock, timeout, settled);
+    return state;
 }
 
 void ClientGroup::close() {

@@ -1,6 +1,9 @@
 #pragma once
 // A child process in a process group of its own, its stdin, stdout and stderr on pipes, every other
-// descriptor closed, and the signals it may be sent. POSIX.
+// descriptor closed, its resource limits set, and the signals it may be sent. POSIX (Linux's
+// close_range where there is one).
+#include <mcp/client/stdio_limits.hpp>
+
 #include <sys/types.h>
 
 #include <optional>
@@ -16,6 +19,7 @@ struct SpawnSpec {
     std::vector<std::pair<std::string, std::string>> env;
     bool inherit_env = true;
     std::string cwd;
+    StdioLimits limits;
 };
 
 struct ChildProcess {

@@ -309,8 +309,8 @@ StdioTransport::~StdioTransport() = default;
 void StdioTransport::open(boost::asio::io_context& io, TransportEvents events) {
     if (impl_->strand) throw std::logic_error("StdioTransport::open() called twice");
     detail::ignore_sigpipe();
-    const auto child = detail::spawn(
-        {impl_->params.command, impl_->params.args, impl_->params.env, impl_->params.inherit_env, impl_->params.cwd});
+    const auto child = detail::spawn({impl_->params.command, impl_->params.args, impl_->params.env,
+                                      impl_->params.inherit_env, impl_->params.cwd, impl_->params.limits});
     auto& s = *impl_;
     s.events = std::move(events);
     s.strand.emplace(boost::asio::make_strand(io.get_executor()));
