@@ -14,9 +14,10 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import { Readable } from 'node:stream';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
@@ -27,6 +28,8 @@ import { Client as ClientV2, ProtocolError, StreamableHTTPClientTransport as Tra
 import { AuthorizationServer, SERVICE_CLIENT } from './authorization_server.mjs';
 import { childPids, packages, writeServers } from './gateway_servers.mjs';
 import { binary, HttpDemo, MODERN, waitUntil, withTimeout } from './helpers.mjs';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
 
 const run = promisify(execFile);
 const REQUEST = { timeout: 15_000 };
