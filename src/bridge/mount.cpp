@@ -205,8 +205,9 @@ void ask_through(CallOptions& options, const std::weak_ptr<detail::MountedCall>&
     };
 }
 
-// A 2026 inner call declares the outer caller's elicitation (with its modes), sampling and roots in place of the inner client's, or none of them the caller lacks: the inner
-// server asks, adapts or refuses (-32021) as it would for that caller (decision 11).
+// A 2026 inner call declares the outer caller's elicitation (with its modes), sampling and roots in place of the inner
+// client's, or none of them the caller lacks: the inner server asks, adapts or refuses (-32021) as it would for that
+// caller (decision 11).
 void mirror_caller(CallOptions& options, const Context& ctx) {
     boost::json::object capabilities{{"elicitation", nullptr}, {"sampling", nullptr}, {"roots", nullptr}};
     const auto& declared = ctx.exchange().client_capabilities();

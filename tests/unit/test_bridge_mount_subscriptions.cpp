@@ -32,8 +32,8 @@ public:
         events.message = [then = std::move(events.message)](std::string_view text) {
             auto message = boost::json::parse(text);
             auto* result = message.as_object().if_contains("result");
-            auto* caps = result != nullptr && result->is_object() ? result->as_object().if_contains("capabilities")
-                                                                  : nullptr;
+            auto* caps =
+                result != nullptr && result->is_object() ? result->as_object().if_contains("capabilities") : nullptr;
             if (caps == nullptr || !caps->is_object()) return then(text);
             if (auto* resources = caps->as_object().if_contains("resources"); resources && resources->is_object())
                 resources->as_object().erase("subscribe");
@@ -157,8 +157,7 @@ TEST_P(MountSubscribe, AnInnerServerThatCannotSubscribeRefusesClearly) {
         ADD_FAILURE() << "the subscription was accepted";
     } catch (const mcp::Error& e) {
         EXPECT_EQ(e.code(), mcp::error_code::invalid_params);
-        EXPECT_NE(std::string(e.what()).find("does not support resource subscriptions"), std::string::npos)
-            << e.what();
+        EXPECT_NE(std::string(e.what()).find("does not support resource subscriptions"), std::string::npos) << e.what();
     }
     EXPECT_EQ(held("test://data"), 0);
     client->close();

@@ -25,8 +25,8 @@ protected:
     MountUrlElicitation() {
         inner.tool("sign_in", "Sends the user to a page", [](mcp::ToolContext& ctx) {
             try {
-                auto answers = ctx.ask({mcp::UrlElicitRequest{"Sign in, please", "https://example.com/flow?x=1",
-                                                              "flow-1", "sign-in"}});
+                auto answers = ctx.ask(
+                    {mcp::UrlElicitRequest{"Sign in, please", "https://example.com/flow?x=1", "flow-1", "sign-in"}});
                 const auto& answer = std::get<mcp::ElicitResult>(answers.at(0));
                 if (answer.accepted()) ctx.notify_elicitation_complete("flow-1");
                 return std::string(answer.accepted() ? "opened" : "not opened");
@@ -57,7 +57,9 @@ protected:
         return *client;
     }
 
-    bool both_2025() const { return std::get<0>(GetParam()) == "2025-11-25" && std::get<1>(GetParam()) == "2025-11-25"; }
+    bool both_2025() const {
+        return std::get<0>(GetParam()) == "2025-11-25" && std::get<1>(GetParam()) == "2025-11-25";
+    }
 
     void TearDown() override {
         mounted.reset();

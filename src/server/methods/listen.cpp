@@ -50,7 +50,8 @@ std::shared_ptr<Listen> read_filter(ServerCore& core, const std::shared_ptr<Call
             check_subscribed_uri(uri.get_string());
             check_scopes(call->exchange->principal().get(), resource_scopes(core, uri.get_string()));
             if (!listen->uris.emplace(uri.get_string()).second) continue;
-            if (auto watch = core.resource_watchers.watch(uri.get_string())) listen->watches.push_back(std::move(watch));
+            if (auto watch = core.resource_watchers.watch(uri.get_string()))
+                listen->watches.push_back(std::move(watch));
             echoed.push_back(uri);
         }
         honored["resourceSubscriptions"] = std::move(echoed);

@@ -62,9 +62,8 @@ boost::json::value subscribe(ServerCore& core, CallState& call) {
     auto& session = SessionState::of(*call.session);
     // The application may refuse it (a mount whose inner server cannot subscribe).
     auto watch = session.watching(uri) ? nullptr : core.resource_watchers.watch(uri);
-    core.sessions().record(*call.session,
-                           {SessionChange::Kind::subscribe, {}, uri});  // acknowledged only once stored
-    if (watch) session.keep_watch(std::move(uri), std::move(watch));  // a duplicate is released here
+    core.sessions().record(*call.session, {SessionChange::Kind::subscribe, {}, uri});  // acknowledged only once stored
+    if (watch) session.keep_watch(std::move(uri), std::move(watch));                   // a duplicate is released here
     return boost::json::object();
 }
 
