@@ -62,7 +62,7 @@ protected:
             std::lock_guard lock(mutex);
             ++inner_holders[std::string(uri)];
             return [this, key = std::string(uri)] {
-                std::lock_guard lock(mutex);
+                std::lock_guard released(mutex);
                 --inner_holders[key];
             };
         });
@@ -145,6 +145,7 @@ TEST_P(MountSubscribe, OuterSubscribersShareOneInnerSubscriptionUntilTheLastGoes
     EXPECT_EQ(held("test://data"), 1);
     // The second client goes without unsubscribing: its session's (or stream's) end releases it.
     second->close();
+    second.reset();  // the in-process connection, and with it the session (or stream), goes
     EXPECT_TRUE(eventually([&] { return held("test://data") == 0; }));
     first->close();
 }
