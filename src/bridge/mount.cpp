@@ -7,8 +7,10 @@
 
 #include "bridge/mount_names.hpp"
 #include "bridge/mount_relay.hpp"
+#include "bridge/mount_subscriptions.hpp"
 #include "bridge/mounted_call.hpp"
 #include "bridge/open_calls.hpp"
+#include "bridge/url_elicitations.hpp"
 #include "util/log.hpp"
 
 #include <boost/json/serialize.hpp>
@@ -128,8 +130,12 @@ void drop_envelope(boost::json::object& meta) {
 // What the outer client is asked for a request of the inner server, under the key that names it
 // to a 2026 outer client. Throws std::invalid_argument for a requestedSchema that is not a form.
 InputRequest outer_request(const detail::MountedCall::Question& question) {
-    if (const auto* elicitation = std::get_if<Elicitation>(&question.request))
+    if (const auto* elicitation = std::get_if<Elicitation>(&question.request)) {
+        if (elicitation->mode == ElicitMode::url) {
+            return UrlElicitRequest{elicitation->message, elicitation->url, elicitation->elicitation_id, question.key};
+        }
         return ElicitRequest{elicitation->message, FormSchema::from_json(elicitation->requested_schema), question.key};
+    }
     if (std::holds_alternative<RootsRequest>(question.request)) return RootsRequest{question.key};
     auto sampling = std::get<SamplingRequest>(question.request);
     sampling.key = question.key;
@@ -199,9 +205,9 @@ void ask_through(CallOptions& options, const std::weak_ptr<detail::MountedCall>&
     };
 }
 
-// A 2026 inner call declares the outer caller's elicitation (form mode: URL mode is not passed on),
-// sampling and roots in place of the inner client's, or none of them the caller lacks: the inner
-// server asks, adapts or refuses (-32021) as it would for that caller (decision 11).
+// A 2026 inner call declares the outer caller's elicitation (with its modes), sampling and roots in place of the inner
+// client's, or none of them the caller lacks: the inner server asks, adapts or refuses (-32021) as it would for that
+// caller (decision 11).
 void mirror_caller(CallOptions& options, const Context& ctx) {
     boost::json::object capabilities{{"elicitation", nullptr}, {"sampling", nullptr}, {"roots", nullptr}};
     const auto& declared = ctx.exchange().client_capabilities();
@@ -210,7 +216,6 @@ void mirror_caller(CallOptions& options, const Context& ctx) {
         const auto& value = declared.at(name);
         capabilities[name] = value.is_object() ? value : boost::json::object();
     }
-    if (auto* elicitation = capabilities["elicitation"].if_object()) elicitation->erase("url");
     options.capabilities = std::move(capabilities);
     options.log_level = ctx.exchange().log_level();
 }
@@ -439,6 +444,25 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
         return relay<Result>(ctx, call);
     }
 
+    // A 2025 outer session asked to open a URL hears when its flow completed (decision 13).
+    void remember_url_elicitations(const Context& ctx, const std::vector<detail::MountedCall::Question>& questions) {
+        const auto& session = ctx.exchange().session();
+        if (ctx.exchange().era() != Era::sessions || !session) return;
+        for (const auto& question : questions) {
+            const auto* elicitation = std::get_if<Elicitation>(&question.request);
+            if (elicitation != nullptr && elicitation->mode == ElicitMode::url)
+                url_elicitations.remember(elicitation->elicitation_id, session);
+        }
+    }
+
+    void pass_elicitation_complete(const std::string& elicitation_id) {
+        auto session = url_elicitations.take(elicitation_id);
+        if (!session) return;  // not one this mount passed on, or its session is gone
+        session->notify(boost::json::object{{"jsonrpc", "2.0"},
+                                            {"method", "notifications/elicitation/complete"},
+                                            {"params", {{"elicitationId", elicitation_id}}}});
+    }
+
     // Waits for the inner call's end, putting each inner request to the outer client meanwhile. On
     // a 2026 outer client a request ends this run: the call waits in `open` under the id the
     // requestState carries, and the retry brings the answer.
@@ -460,6 +484,7 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
         while (auto question = call->next([&ctx] { ctx.start_task(); })) {
             // The requests the inner server asked together are asked together (one 2026 round).
             const auto questions = call->unsettled();
+            remember_url_elicitations(ctx, questions);
             std::vector<detail::Settlement> settled;
             try {
                 settled = settle_all(ctx, questions);
@@ -752,6 +777,29 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
             detail::log().warn("mount {}: listing its {} failed: {}", prefix, capability, e.what());
         }
     }
+
+    // The URL elicitations passed to 2025 outer sessions, whose completion goes back to them.
+    static constexpr std::size_t kMaxUrlElicitations = 1000;
+    detail::UrlElicitations url_elicitations{kMaxUrlElicitations};
+
+    // The outer clients' subscriptions to inner URIs (decision 13). Last: its thread, which uses
+    // client(), ends before the rest of the state goes.
+    detail::MountSubscriptions subscriptions{prefix, [this] { return client(); }};
+
+    // Server::watch_resource_subscriptions: an outer client starts hearing of `uri`.
+    std::function<void()> watch(std::string_view uri) {
+        auto inner = detail::unmounted_uri(prefix, uri);
+        if (!inner) return {};
+        if (prefix.empty()) {
+            // Every URI is the mount's, the outer server's own too: those of a server that cannot
+            // subscribe stay the outer core's alone.
+            if (!subscriptions.supported()) return {};
+        }
+        subscriptions.add(*inner);
+        return [weak = weak_from_this(), inner = std::move(*inner)] {
+            if (auto self = weak.lock()) self->subscriptions.remove(inner);
+        };
+    }
 };
 
 Mount::Mount(Server& server, std::string prefix, MountClientSource source) {
@@ -759,6 +807,10 @@ Mount::Mount(Server& server, std::string prefix, MountClientSource source) {
         throw std::invalid_argument("a mount's prefix must be letters, digits, '_', '-' or '.': \"" + prefix + "\"");
     }
     state_ = std::make_shared<State>(server, std::move(prefix), std::move(source));
+    server.watch_resource_subscriptions([weak = std::weak_ptr<State>(state_)](std::string_view uri) {
+        auto self = weak.lock();
+        return self ? self->watch(uri) : std::function<void()>();
+    });
     if (server.options().store != "memory") {
         server.on_broadcast(relay_topic(state_->prefix),
                             [weak = std::weak_ptr<State>(state_)](std::string_view payload) {
@@ -775,6 +827,7 @@ Mount::~Mount() {
     }
     state_->open.abandon_all();  // before the client closes: it waits for the threads they hold
     state_->nodes.stop();        // the resumes served for other nodes, whose calls were just abandoned
+    state_->subscriptions.stop();
     // The source may own the client: close it here, not on a thread of its own pool.
     MountClientSource source;
     std::lock_guard lock(state_->source_mutex);
@@ -814,7 +867,12 @@ ClientHandlers Mount::request_handlers(ClientHandlers handlers) {
         handlers.elicitation = [weak](const Elicitation& request) {
             return std::get<ElicitResult>(State::live(weak)->open.route()->ask(request));
         };
+        handlers.url_elicitation = true;  // asked of the outer client, refused when it lacks the mode
     }
+    handlers.elicitation_complete = [weak, then = std::move(handlers.elicitation_complete)](const std::string& id) {
+        if (then) then(id);
+        if (auto self = weak.lock()) self->pass_elicitation_complete(id);
+    };
     if (!handlers.sampling) {
         handlers.sampling = [weak](const SamplingRequest& request) {
             return std::get<SamplingResult>(State::live(weak)->open.route()->ask(request));

@@ -378,6 +378,11 @@ void Client::Impl::on_notification(std::string_view method, const boost::json::o
             cache.forget_read(uri->get_string());
             if (h.resource_updated)
                 notify_application([cb = h.resource_updated, u = std::string(uri->get_string())] { cb(u); });
+        } else if (method == "notifications/elicitation/complete") {
+            const auto* id = params.if_contains("elicitationId");
+            if (id == nullptr || !id->is_string()) throw std::invalid_argument("missing \"elicitationId\"");
+            if (h.elicitation_complete)
+                notify_application([cb = h.elicitation_complete, i = std::string(id->get_string())] { cb(i); });
         } else if (method == "notifications/tasks/status" || method == "notifications/tasks") {
             if (h.task_status) notify_application([cb = h.task_status, t = detail::task_from_wire(params)] { cb(t); });
         } else if (method == "notifications/subscriptions/acknowledged") {

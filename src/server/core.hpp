@@ -13,6 +13,7 @@
 #include "server/catalog.hpp"
 #include "server/listen_registry.hpp"
 #include "server/node_link.hpp"
+#include "server/resource_watchers.hpp"
 #include "server/tasks/task_runs.hpp"
 #include "sessions/session_service.hpp"
 #include "util/client_quota.hpp"
@@ -51,6 +52,7 @@ struct ServerCore {
     std::vector<Interceptor> interceptors;  // fixed once serving begins
     CallTracker calls;
     ListenRegistry listens;
+    ResourceWatchers resource_watchers;
     TaskRuns task_runs;  // the tasks this node runs
     std::atomic<bool> shutting_down{false};
     // What clients hold, bounded per client and in all (docs/adr/0024-fair-limits.md).

@@ -15,11 +15,13 @@ void Listen::deliver(boost::json::value notification) {
 }
 
 bool Listen::end() {
+    std::vector<std::shared_ptr<void>> released;  // outside the lock
     std::lock_guard lock(mutex);
     if (ended) return false;
     ended = true;
     open = false;
     hold = FairShare::Hold();
+    released.swap(watches);
     return true;
 }
 

@@ -20,6 +20,7 @@ struct Listen {
     bool prompts = false;
     bool resources = false;
     std::set<std::string, std::less<>> uris;
+    std::vector<std::shared_ptr<void>> watches;  // the application's, of `uris`; released by end()
     // notifications/tasks for these tasks, when they belong to `task_owner` (server/tasks/).
     std::set<std::string, std::less<>> task_ids;
     std::string task_owner;

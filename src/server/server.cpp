@@ -70,6 +70,8 @@ bool detail::answers_without_store(const Server& server, const jsonrpc::Message&
 }
 telemetry::Tracer* detail::tracer(const Server& server) { return server.core_->tracer.get(); }
 
+void Server::watch_resource_subscriptions(ResourceWatcher watcher) { core_->resource_watchers.add(std::move(watcher)); }
+
 void Server::on_broadcast(std::string topic, std::function<void(std::string_view)> handler) {
     core_->nodes.on_broadcast(std::move(topic), std::move(handler));
 }

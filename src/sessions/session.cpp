@@ -60,6 +60,25 @@ bool SessionState::subscribed(std::string_view uri) const {
     return subscriptions_.contains(uri);
 }
 
+bool SessionState::watching(std::string_view uri) const {
+    std::lock_guard lock(mutex_);
+    return watches_.contains(uri);
+}
+
+bool SessionState::keep_watch(std::string uri, std::shared_ptr<void> watch) {
+    std::lock_guard lock(mutex_);
+    return watches_.emplace(std::move(uri), std::move(watch)).second;
+}
+
+std::shared_ptr<void> SessionState::drop_watch(std::string_view uri) {
+    std::lock_guard lock(mutex_);
+    auto it = watches_.find(uri);
+    if (it == watches_.end()) return nullptr;
+    auto watch = std::move(it->second);
+    watches_.erase(it);
+    return watch;  // released by the caller, outside the lock
+}
+
 std::size_t SessionState::subscription_count() const {
     std::lock_guard lock(mutex_);
     return subscriptions_.size();

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -39,6 +40,11 @@ public:
     void initialize(std::shared_ptr<const ClientState> client, std::string owner);
     // A change the core makes after initialize (log level, subscriptions), to this object only.
     void apply(const SessionChange& change);
+    // The application's watch of a subscribed URI (Server::watch_resource_subscriptions), held
+    // until the URI is unsubscribed or the session ends. False when one is held already.
+    bool watching(std::string_view uri) const;
+    bool keep_watch(std::string uri, std::shared_ptr<void> watch);
+    std::shared_ptr<void> drop_watch(std::string_view uri);
     // What a shared store keeps of the session.
     SessionRecord record() const;
 
@@ -101,6 +107,7 @@ private:
     std::shared_ptr<MessageSink> channel_;
     std::shared_ptr<const ClientState> client_;
     std::set<std::string, std::less<>> subscriptions_;
+    std::map<std::string, std::shared_ptr<void>, std::less<>> watches_;
     std::unordered_map<std::string, std::weak_ptr<InFlightCall>> in_flight_;
     std::size_t answering_ = 0;
     std::condition_variable idle_;

@@ -22,7 +22,7 @@ import { promisify } from 'node:util';
 
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolResultSchema, CreateMessageRequestSchema, ElicitRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, CreateMessageRequestSchema, ElicitRequestSchema, McpError, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client as ClientV2, ProtocolError, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
 
 import { AuthorizationServer, SERVICE_CLIENT } from './authorization_server.mjs';
@@ -124,6 +124,41 @@ describe('mcp-cpp-gateway in front of server-everything, server-memory and serve
         assert.match(textOf(messages.at(-1).result), /Research Report: gateways/);
         const task = await c.experimental.tasks.getTask(messages[0].task.taskId, REQUEST);
         assert.equal(task.status, 'completed');
+    });
+
+    // server-everything sends resources/updated for each URI its stdio connection subscribed to,
+    // once when toggle-subscriber-updates starts them and every 5 s after: the gateway subscribes
+    // the child once per URI, passes the updates on under the mounted URI, and unsubscribes it when
+    // the caller does.
+    test('2025-11-25, SDK v1: a subscription to a mounted resource hears its updates, until unsubscribed', TEST, async () => {
+        const c = await connectV1(gateway.url);
+        const heard = [];
+        c.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => { heard.push(n.params.uri); });
+        const first = 'demo://everything/resource/dynamic/text/1';
+        const second = 'demo://everything/resource/dynamic/text/2';
+        const count = (uri) => heard.filter((u) => u === uri).length;
+        try {
+            await c.subscribeResource({ uri: first }, REQUEST);
+            assert.match(textOf(await callTool(c, { name: 'everything_toggle-subscriber-updates', arguments: {} })), /Started/);
+            await waitUntil(() => count(first) > 0, 20_000, 'an update of the subscribed resource');
+            assert.ok(heard.every((u) => u.startsWith('demo://everything/')), `only mounted URIs: ${heard.join(' ')}`);
+
+            await c.unsubscribeResource({ uri: first }, REQUEST);
+            await c.subscribeResource({ uri: second }, REQUEST);  // after the unsubscribe, in the child too
+            await waitUntil(() => count(second) > 0, 20_000, 'an update of the second resource');
+            const before = count(first);
+            await waitUntil(() => count(second) > 1, 20_000, 'a later update of the second resource');
+            assert.equal(count(first), before, `no update of the unsubscribed resource: ${heard.join(' ')}`);
+
+            // Hostile: what was never subscribed, another prefix, a URI that is no mount's.
+            await c.unsubscribeResource({ uri: 'demo://everything/never' }, REQUEST);
+            await c.subscribeResource({ uri: 'demo://nobody/x' }, REQUEST);
+            await c.unsubscribeResource({ uri: 'no-scheme' }, REQUEST);
+            await c.unsubscribeResource({ uri: second }, REQUEST);
+        } finally {
+            await callTool(c, { name: 'everything_toggle-subscriber-updates', arguments: {} }).catch(() => {});
+            await c.close();
+        }
     });
 
     for (const wire of ['v1', 'v2']) {

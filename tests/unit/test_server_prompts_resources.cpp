@@ -191,6 +191,29 @@ TEST_F(Resources, SubscribersAreToldOfUpdates) {
     EXPECT_TRUE(conn->take_notifications().empty());
 }
 
+TEST_F(Resources, WatchersHearEachSubscriptionOnceUntilItEnds) {
+    std::vector<std::string> heard;  // the core calls the watcher on the request's thread: no race here
+    server.watch_resource_subscriptions([&heard](std::string_view uri) -> std::function<void()> {
+        if (uri == "test://refused") throw mcp::InvalidParams("not this one");
+        heard.push_back("+" + std::string(uri));
+        return [&heard, u = std::string(uri)] { heard.push_back("-" + u); };
+    });
+    result("resources/subscribe", {{"uri", "test://static"}});
+    result("resources/subscribe", {{"uri", "test://static"}});  // the session has it already
+    result("resources/unsubscribe", {{"uri", "test://bin"}});   // never subscribed
+    EXPECT_EQ(error_code("resources/subscribe", {{"uri", "test://refused"}}), mcp::error_code::invalid_params);
+    conn->take_notifications();
+    server.notify_resource_updated("test://refused");
+    EXPECT_TRUE(conn->take_notifications().empty());  // a refused subscription is not kept
+    result("resources/unsubscribe", {{"uri", "test://static"}});
+    result("resources/unsubscribe", {{"uri", "test://static"}});
+    EXPECT_EQ(heard, (std::vector<std::string>{"+test://static", "-test://static"}));
+    // The session's end releases what it still holds.
+    result("resources/subscribe", {{"uri", "test://bin"}});
+    conn.reset();
+    EXPECT_EQ(heard, (std::vector<std::string>{"+test://static", "-test://static", "+test://bin", "-test://bin"}));
+}
+
 TEST_F(Resources, SubscribedUrisAreBoundedInLength) {
     // A subscription is kept for the session's life: 1000 of them with 4 MiB URIs would be 4 GiB.
     const std::string longest = "test://" + std::string(8 * 1024 - 7, 'a');

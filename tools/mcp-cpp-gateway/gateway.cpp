@@ -58,10 +58,13 @@ Gateway::Gateway(mcp::Server& server, const std::vector<mcp::ServerConfig>& serv
         }
     }
     mcp::ClientGroupOptions options;
-    // The inner server's elicitation and sampling reach the caller of the mounted tool.
+    // The inner server's elicitation and sampling reach the caller of the mounted tool, its
+    // resources/updated the subscribers of the mounted URI. Its list_changed reach the group, whose
+    // on_change updates the mounts.
     options.client_options = [this, &server](const mcp::ServerConfig& config) {
         auto client_options = inner_client_options(server);
-        client_options.handlers = mounts_.at(config.name)->request_handlers();
+        client_options.handlers = mounts_.at(config.name)->handlers();
+        client_options.handlers.list_changed = nullptr;
         return client_options;
     };
     options.naming = mcp::GroupNaming::prefix_always;

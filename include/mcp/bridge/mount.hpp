@@ -22,7 +22,13 @@
 // store, --store redis://…, is resumed here through it). The inner server's log messages during a
 // call reach that call's client at its level. A 2026 inner call declares the outer caller's
 // elicitation, sampling and roots capabilities and log level, so the inner server answers as it
-// would that caller.
+// would that caller. URL elicitations reach a caller that declared elicitation.url, and a 2025
+// inner server's notifications/elicitation/complete the 2025 session it asked.
+//
+// Subscriptions: a client's subscription to a mounted URI subscribes the inner server to the inner
+// URI, once however many clients hear of it, until the last unsubscribes or its session ends; the
+// inner resources/updated reach them under the mounted URI (the client built with handlers()). An
+// inner server that did not declare resources.subscribe makes the subscription fail.
 //
 // Tasks: a mounted tool has the inner tool's task support. When the inner server answers a call with
 // a task (its client built with ClientOptions::tasks, as mount() builds it), the outer call becomes

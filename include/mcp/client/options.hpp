@@ -38,6 +38,8 @@ struct ClientHandlers {
     // left out of an accepted form are filled from the schema's defaults.
     std::function<ElicitResult(const Elicitation&)> elicitation;
     bool url_elicitation = false;
+    // notifications/elicitation/complete (2025-11-25): the URL elicitation of that id finished.
+    std::function<void(const std::string& elicitation_id)> elicitation_complete;
     // sampling/createMessage. Setting it declares sampling (with tools when sampling_tools).
     std::function<SamplingResult(const SamplingRequest&)> sampling;
     bool sampling_tools = false;

@@ -38,6 +38,9 @@ class Tracer;
 
 class Extension;
 
+// Told of a URI a client starts hearing of; returns what runs when it stops (or nothing).
+using ResourceWatcher = std::function<std::function<void()>(std::string_view uri)>;
+
 class Server {
 public:
     explicit Server(Implementation info, ServerOptions options = {});
@@ -87,6 +90,12 @@ public:
     bool remove_resource_template(std::string_view uri_template);
     // Tells every session subscribed to `uri` that it changed (notifications/resources/updated).
     void notify_resource_updated(std::string_view uri);
+    // Tells `watcher` of each URI a client of this node starts hearing of (a 2025 session's
+    // resources/subscribe, a 2026 subscriptions/listen stream's resourceSubscriptions), once per
+    // session or stream. What it returns runs once when that client stops (resources/unsubscribe,
+    // the session or the stream ended), on whichever thread that happens: it must not block. A
+    // watcher that throws mcp::Error refuses the subscription with that error. Before serving.
+    void watch_resource_subscriptions(ResourceWatcher watcher);
 
     // ---- Completions. Enum-typed prompt arguments and template variables complete by themselves.
     void complete_prompt_argument(std::string prompt, std::string argument, Completer completer);

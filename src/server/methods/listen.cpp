@@ -49,7 +49,10 @@ std::shared_ptr<Listen> read_filter(ServerCore& core, const std::shared_ptr<Call
             if (!uri.is_string()) throw InvalidParams("notifications.resourceSubscriptions must be an array of URIs");
             check_subscribed_uri(uri.get_string());
             check_scopes(call->exchange->principal().get(), resource_scopes(core, uri.get_string()));
-            if (listen->uris.emplace(uri.get_string()).second) echoed.push_back(uri);
+            if (!listen->uris.emplace(uri.get_string()).second) continue;
+            if (auto watch = core.resource_watchers.watch(uri.get_string()))
+                listen->watches.push_back(std::move(watch));
+            echoed.push_back(uri);
         }
         honored["resourceSubscriptions"] = std::move(echoed);
     }

@@ -59,14 +59,18 @@ boost::json::value subscribe(ServerCore& core, CallState& call) {
     check_subscribed_uri(uri);
     // Updates would tell the principal about a resource it may not read.
     check_scopes(call.exchange->principal().get(), resource_scopes(core, uri));
-    core.sessions().record(*call.session,
-                           {SessionChange::Kind::subscribe, {}, std::move(uri)});  // acknowledged only once stored
+    auto& session = SessionState::of(*call.session);
+    // The application may refuse it (a mount whose inner server cannot subscribe).
+    auto watch = session.watching(uri) ? nullptr : core.resource_watchers.watch(uri);
+    core.sessions().record(*call.session, {SessionChange::Kind::subscribe, {}, uri});  // acknowledged only once stored
+    if (watch) session.keep_watch(std::move(uri), std::move(watch));                   // a duplicate is released here
     return boost::json::object();
 }
 
 boost::json::value unsubscribe(ServerCore& core, CallState& call) {
     std::string uri(bind_params<ResourceParams>(call.params()).uri);
-    core.sessions().record(*call.session, {SessionChange::Kind::unsubscribe, {}, std::move(uri)});
+    core.sessions().record(*call.session, {SessionChange::Kind::unsubscribe, {}, uri});
+    SessionState::of(*call.session).drop_watch(uri);
     return boost::json::object();
 }
 
