@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <iterator>
 #include <map>
 #include <string>
 #include <tuple>
@@ -160,15 +161,8 @@ TEST_P(MountCompletions, AnInnerServerThatIsGoneIsAnErrorNamingTheMount) {
     }
 }
 
-namespace {
-
-std::string revisions_name(const ::testing::TestParamInfo<std::tuple<std::string, std::string>>& param_info) {
-    auto name = "outer" + std::get<0>(param_info.param) + "_inner" + std::get<1>(param_info.param);
-    std::replace(name.begin(), name.end(), '-', '_');
-    return name;
-}
-
-}  // namespace
+// outer<revision>_inner<revision> (test_bridge_mount_requests.cpp).
+std::string revisions_name(const ::testing::TestParamInfo<std::tuple<std::string, std::string>>& param_info);
 
 INSTANTIATE_TEST_SUITE_P(Revisions, MountCompletions,
                          ::testing::Combine(::testing::Values("2025-11-25", "2026-07-28"),
