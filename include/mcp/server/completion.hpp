@@ -25,8 +25,8 @@ using Completer = std::function<std::vector<std::string>(const CompletionRequest
 // A completer over a fixed list, keeping the values that start with what was typed.
 Completer complete_from(std::vector<std::string> values);
 
-// What a CompletionHandler answers: the framework sends the first 100 values, with `total` (the
-// values' count when unset) and whether there are more than it sent or `has_more` says.
+// What a CompletionHandler answers. The framework sends the first 100 values, `total` (the values'
+// count when unset), and hasMore when there are more values than it sent or `has_more` says so.
 struct Completion {
     std::vector<std::string> values;
     std::optional<std::size_t> total;
