@@ -5,6 +5,7 @@
 #include <mcp/protocol/uri_template.hpp>
 #include <mcp/server/server.hpp>
 
+#include "bridge/mount_completions.hpp"
 #include "bridge/mount_names.hpp"
 #include "bridge/mount_relay.hpp"
 #include "bridge/mount_subscriptions.hpp"
@@ -599,7 +600,8 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
                         .title = prompt.title,
                         .icons = prompt.icons,
                         .meta = prompt.meta,
-                        .arguments = prompt.arguments};
+                        .arguments = prompt.arguments,
+                        .complete = completion_of(CompletionRef::prompt(prompt.name))};
         std::weak_ptr<State> weak = weak_from_this();
         return registered("prompt", prompt.name, *outer, [&] {
             server.prompt(
@@ -633,9 +635,11 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
         auto outer = detail::mounted_uri(prefix, t.uri_template);
         if (!outer) return skipped("resource template", t.uri_template, "its scheme is not a fixed one");
         std::weak_ptr<State> weak = weak_from_this();
+        auto spec = template_spec(t);
+        spec.complete = completion_of(CompletionRef::resource_template(t.uri_template));
         return registered("resource template", t.uri_template, *outer, [&] {
             server.resource_template(
-                *outer, template_spec(t),
+                *outer, std::move(spec),
                 [weak, inner = UriTemplate(t.uri_template)](const UriVariables& vars, Context& ctx) {
                     return live(weak)->read(ctx, inner.expand(vars));
                 });
@@ -651,6 +655,14 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
         for (ResourceContents& c : result.contents) rewrite(c);
         drop_envelope(result.meta);
         return result;
+    }
+
+    // completion/complete of a mounted prompt or template is asked of the inner server.
+    CompletionHandler completion_of(CompletionRef inner) {
+        return detail::forwarded_completion(prefix, std::move(inner), [weak = weak_from_this()] {
+            auto self = weak.lock();
+            return self ? self->client() : nullptr;
+        });
     }
 
     static std::shared_ptr<State> live(const std::weak_ptr<State>& weak) {

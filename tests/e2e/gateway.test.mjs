@@ -3,7 +3,7 @@
 // (2025-11-25 servers), served on one Streamable HTTP endpoint and driven by the TypeScript SDK v1
 // client (2025-11-25, a session), the v2 client pinned to 2026-07-28 (stateless) and mcp-cpp-client
 // on both; server-everything's elicitation and sampling answered by the caller on both wires (on
-// 2026 in input rounds, one child call); server-everything's task tool run as a task of the
+// 2026 in input rounds, one child call); its completions through the gateway as asked directly; server-everything's task tool run as a task of the
 // gateway's (SDK v1, 2025 tasks); a child killed mid-call fails that call at once and comes
 // back; a remote upstream gets the headers its entry names and never the caller's token
 // (docs/adr/0029-gateway.md).
@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, CreateMessageRequestSchema, ElicitRequestSchema, McpError, ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client as ClientV2, ProtocolError, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
@@ -210,6 +211,36 @@ describe('mcp-cpp-gateway in front of server-everything, server-memory and serve
             for (const uri of linked) {
                 assert.ok(uri.startsWith('demo://everything/'), `a link the client can read through the gateway: ${uri}`);
                 await c.readResource({ uri }, REQUEST);
+            }
+        });
+
+        // server-everything completes its completable-prompt's department, the name from the department
+        // given in context.arguments, and its dynamic templates' resourceId: the gateway asks the child.
+        test(`${era}: completions of a child's prompt argument and template variable are the child's own`, TEST, async () => {
+            // A second server-everything, asked directly (not the gateway's child: its script has another name).
+            writeFileSync(join(scratch, 'direct.mjs'), readFileSync(join(scratch, 'everything.mjs')));
+            const direct = new ClientV1({ name: 'gateway-e2e-direct', version: '1.0.0' }, { capabilities: {} });
+            await direct.connect(new StdioClientTransport({ command: process.execPath, args: [join(scratch, 'direct.mjs'), 'stdio'] }), REQUEST);
+            try {
+                const prompt = { type: 'ref/prompt', name: 'completable-prompt' };
+                const template = { type: 'ref/resource', uri: 'demo://resource/dynamic/text/{resourceId}' };
+                const asked = [
+                    { ref: prompt, argument: { name: 'department', value: 'E' } },
+                    { ref: prompt, argument: { name: 'department', value: '' } },
+                    { ref: prompt, argument: { name: 'name', value: '' }, context: { arguments: { department: 'Sales' } } },
+                    { ref: template, argument: { name: 'resourceId', value: '7' } },
+                ];
+                for (const params of asked) {
+                    const expected = (await direct.complete(params, REQUEST)).completion;
+                    assert.ok(expected.values.length > 0, `server-everything completes ${JSON.stringify(params)}`);
+                    const ref = params.ref.type === 'ref/prompt'
+                        ? { ...params.ref, name: `everything_${params.ref.name}` }
+                        : { ...params.ref, uri: params.ref.uri.replace('demo://', 'demo://everything/') };
+                    const got = (await clients[wire].complete({ ...params, ref }, REQUEST)).completion;
+                    assert.deepEqual(got, expected, `through the gateway as directly: ${JSON.stringify(params)}`);
+                }
+            } finally {
+                await direct.close().catch(() => {});
             }
         });
 

@@ -11,7 +11,7 @@
 //   revisions, its delete_note elicitation answered.
 // The client answers elicitation only (no sampling, no roots); what its transport reports outside a
 // request (onUncaughtError) is kept and checked against the two things it is known to report.
-// completion/complete is asked of the demo only: the gateway does not forward it to a mounted server.
+// completion/complete is asked of the demo here; through the gateway it is e2e.gateway's (SDK v1 and v2).
 // @ai-sdk/mcp declares Node 22 in its engines; it runs on the Node 20 the suites need.
 //   MCP_CPP_GATEWAY=build/tools/mcp-cpp-gateway/mcp-cpp-gateway MCP_CPP_DEMO=build/examples/demo/mcp-cpp-demo \
 //   node --test tests/e2e/gateway_ai_sdk.test.mjs

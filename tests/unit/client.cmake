@@ -59,7 +59,7 @@ target_compile_definitions(test_client_oauth PRIVATE BOOST_ASIO_SEPARATE_COMPILA
 # revisions (docs/adr/0029-gateway.md).
 mcp_unit_test(test_bridge_mount test_bridge_mount.cpp test_bridge_mount_requests.cpp test_bridge_mount_questions.cpp
               test_bridge_mount_tasks.cpp test_bridge_mount_subscriptions.cpp
-              test_bridge_mount_url.cpp)
+              test_bridge_mount_url.cpp test_bridge_mount_completions.cpp)
 target_link_libraries(test_bridge_mount PRIVATE mcp::mcp)
 # A mounted call resumed from another gateway node: the relay's wire, hostile payloads, two relays
 # on an in-process bus (docs/adr/0029-gateway.md, decision 11).

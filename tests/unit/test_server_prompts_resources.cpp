@@ -106,6 +106,28 @@ TEST_F(Prompts, RegisteredCompleterSeesContextAndIsCapped) {
               mcp::error_code::invalid_params);
 }
 
+TEST_F(Prompts, AnEntrysCompletionHandlerAnswersWhatNoCompleterDoesWithItsOwnTotal) {
+    server.prompt({.name = "forwarded",
+                   .description = "Completed elsewhere",
+                   .arguments = {{.name = "a"}, {.name = "own"}},
+                   .complete =
+                       [](const mcp::CompletionRequest& req, mcp::Context& ctx) {
+                           return mcp::Completion{.values = {req.argument + ":" + req.value + ":" + req.context.at("b"),
+                                                             ctx.stop_token().stop_requested() ? "stopped" : "running"},
+                                                  .total = 7,
+                                                  .has_more = true};
+                       }},
+                  [](const mcp::PromptArguments&) { return "p"; });
+    server.complete_prompt_argument("forwarded", "own", mcp::complete_from({"mine"}));
+    auto r = result("completion/complete", {{"ref", {{"type", "ref/prompt"}, {"name", "forwarded"}}},
+                                            {"argument", {{"name", "a"}, {"value", "x"}}},
+                                            {"context", {{"arguments", {{"b", "y"}}}}}});
+    EXPECT_EQ(boost::json::serialize(r), R"({"completion":{"values":["a:x:y","running"],"total":7,"hasMore":true}})");
+    r = result("completion/complete", {{"ref", {{"type", "ref/prompt"}, {"name", "forwarded"}}},
+                                       {"argument", {{"name", "own"}, {"value", ""}}}});
+    EXPECT_EQ(boost::json::serialize(r), R"({"completion":{"values":["mine"],"total":1,"hasMore":false}})");
+}
+
 TEST_F(Prompts, RegistrationRules) {
     EXPECT_THROW(server.prompt("letter", "dup", [] { return "x"; }), std::invalid_argument);
     EXPECT_THROW(server.prompt("nodesc", "", [] { return "x"; }), std::invalid_argument);
@@ -175,6 +197,22 @@ TEST_F(Resources, TemplateVariablesComplete) {
     auto r = result("completion/complete", {{"ref", {{"type", "ref/resource"}, {"uri", "db://{table}/rows/{id}"}}},
                                             {"argument", {{"name", "table"}, {"value", "u"}}}});
     EXPECT_EQ(boost::json::serialize(r.at("completion").at("values")), R"(["users","uploads"])");
+}
+
+TEST_F(Resources, ATemplatesCompletionHandlerIsCappedAt100) {
+    mcp::ResourceSpec spec{.name = "many"};
+    spec.complete = [](const mcp::CompletionRequest& req, mcp::Context&) {
+        mcp::Completion out;
+        for (int i = 0; i < 150; ++i) out.values.push_back(req.value + std::to_string(i));
+        return out;
+    };
+    server.resource_template("many://{n}", std::move(spec), [](std::string_view n) { return std::string(n); });
+    auto r = result("completion/complete", {{"ref", {{"type", "ref/resource"}, {"uri", "many://{n}"}}},
+                                            {"argument", {{"name", "n"}, {"value", "v"}}}});
+    EXPECT_EQ(r.at("completion").at("values").as_array().size(), 100u);
+    EXPECT_EQ(r.at("completion").at("values").at(99), "v99");
+    EXPECT_EQ(r.at("completion").at("total"), 150);
+    EXPECT_EQ(r.at("completion").at("hasMore"), true);
 }
 
 TEST_F(Resources, SubscribersAreToldOfUpdates) {

@@ -30,6 +30,9 @@
 // inner resources/updated reach them under the mounted URI (the client built with handlers()). An
 // inner server that did not declare resources.subscribe makes the subscription fail.
 //
+// Completions: completion/complete of a mounted prompt or template is asked of the inner server when
+// it declares the completions capability (PromptSpec::complete, ResourceSpec::complete).
+//
 // Tasks: a mounted tool has the inner tool's task support. When the inner server answers a call with
 // a task (its client built with ClientOptions::tasks, as mount() builds it), the outer call becomes
 // a task too, if its client can take one; the inner client follows the inner task, its input

@@ -10,6 +10,7 @@
 #include <mcp/protocol/content.hpp>
 #include <mcp/protocol/errors.hpp>
 #include <mcp/protocol/types.hpp>
+#include <mcp/server/completion.hpp>
 #include <mcp/server/context.hpp>
 
 #include <boost/json/object.hpp>
@@ -43,6 +44,9 @@ struct PromptSpec {
     // insufficient_scope challenge (a JSON-RPC error on stdio). Checked only for requests that
     // carry a principal (docs/adr/0014-authorization.md).
     std::vector<std::string> required_scopes;
+    // completion/complete for its arguments that have no completer of their own
+    // (Server::complete_*); without it, an enum-typed one completes from its values.
+    CompletionHandler complete;
 };
 
 using PromptArguments = std::map<std::string, std::string, std::less<>>;

@@ -16,6 +16,7 @@
 #include <mcp/protocol/errors.hpp>
 #include <mcp/protocol/types.hpp>
 #include <mcp/protocol/uri_template.hpp>
+#include <mcp/server/completion.hpp>
 #include <mcp/server/context.hpp>
 
 #include <boost/json/object.hpp>
@@ -50,6 +51,9 @@ struct ResourceSpec {
     // HTTP 403 with an insufficient_scope challenge (a JSON-RPC error on stdio). Checked only for requests that carry a
     // principal (docs/adr/0014-authorization.md).
     std::vector<std::string> required_scopes;
+    // completion/complete for its variables (a template's; a resource has none) that have no completer of their own
+    // (Server::complete_*); without it, an enum-typed one completes from its values.
+    CompletionHandler complete;
 };
 
 }  // namespace mcp

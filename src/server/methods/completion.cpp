@@ -10,26 +10,32 @@ constexpr std::size_t kMaxValues = 100;  // the spec's cap per response
 
 using EnumValues = std::map<std::string, std::vector<std::string>, std::less<>>;
 
-// A registered completer wins; an enum-typed argument completes from its values.
-std::vector<std::string> candidates(const Completer& completer, const EnumValues& enums,
-                                    const CompletionRequest& request) {
-    if (completer) return completer(request);
-    std::vector<std::string> out;
+// A registered completer wins, then the entry's own handler; an enum-typed argument completes
+// from its values.
+Completion candidates(const Completer& completer, const CompletionHandler& handler, const EnumValues& enums,
+                      const CompletionRequest& request, CallState& call) {
+    if (completer) return {.values = completer(request)};
+    if (handler) {
+        Context ctx(call);
+        return handler(request, ctx);
+    }
+    Completion out;
     if (auto it = enums.find(request.argument); it != enums.end()) {
         for (const auto& v : it->second) {
-            if (v.starts_with(request.value)) out.push_back(v);
+            if (v.starts_with(request.value)) out.values.push_back(v);
         }
     }
     return out;
 }
 
-boost::json::value completion_result(const std::vector<std::string>& values) {
+boost::json::value completion_result(const Completion& found) {
+    const auto& values = found.values;
     boost::json::array out;
     for (std::size_t i = 0; i < values.size() && i < kMaxValues; ++i) out.emplace_back(values[i]);
     boost::json::object completion;
     completion["values"] = std::move(out);
-    completion["total"] = values.size();
-    completion["hasMore"] = values.size() > kMaxValues;
+    completion["total"] = found.total.value_or(values.size());
+    completion["hasMore"] = found.has_more || values.size() > kMaxValues;
     boost::json::object result;
     result["completion"] = std::move(completion);
     return result;
@@ -65,16 +71,16 @@ boost::json::value complete(ServerCore& core, CallState& call) {
         auto entry = core.catalog.prompts.find(name);
         if (!entry) throw InvalidParams("Unknown prompt: " + std::string(name));
         check_scopes(call.exchange->principal().get(), entry->def.spec.required_scopes);
-        return completion_result(
-            candidates(core.catalog.prompt_completers.find(name, request.argument), entry->def.enum_values, request));
+        return completion_result(candidates(core.catalog.prompt_completers.find(name, request.argument),
+                                            entry->def.spec.complete, entry->def.enum_values, request, call));
     }
     if (type == "ref/resource") {
         const std::string_view uri = required(params.ref.uri, "ref/uri");
         auto entry = core.catalog.templates.registry().find(uri);
         if (!entry) throw InvalidParams("Unknown resource template: " + std::string(uri));
         check_scopes(call.exchange->principal().get(), entry->def.spec.required_scopes);
-        return completion_result(
-            candidates(core.catalog.template_completers.find(uri, request.argument), entry->def.enum_values, request));
+        return completion_result(candidates(core.catalog.template_completers.find(uri, request.argument),
+                                            entry->def.spec.complete, entry->def.enum_values, request, call));
     }
     throw InvalidParams("Unknown reference type: " + std::string(type));
 }
