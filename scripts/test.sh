@@ -39,7 +39,7 @@ summary() {
   for i in "${!names[@]}"; do printf ':::   %-26s %5d s\n' "${names[$i]}" "${times[$i]}"; done
   local total=$((SECONDS - run_start))
   if [[ -n $default_tier_seconds ]]; then
-    echo "::: default tier: ${default_tier_seconds} s (budget: 15 min cold, 5 min warm)"
+    echo "::: default tier: ${default_tier_seconds} s (budget: 15 min cold, 7.5 min warm)"
   fi
   if ((full)) && ((status == 0)); then
     echo "::: full tier: ${total} s (budget: 45 min)"
