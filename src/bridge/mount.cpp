@@ -6,6 +6,7 @@
 #include <mcp/server/server.hpp>
 
 #include "bridge/mount_completions.hpp"
+#include "bridge/mount_errors.hpp"
 #include "bridge/mount_names.hpp"
 #include "bridge/mount_relay.hpp"
 #include "bridge/mount_subscriptions.hpp"
@@ -315,10 +316,7 @@ struct Mount::State : std::enable_shared_from_this<Mount::State> {
         return source ? source() : nullptr;
     }
 
-    [[noreturn]] void unreachable(const std::string& why) const {
-        throw Error(error_code::internal_error, "mounted server \"" + prefix + "\" cannot be reached: " + why,
-                    boost::json::object{{"mount", prefix}});
-    }
+    [[noreturn]] void unreachable(const std::string& why) const { throw detail::unreachable_mount(prefix, why); }
 
     // Answers a 2025 inner server's log messages at its session's level: lowered to the lowest level
     // a caller asked for, never raised while the client lives (each outer call's own level filters

@@ -1,4 +1,5 @@
 #include "bridge/mount_completions.hpp"
+#include "bridge/mount_errors.hpp"
 
 #include <mcp/client/errors.hpp>
 #include <mcp/client/options.hpp>
@@ -12,11 +13,6 @@ namespace mcp::detail {
 
 namespace {
 
-[[noreturn]] void unreachable(const std::string& prefix, const std::string& why) {
-    throw Error(error_code::internal_error, "mounted server \"" + prefix + "\" cannot be reached: " + why,
-                boost::json::object{{"mount", prefix}});
-}
-
 Completion outer_completion(CompletionResult inner) {
     Completion out{.values = std::move(inner.values), .has_more = inner.has_more};
     if (inner.total && *inner.total >= 0) out.total = static_cast<std::size_t>(*inner.total);
@@ -29,7 +25,7 @@ CompletionHandler forwarded_completion(std::string prefix, CompletionRef inner, 
     return [prefix = std::move(prefix), inner = std::move(inner), client = std::move(client)](
                const CompletionRequest& request, Context& ctx) -> Completion {
         auto c = client();
-        if (!c) unreachable(prefix, "it is not connected");
+        if (!c) throw unreachable_mount(prefix, "it is not connected");
         if (!c->server_capabilities().contains("completions")) return {};
         CallOptions options;
         options.stop = ctx.stop_token();
@@ -38,7 +34,7 @@ CompletionHandler forwarded_completion(std::string prefix, CompletionRef inner, 
         try {
             return outer_completion(c->complete(inner, request.argument, request.value, context, options));
         } catch (const ClientFailure& e) {
-            unreachable(prefix, e.what());
+            throw unreachable_mount(prefix, e.what());
         }
     };
 }

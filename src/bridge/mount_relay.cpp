@@ -1,4 +1,5 @@
 #include "bridge/mount_relay.hpp"
+#include "bridge/mount_errors.hpp"
 
 #include "util/log.hpp"
 #include "util/metrics.hpp"
@@ -44,9 +45,8 @@ ReplyMessage::Body outcome_of(const std::string& prefix, MountedCall& call) {
     } catch (const Error& e) {
         return ReplyMessage::Failed{e.code(), e.message(), e.data()};
     } catch (const ClientFailure& e) {
-        return ReplyMessage::Failed{error_code::internal_error,
-                                    "mounted server \"" + prefix + "\" cannot be reached: " + e.what(),
-                                    boost::json::object{{"mount", prefix}}};
+        const auto error = unreachable_mount(prefix, e.what());
+        return ReplyMessage::Failed{error.code(), error.message(), error.data()};
     } catch (const std::exception& e) {
         return ReplyMessage::Failed{error_code::internal_error, e.what(), nullptr};
     }

@@ -1,4 +1,5 @@
 #include "bridge/mount_subscriptions.hpp"
+#include "bridge/mount_errors.hpp"
 
 #include <mcp/protocol/errors.hpp>
 
@@ -28,9 +29,7 @@ MountSubscriptions::~MountSubscriptions() { stop(); }
 void MountSubscriptions::add(const std::string& inner_uri) {
     const auto client = client_();
     if (!client) {
-        throw Error(error_code::internal_error,
-                    "mounted server \"" + prefix_ + "\" cannot be reached: it is not connected",
-                    boost::json::object{{"mount", prefix_}});
+        throw unreachable_mount(prefix_, "it is not connected");
     }
     if (!declares_subscribe(*client)) {
         throw InvalidParams("mounted server \"" + prefix_ +
