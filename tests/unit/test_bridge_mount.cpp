@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <future>
 #include <stop_token>
 #include <thread>
@@ -145,6 +146,7 @@ protected:
     mcp::Server outer{{.name = "outer", .version = "1"}, {.validate_tool_output = false}};
     std::shared_ptr<mcp::Mount> mounted;
     std::unique_ptr<mcp::Client> client;
+    std::atomic<int> outer_tool_changes{0};
 };
 
 TEST_P(MountInProcess, ListsTheInnerServerUnderThePrefix) {
@@ -209,9 +211,9 @@ TEST_P(MountInProcess, TheInnerServersErrorsArriveAsTheyWere) {
 }
 
 TEST_P(MountInProcess, InnerListChangesReachTheOuterClient) {
-    std::atomic<int> outer_tool_changes{0};
+    // The counter is the fixture's: TearDown's unmount is itself a change, heard after this body ends.
     mcp::ClientHandlers handlers;
-    handlers.list_changed = [&](mcp::ListKind kind) {
+    handlers.list_changed = [this](mcp::ListKind kind) {
         if (kind == mcp::ListKind::tools) ++outer_tool_changes;
     };
     auto& c = start(handlers);
@@ -240,9 +242,11 @@ TEST_P(MountInProcess, ProgressAndCancellationPassThrough) {
 
     std::stop_source stop;
     auto cancelled = std::async(std::launch::async, [&] {
+        // `stop` by value (a copy shares its state): progress queued before the cancellation took
+        // hold is still handed over after this body, until TearDown closes the client.
         return c.call_tool(
             "in_slow", {{"steps", 500}, {"step_ms", 20}},
-            {.stop = stop.get_token(), .on_progress = [&](const mcp::Progress&) { stop.request_stop(); }});
+            {.stop = stop.get_token(), .on_progress = [stop](const mcp::Progress&) mutable { stop.request_stop(); }});
     });
     EXPECT_THROW(cancelled.get(), mcp::Cancelled);
     EXPECT_TRUE(eventually([&] { return seen.cancellations.load() == 1; }));  // the inner call stopped too
