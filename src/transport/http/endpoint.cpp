@@ -192,15 +192,15 @@ public:
     std::optional<boost::json::value> response;
 };
 
-asio::awaitable<bool> post_stateless(HttpStream& stream, const Request& request, boost::json::value document,
-                                     const RequestHeaders& headers, bool is_request, const Caller& caller,
-                                     HttpContext& ctx) {
+// A 2026-07-28 message handed to the core; its answer comes through the returned outbox. Not a
+// coroutine: each coroutine on a request's path costs a frame allocated for that request.
+std::shared_ptr<Outbox> dispatch_stateless(boost::json::value document, const RequestHeaders& headers,
+                                           const std::stop_source& cancel, const Caller& caller, HttpContext& ctx) {
     auto outbox = std::make_shared<Outbox>(ctx.options.max_pending_bytes);
-    std::stop_source cancel;
     dispatch(ctx, std::move(document), caller.inbound(nullptr, cancel.get_token(), &headers, Era::stateless),
              std::make_shared<ResponseStream>(Era::stateless, outbox, nullptr, ctx.options.sse_retry.count(),
                                               ctx.bearer.get()));
-    co_return co_await deliver(stream, request, outbox, is_request ? &cancel : nullptr, {}, ctx);
+    return outbox;
 }
 
 asio::awaitable<bool> post_initialize(HttpStream& stream, const Request& request, boost::json::value document,
@@ -271,7 +271,9 @@ asio::awaitable<bool> post(HttpStream& stream, Request& request, const Caller& c
                 stream, request, 404, error_code::method_not_found,
                 "Method not found: " + std::string(message.method) + " is not part of 2026-07-28", ctx);
         }
-        co_return co_await post_stateless(stream, request, std::move(document), headers, is_request, caller, ctx);
+        std::stop_source cancel;  // the client's disconnect cancels a request
+        const auto outbox = dispatch_stateless(std::move(document), headers, cancel, caller, ctx);
+        co_return co_await deliver(stream, request, outbox, is_request ? &cancel : nullptr, {}, ctx);
     }
 
     if (!version.empty() && !revision::is_session_era(version)) {
@@ -412,6 +414,91 @@ asio::awaitable<bool> remove(HttpStream& stream, const Request& request, const C
     co_return co_await write_response(stream, request, 200, {}, {}, {}, ctx);
 }
 
+// A request refused before a method handler sees it: what its error response says.
+struct Refusal {
+    unsigned status;
+    int code;
+    std::string message;
+    HeaderList headers;
+};
+
+bool is_metadata_request(const Request& request, const HttpContext& ctx) {
+    const std::string_view target(request.target().data(), request.target().size());
+    return ctx.bearer && ctx.bearer->is_metadata_path(target.substr(0, target.find('?')));
+}
+
+// The checks that need nothing but the request: its path, Host and Origin.
+std::optional<Refusal> refuse_early(const Request& request, const HttpContext& ctx) {
+    if (!targets_endpoint(std::string_view(request.target().data(), request.target().size()), ctx))
+        return Refusal{404, kServerError, "Not Found", {}};
+    // DNS-rebinding protection: a web page must not reach a local server through its own hostname.
+    const auto host = header(request, "Host");
+    if (host.empty()) return Refusal{400, kServerError, "Bad Request: Host header is required", {}};
+    // Two of either could be read differently by a proxy and by us (RFC 9112 §3.2: 400).
+    if (request.count(http::field::host) > 1 || request.count(http::field::origin) > 1)
+        return Refusal{400, kServerError, "Bad Request: more than one Host or Origin header", {}};
+    if (!host_allowed(host, ctx.options.allowed_hosts) ||
+        (!cors_allowed(request, ctx.options) &&
+         !origin_allowed(header(request, "Origin"), ctx.options.allowed_hosts))) {
+        if (metrics::enabled()) http_metrics().refused(HttpRefusal::host_origin);
+        return Refusal{403, kServerError, "Forbidden: Host or Origin not allowed", {}};
+    }
+    return std::nullopt;
+}
+
+// Who the caller is: its trace context, its client address and, with an authenticator, its
+// principal (a refusal when the authenticator refuses).
+std::optional<Refusal> identify(Caller& caller, const Request& request, const ConnectionPeer& peer, HttpContext& ctx) {
+    caller.trace = {std::string(header(request, "traceparent")), std::string(header(request, "tracestate"))};
+    identify_client(caller, request, peer, ctx);
+    const auto& authenticate = ctx.server.authenticator();
+    if (ctx.bearer || !authenticate) return std::nullopt;
+    const std::string_view target(request.target().data(), request.target().size());
+    try {
+        caller.principal = authenticate(
+            HttpRequestView{std::string_view(request.method_string().data(), request.method_string().size()), target,
+                            [&request](std::string_view name) { return header(request, name); }});
+        return std::nullopt;
+    } catch (const Unauthorized& e) {
+        ctx.server.context_registry().clear_current_thread();
+        return Refusal{401, kServerError, std::string("Unauthorized: ") + e.what(),
+                       header_list("WWW-Authenticate", e.challenge())};
+    }
+}
+
+// The bearer token: the caller's principal when it is accepted, else the refusal.
+asio::awaitable<std::optional<Refusal>> check_bearer(Caller& caller, const Request& request, HttpContext& ctx) {
+    VerifySpan verify_span(tracer(ctx.server), caller.trace);
+    auto verdict = co_await ctx.bearer->check(header(request, "Authorization"), verify_span.fetches());
+    if (metrics::enabled()) count_refusal(verdict);
+    if (const auto* refusal = std::get_if<TokenRefusal>(&verdict)) {
+        verify_span.refused(refusal->error.empty() ? "missing_token" : refusal->error, refusal->description);
+        co_return Refusal{401, kServerError, "Unauthorized: " + refusal->description,
+                          header_list("WWW-Authenticate", ctx.bearer->unauthorized_challenge(*refusal))};
+    }
+    if (const auto* unavailable = std::get_if<VerifierUnavailable>(&verdict)) {
+        // The verifier logs the failure once per attempt; a line per request would flood the log.
+        log().debug("bearer token not checked: {}", unavailable->reason);
+        verify_span.refused("verifier_unavailable", unavailable->reason);
+        co_return Refusal{503, kServerError,
+                          "Service Unavailable: the authorization server cannot be reached, try again later",
+                          header_list("Retry-After", "5")};
+    }
+    caller.principal = std::get<AcceptedToken>(verdict).principal;
+    if (!ctx.bearer->grants_required_scopes(*caller.principal)) {
+        if (metrics::enabled()) http_metrics().token(TokenOutcome::insufficient_scope);
+        const std::string description = "The token lacks a scope every request needs";
+        verify_span.refused("insufficient_scope", description);
+        const std::vector<std::string> no_more;  // named: GCC 12 mishandles braced temporaries in coroutines
+        co_return Refusal{
+            403, error_code::forbidden, "Forbidden: " + description,
+            header_list("WWW-Authenticate", ctx.bearer->insufficient_scope_challenge(no_more, description))};
+    }
+    if (metrics::enabled()) http_metrics().token(TokenOutcome::accepted);
+    verify_span.accepted(caller.trace);
+    co_return std::nullopt;
+}
+
 }  // namespace
 
 bool targets_endpoint(std::string_view target, const HttpContext& ctx) {
@@ -420,8 +507,7 @@ bool targets_endpoint(std::string_view target, const HttpContext& ctx) {
 
 asio::awaitable<bool> handle_request(HttpStream& stream, Request& request, const ConnectionPeer& peer,
                                      HttpContext& ctx) {
-    const std::string_view target(request.target().data(), request.target().size());
-    if (ctx.bearer && ctx.bearer->is_metadata_path(target.substr(0, target.find('?')))) {
+    if (is_metadata_request(request, ctx)) {
         if (request.method() != http::verb::get) {
             co_return co_await write_error(stream, request, 405, kServerError, "Method Not Allowed", ctx,
                                            header_list("Allow", "GET"));
@@ -429,78 +515,17 @@ asio::awaitable<bool> handle_request(HttpStream& stream, Request& request, const
         co_return co_await write_response(stream, request, 200, ctx.bearer->metadata_document(ctx.server),
                                           "application/json", header_list("Cache-Control", "max-age=300"), ctx);
     }
-    if (!targets_endpoint(target, ctx)) {
-        co_return co_await write_error(stream, request, 404, kServerError, "Not Found", ctx);
-    }
-    // DNS-rebinding protection: a web page must not reach a local server through its own hostname.
-    const auto host = header(request, "Host");
-    if (host.empty())
-        co_return co_await write_error(stream, request, 400, kServerError, "Bad Request: Host header is required", ctx);
-    // Two of either could be read differently by a proxy and by us (RFC 9112 §3.2: 400).
-    if (request.count(boost::beast::http::field::host) > 1 || request.count(boost::beast::http::field::origin) > 1) {
-        co_return co_await write_error(stream, request, 400, kServerError,
-                                       "Bad Request: more than one Host or Origin header", ctx);
-    }
-    const bool cors = cors_allowed(request, ctx.options);
-    if (!host_allowed(host, ctx.options.allowed_hosts) ||
-        (!cors && !origin_allowed(header(request, "Origin"), ctx.options.allowed_hosts))) {
-        if (metrics::enabled()) http_metrics().refused(HttpRefusal::host_origin);
-        co_return co_await write_error(stream, request, 403, kServerError, "Forbidden: Host or Origin not allowed",
-                                       ctx);
-    }
+    auto refusal = refuse_early(request, ctx);
     // A preflight carries no credentials: it is answered before the token check.
-    if (request.method() == http::verb::options && cors) {
+    if (!refusal && request.method() == http::verb::options && cors_allowed(request, ctx.options)) {
         co_return co_await write_response(stream, request, 204, {}, {}, cors_preflight_headers(request), ctx);
     }
     Caller caller;
-    caller.trace = {std::string(header(request, "traceparent")), std::string(header(request, "tracestate"))};
-    identify_client(caller, request, peer, ctx);
-    if (ctx.bearer) {
-        VerifySpan verify_span(tracer(ctx.server), caller.trace);
-        auto verdict = co_await ctx.bearer->check(header(request, "Authorization"), verify_span.fetches());
-        if (metrics::enabled()) count_refusal(verdict);
-        if (const auto* refusal = std::get_if<TokenRefusal>(&verdict)) {
-            verify_span.refused(refusal->error.empty() ? "missing_token" : refusal->error, refusal->description);
-            co_return co_await write_error(
-                stream, request, 401, kServerError, "Unauthorized: " + refusal->description, ctx,
-                header_list("WWW-Authenticate", ctx.bearer->unauthorized_challenge(*refusal)));
-        }
-        if (const auto* unavailable = std::get_if<VerifierUnavailable>(&verdict)) {
-            // The verifier logs the failure once per attempt; a line per request would flood the log.
-            log().debug("bearer token not checked: {}", unavailable->reason);
-            verify_span.refused("verifier_unavailable", unavailable->reason);
-            co_return co_await write_error(
-                stream, request, 503, kServerError,
-                "Service Unavailable: the authorization server cannot be reached, try again later", ctx,
-                header_list("Retry-After", "5"));
-        }
-        caller.principal = std::get<AcceptedToken>(verdict).principal;
-        if (!ctx.bearer->grants_required_scopes(*caller.principal)) {
-            if (metrics::enabled()) http_metrics().token(TokenOutcome::insufficient_scope);
-            const std::string description = "The token lacks a scope every request needs";
-            verify_span.refused("insufficient_scope", description);
-            const std::vector<std::string> no_more;  // named: GCC 12 frees a braced temporary in co_await twice
-            co_return co_await write_error(
-                stream, request, 403, error_code::forbidden, "Forbidden: " + description, ctx,
-                header_list("WWW-Authenticate", ctx.bearer->insufficient_scope_challenge(no_more, description)));
-        }
-        if (metrics::enabled()) http_metrics().token(TokenOutcome::accepted);
-        verify_span.accepted(caller.trace);
-    } else if (const auto& authenticate = ctx.server.authenticator()) {
-        std::optional<Unauthorized> refused;  // no co_await inside a catch block
-        try {
-            caller.principal = authenticate(
-                HttpRequestView{std::string_view(request.method_string().data(), request.method_string().size()),
-                                target, [&request](std::string_view name) { return header(request, name); }});
-        } catch (const Unauthorized& e) {
-            refused = e;
-        }
-        if (refused) {
-            ctx.server.context_registry().clear_current_thread();
-            co_return co_await write_error(stream, request, 401, kServerError,
-                                           std::string("Unauthorized: ") + refused->what(), ctx,
-                                           header_list("WWW-Authenticate", refused->challenge()));
-        }
+    if (!refusal) refusal = identify(caller, request, peer, ctx);
+    if (!refusal && ctx.bearer) refusal = co_await check_bearer(caller, request, ctx);
+    if (refusal) {
+        co_return co_await write_error(stream, request, refusal->status, refusal->code, refusal->message, ctx,
+                                       refusal->headers);
     }
     // The store is consulted before anything is written: a failure can still be answered.
     std::optional<std::string> store_failure;
