@@ -16,6 +16,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <future>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -152,11 +153,13 @@ TEST_P(ClientHttpDemo, CancellingACallStopsItOnTheServer) {
     auto& c = connect();
     std::stop_source stop;
     std::promise<void> started;
-    std::once_flag once;
     auto call = std::async(std::launch::async, [&] {
+        // The flag is the callback's own: progress queued before the cancellation took hold is still
+        // handed over after this body, until TearDown closes the client.
         return c.call_tool("slow_count", {{"to", 200}, {"step_ms", 50}},
-                           {.stop = stop.get_token(), .on_progress = [&](const mcp::Progress&) {
-                                std::call_once(once, [&] { started.set_value(); });
+                           {.stop = stop.get_token(),
+                            .on_progress = [&, once = std::make_shared<std::once_flag>()](const mcp::Progress&) {
+                                std::call_once(*once, [&] { started.set_value(); });
                             }});
     });
     ASSERT_EQ(started.get_future().wait_for(5s), std::future_status::ready);

@@ -71,12 +71,14 @@ protected:
         client->connect();
     }
 
-    std::unique_ptr<mcp::Client> client;
     std::atomic<int> elicitations{0};
     std::atomic<int> samplings{0};
     std::mutex mutex;
     std::vector<std::string> logs;
     std::vector<std::string> updated;
+    // Last, so destroyed first: its handlers use the members above, and notifications the server
+    // sent at the end of a test (log messages) are handed to them while it closes.
+    std::unique_ptr<mcp::Client> client;
 };
 
 TEST_F(InteropEverything, ToolsIncludingSamplingElicitationAndProgress) {

@@ -144,12 +144,14 @@ TEST(RedisClient, AuthenticatesAsAnAclUser) {
 
 TEST(RedisClient, PubSubAndReconnection) {
     RedisServer redis;
-    RedisClient client(RedisUrl::parse(redis.url()), {std::chrono::milliseconds(500), std::chrono::milliseconds(500)});
-    ASSERT_TRUE(client.wait_connected(std::chrono::seconds(5)));
+    // The callbacks' state outlives the client: a connection this test cuts last may come back, and
+    // run on_reconnect, after its last check.
     std::mutex m;
     std::vector<std::string> got;
     std::atomic<int> resubscribed{0};
     std::atomic<int> ran_without_commands{0};  // catching up needs the command connection
+    RedisClient client(RedisUrl::parse(redis.url()), {std::chrono::milliseconds(500), std::chrono::milliseconds(500)});
+    ASSERT_TRUE(client.wait_connected(std::chrono::seconds(5)));
     client.on_reconnect([&] {
         if (!client.connected()) ++ran_without_commands;
         ++resubscribed;

@@ -271,8 +271,8 @@ TEST(RedisSentinel, FollowsAFailoverAwayFromAHungMaster) {
     RedisServer new_master;
     FakeSentinel sentinel;
     sentinel.name_master(old_master.port());
+    std::atomic<int> caught_up{0};  // outlives the client: on_reconnect runs for every connection back
     RedisClient client(RedisUrl::parse(sentinel_url({&sentinel})), quick());
-    std::atomic<int> caught_up{0};
     client.on_reconnect([&] { ++caught_up; });
     client.subscribe({"bus"}, [](std::string_view, std::string_view) {});
     ASSERT_TRUE(client.wait_connected(5s));

@@ -142,11 +142,11 @@ TEST(RedisTlsUrl, RefusesParametersOutOfPlace) {
 TEST(RedisTls, ServesTheStoreOverTls) {
     RedisServer redis(certificates().server());
     const auto url = with(redis.url(), "tls-ca-file=" + certificates().pem("ca"));
+    Inbox inbox;  // the handler's state outlives the nodes: more than one signal may be on its way
     auto a = make_backend(url);
     auto b = make_backend(url);
     ASSERT_NE(a->bus(), nullptr);
     ASSERT_TRUE(a->reachable());
-    Inbox inbox;
     b->bus()->subscribe("hello", inbox.handler());
     // Signals travel on the subscription connection, which may still be subscribing.
     EXPECT_TRUE(eventually([&] {
