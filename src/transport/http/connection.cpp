@@ -22,6 +22,8 @@
 #include <boost/beast/http/read.hpp>
 
 #include <array>
+#include <cstddef>
+#include <memory_resource>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -45,6 +47,9 @@ void HttpContext::close_connections(bool idle_only) {
 
 namespace {
 constexpr std::size_t kReadBufferBytes = 4096;
+// Room for a typical request's header fields (each a name, a value and Beast's bookkeeping); a
+// larger head takes more from the heap, through the same arena.
+constexpr std::size_t kFieldArenaBytes = 2048;
 }  // namespace
 
 HttpContext::HttpContext(Server& s, const HttpOptions& o)
@@ -99,7 +104,7 @@ struct ReadRefusal {
 
 // A response for a request read only in part: as much of it as the parser got (the method
 // decides whether a body may follow, the version how the head is written), never kept alive.
-Request answered_part(const http::request_parser<http::string_body>& parser) {
+Request answered_part(const RequestParser& parser) {
     Request request;
     if (parser.get().method() != http::verb::unknown) request.method(parser.get().method());
     request.version(parser.get().version());
@@ -131,8 +136,7 @@ std::optional<ReadRefusal> refusal_for(const boost::system::error_code& ec, std:
 
 // A small body usually arrives with its head: parse what the buffer holds without another
 // asynchronous read. Leaves `ec` clear when the parser just needs more bytes.
-void parse_buffered_body(http::request_parser<http::string_body>& parser, beast::flat_buffer& buffer,
-                         boost::system::error_code& ec) {
+void parse_buffered_body(RequestParser& parser, beast::flat_buffer& buffer, boost::system::error_code& ec) {
     parser.eager(true);
     while (!parser.is_done() && buffer.size() > 0) {
         const auto used = parser.put(buffer.data(), ec);
@@ -249,9 +253,12 @@ asio::awaitable<void> serve_connection(asio::ip::tcp::socket socket, HttpContext
     buffer.reserve(kReadBufferBytes);
     const std::size_t max_body = ctx.server.options().limits.max_message_bytes;
     bool first = true;
+    std::array<std::byte, kFieldArenaBytes> field_space;
+    std::pmr::monotonic_buffer_resource fields(field_space.data(), field_space.size());
 
     while (!ctx.stopping.load()) {
-        http::request_parser<http::string_body> parser;
+        fields.release();  // the previous request, and its parser, are gone
+        RequestParser parser(std::piecewise_construct, std::make_tuple(), std::make_tuple(FieldAllocator(&fields)));
         parser.header_limit(static_cast<std::uint32_t>(ctx.options.max_header_bytes));
         parser.body_limit(max_body);
         {

@@ -17,6 +17,7 @@
 #include <boost/asio/thread_pool.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/message.hpp>
+#include <boost/beast/http/parser.hpp>
 #include <boost/beast/http/string_body.hpp>
 
 #include <atomic>
@@ -24,12 +25,19 @@
 #include <functional>
 #include <list>
 #include <memory>
+#include <memory_resource>
 #include <mutex>
 #include <string_view>
 
 namespace mcp::detail {
 
-using Request = boost::beast::http::request<boost::beast::http::string_body>;
+// A request's header fields come from an arena its connection empties after each request
+// (serve_connection): the dozen fields of a request cost no allocation each. A copy of a request
+// allocates its own (polymorphic allocators do not propagate on copy); a move would not: keep it.
+using FieldAllocator = std::pmr::polymorphic_allocator<char>;
+using Request =
+    boost::beast::http::request<boost::beast::http::string_body, boost::beast::http::basic_fields<FieldAllocator>>;
+using RequestParser = boost::beast::http::request_parser<boost::beast::http::string_body, FieldAllocator>;
 
 // Threads for the steps that wait on a shared store: each wait is short (a Redis round trip, at
 // most the command timeout), so a few threads carry many requests.

@@ -68,7 +68,7 @@ asio::awaitable<void> serve(tcp::socket socket, HttpContext& ctx) {
     beast::tcp_stream stream(std::move(socket));
     beast::flat_buffer buffer(kMaxHeadBytes + 1024);
     for (;;) {
-        http::request_parser<http::string_body> parser;
+        RequestParser parser;
         parser.header_limit(kMaxHeadBytes);
         parser.body_limit(1024);
         stream.expires_after(kIdleTimeout);
