@@ -55,26 +55,28 @@ std::string_view header(const Request& request, std::string_view name) {
     return field == nullptr ? std::string_view() : trim(std::string_view(field->value().data(), field->value().size()));
 }
 
-std::optional<std::string> optional_header(const Request& request, std::string_view name) {
-    const auto* field = find_field(request, name);
-    if (field == nullptr) return std::nullopt;
-    return std::string(trim(std::string_view(field->value().data(), field->value().size())));
-}
-
-// The 2026-07-28 metadata headers; names compare case-insensitively (Beast does that).
+// The 2026-07-28 metadata headers, in one pass over the fields; names compare case-insensitively
+// (Beast does that), the first of a name counts.
 RequestHeaders routing_headers(const Request& request) {
     RequestHeaders h;
-    h.protocol_version = optional_header(request, "MCP-Protocol-Version");
-    h.method = optional_header(request, "Mcp-Method");
-    h.name = optional_header(request, "Mcp-Name");
     constexpr std::string_view prefix = "mcp-param-";
+    const auto take = [](std::optional<std::string>& slot, std::string_view value) {
+        if (!slot) slot.emplace(trim(value));
+    };
     for (const auto& field : request) {
         const std::string_view name(field.name_string().data(), field.name_string().size());
-        if (name.size() <= prefix.size() || !ascii_iequals(name.substr(0, prefix.size()), prefix)) continue;
-        std::string param(name.substr(prefix.size()));
-        std::transform(param.begin(), param.end(), param.begin(), ascii_lower);
-        h.params.emplace_back(std::move(param),
-                              std::string(trim(std::string_view(field.value().data(), field.value().size()))));
+        const std::string_view value(field.value().data(), field.value().size());
+        if (ascii_iequals(name, "MCP-Protocol-Version")) {
+            take(h.protocol_version, value);
+        } else if (ascii_iequals(name, "Mcp-Method")) {
+            take(h.method, value);
+        } else if (ascii_iequals(name, "Mcp-Name")) {
+            take(h.name, value);
+        } else if (name.size() > prefix.size() && ascii_iequals(name.substr(0, prefix.size()), prefix)) {
+            std::string param(name.substr(prefix.size()));
+            std::transform(param.begin(), param.end(), param.begin(), ascii_lower);
+            h.params.emplace_back(std::move(param), std::string(trim(value)));
+        }
     }
     return h;
 }
@@ -252,10 +254,10 @@ asio::awaitable<bool> post(HttpStream& stream, Request& request, const Caller& c
         co_return co_await write_response(stream, request, 400, std::move(body), "application/json", {}, ctx);
     }
     const auto& message = std::get<jsonrpc::Message>(classified);
-    const auto version = header(request, "MCP-Protocol-Version");
     const bool is_request = message.kind == jsonrpc::Kind::request;
     const boost::json::value id = is_request ? message.id : boost::json::value();  // what errors below answer
     const RequestHeaders headers = routing_headers(request);
+    const std::string_view version = headers.protocol_version ? *headers.protocol_version : std::string_view();
 
     // Which era: a request's own _meta decides, else the version header or the method (the
     // classification rules of the 2026-07-28 transport).
@@ -427,19 +429,38 @@ bool is_metadata_request(const Request& request, const HttpContext& ctx) {
     return ctx.bearer && ctx.bearer->is_metadata_path(target.substr(0, target.find('?')));
 }
 
+// The Host and Origin fields (the first of each) and how many of each, in one pass.
+struct HostAndOrigin {
+    std::string_view host;
+    std::string_view origin;
+    int hosts = 0;
+    int origins = 0;
+};
+
+HostAndOrigin host_and_origin(const Request& request) {
+    HostAndOrigin found;
+    for (const auto& field : request) {
+        const auto name = field.name();  // Beast's code for a field name it knows
+        if (name != http::field::host && name != http::field::origin) continue;
+        const auto value = trim(std::string_view(field.value().data(), field.value().size()));
+        const bool host = name == http::field::host;
+        if ((host ? found.hosts++ : found.origins++) == 0) (host ? found.host : found.origin) = value;
+    }
+    return found;
+}
+
 // The checks that need nothing but the request: its path, Host and Origin.
 std::optional<Refusal> refuse_early(const Request& request, const HttpContext& ctx) {
     if (!targets_endpoint(std::string_view(request.target().data(), request.target().size()), ctx))
         return Refusal{404, kServerError, "Not Found", {}};
     // DNS-rebinding protection: a web page must not reach a local server through its own hostname.
-    const auto host = header(request, "Host");
-    if (host.empty()) return Refusal{400, kServerError, "Bad Request: Host header is required", {}};
+    const auto fields = host_and_origin(request);
+    if (fields.host.empty()) return Refusal{400, kServerError, "Bad Request: Host header is required", {}};
     // Two of either could be read differently by a proxy and by us (RFC 9112 §3.2: 400).
-    if (request.count(http::field::host) > 1 || request.count(http::field::origin) > 1)
+    if (fields.hosts > 1 || fields.origins > 1)
         return Refusal{400, kServerError, "Bad Request: more than one Host or Origin header", {}};
-    if (!host_allowed(host, ctx.options.allowed_hosts) ||
-        (!cors_allowed(request, ctx.options) &&
-         !origin_allowed(header(request, "Origin"), ctx.options.allowed_hosts))) {
+    if (!host_allowed(fields.host, ctx.options.allowed_hosts) ||
+        (!cors_allowed(request, ctx.options) && !origin_allowed(fields.origin, ctx.options.allowed_hosts))) {
         if (metrics::enabled()) http_metrics().refused(HttpRefusal::host_origin);
         return Refusal{403, kServerError, "Forbidden: Host or Origin not allowed", {}};
     }
