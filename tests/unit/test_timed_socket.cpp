@@ -60,6 +60,24 @@ struct Pair {
         asio::steady_timer timer(io, d);
         co_await timer.async_wait(use_tuple);
     }
+
+    // The peer sends a byte after `delay`, while the test goes on.
+    void send_after(std::chrono::milliseconds delay) {
+        asio::co_spawn(
+            io,
+            [this, delay]() -> asio::awaitable<void> {
+                co_await pause(delay);
+                co_await asio::async_write(peer, asio::buffer("a", 1), use_tuple);
+            },
+            asio::detached);
+    }
+
+    // One byte through `ours`: how the read ended.
+    asio::awaitable<boost::system::error_code> read_byte() {
+        char byte = 0;
+        auto [ec, n] = co_await ours->async_read_some(asio::buffer(&byte, 1), use_tuple);
+        co_return ec;
+    }
 };
 
 }  // namespace
@@ -68,9 +86,8 @@ TEST(TimedSocket, AReadPastItsDeadlineFailsWithTimeoutAndClosesTheSocket) {
     Pair p;
     boost::system::error_code result;
     p.run([&]() -> asio::awaitable<void> {
-        char byte = 0;
         p.ours->expires_after(100ms);
-        std::tie(result, std::ignore) = co_await p.ours->async_read_some(asio::buffer(&byte, 1), use_tuple);
+        result = co_await p.read_byte();
     });
     EXPECT_EQ(result, boost::beast::error::timeout);
     EXPECT_FALSE(p.ours->socket().is_open());
@@ -94,16 +111,9 @@ TEST(TimedSocket, EachOperationPushesTheDeadlineOn) {
     boost::system::error_code failure;
     p.run([&]() -> asio::awaitable<void> {
         for (int i = 0; i < 8 && !failure; ++i) {
-            asio::co_spawn(
-                p.io,
-                [&]() -> asio::awaitable<void> {
-                    co_await p.pause(200ms);
-                    co_await asio::async_write(p.peer, asio::buffer("a", 1), use_tuple);
-                },
-                asio::detached);
-            char byte = 0;
+            p.send_after(200ms);
             p.ours->expires_after(1s);
-            std::tie(failure, std::ignore) = co_await p.ours->async_read_some(asio::buffer(&byte, 1), use_tuple);
+            failure = co_await p.read_byte();
             if (!failure) ++read;
         }
     });
@@ -120,11 +130,10 @@ TEST(TimedSocket, AnEarlierDeadlineIsKeptThoughTheTimerWaitsForALaterOne) {
     p.run(
         [&]() -> asio::awaitable<void> {
             co_await asio::async_write(p.peer, asio::buffer("a", 1), use_tuple);
-            char byte = 0;
             p.ours->expires_after(1h);  // the timer now waits an hour
-            std::tie(first, std::ignore) = co_await p.ours->async_read_some(asio::buffer(&byte, 1), use_tuple);
+            first = co_await p.read_byte();
             p.ours->expires_after(100ms);
-            std::tie(second, std::ignore) = co_await p.ours->async_read_some(asio::buffer(&byte, 1), use_tuple);
+            second = co_await p.read_byte();
         },
         5s);
     EXPECT_FALSE(first);
@@ -136,17 +145,10 @@ TEST(TimedSocket, NoDeadlineNeverTimesOut) {
     Pair p;  // a deadline set and taken back: the read waits for the peer, past it
     boost::system::error_code result;
     p.run([&]() -> asio::awaitable<void> {
-        asio::co_spawn(
-            p.io,
-            [&]() -> asio::awaitable<void> {
-                co_await p.pause(400ms);
-                co_await asio::async_write(p.peer, asio::buffer("a", 1), use_tuple);
-            },
-            asio::detached);
-        char byte = 0;
+        p.send_after(400ms);
         p.ours->expires_after(100ms);
         p.ours->expires_never();
-        std::tie(result, std::ignore) = co_await p.ours->async_read_some(asio::buffer(&byte, 1), use_tuple);
+        result = co_await p.read_byte();
     });
     EXPECT_FALSE(result) << result.message();
 }
@@ -156,12 +158,11 @@ TEST(TimedSocket, TimeBetweenOperationsDoesNotCount) {
     boost::system::error_code result;
     p.run([&]() -> asio::awaitable<void> {
         co_await asio::async_write(p.peer, asio::buffer("ab", 2), use_tuple);
-        char byte = 0;
         p.ours->expires_after(100ms);
-        co_await p.ours->async_read_some(asio::buffer(&byte, 1), use_tuple);
+        co_await p.read_byte();
         co_await p.pause(300ms);  // a handler at work, past the read's deadline
         p.ours->expires_after(1s);
-        std::tie(result, std::ignore) = co_await p.ours->async_read_some(asio::buffer(&byte, 1), use_tuple);
+        result = co_await p.read_byte();
     });
     EXPECT_FALSE(result) << result.message();
     EXPECT_TRUE(p.ours->socket().is_open());
@@ -174,8 +175,7 @@ TEST(TimedSocket, AnOperationStartedPastItsDeadlineFailsAtOnce) {
         [&]() -> asio::awaitable<void> {
             p.ours->expires_after(50ms);
             co_await p.pause(200ms);
-            char byte = 0;
-            std::tie(result, std::ignore) = co_await p.ours->async_read_some(asio::buffer(&byte, 1), use_tuple);
+            result = co_await p.read_byte();
         },
         5s);
     EXPECT_EQ(result, boost::beast::error::timeout);
@@ -185,9 +185,8 @@ TEST(TimedSocket, DestroyedWithItsTimerArmed) {
     Pair p;
     p.run([&]() -> asio::awaitable<void> {
         co_await asio::async_write(p.peer, asio::buffer("a", 1), use_tuple);
-        char byte = 0;
         p.ours->expires_after(50ms);
-        co_await p.ours->async_read_some(asio::buffer(&byte, 1), use_tuple);
+        co_await p.read_byte();
         p.ours.reset();           // the timer still waits for 50 ms
         co_await p.pause(150ms);  // its handler runs after the socket is gone
     });
