@@ -33,7 +33,8 @@ namespace mcp::detail {
 
 // A request's header fields come from an arena its connection empties after each request
 // (serve_connection): the dozen fields of a request cost no allocation each. A copy of a request
-// allocates its own (polymorphic allocators do not propagate on copy); a move would not: keep it.
+// allocates its own (polymorphic allocators do not propagate on copy); a moved one still uses the
+// arena, so nothing may keep a request by move beyond its own request.
 using FieldAllocator = std::pmr::polymorphic_allocator<char>;
 using Request =
     boost::beast::http::request<boost::beast::http::string_body, boost::beast::http::basic_fields<FieldAllocator>>;
