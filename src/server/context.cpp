@@ -12,6 +12,10 @@ namespace mcp {
 
 const Exchange& Context::exchange() const { return *state_->exchange; }
 
+// The handler has returned: whatever else allocates in the scratch arena (list pages, the
+// envelope of the response) does so on this same thread, after it.
+boost::json::storage_ptr detail::result_storage(const Context& ctx) { return ctx.state_->scratch; }
+
 std::stop_token Context::stop_token() const { return state_->stop.get_token(); }
 
 void Context::progress(double progress, std::optional<double> total, std::string_view message) {

@@ -14,14 +14,14 @@ namespace mcp {
 namespace detail {
 
 // Sized up front: each object's table is allocated once, not grown key by key.
-boost::json::value text_tool_result(std::string_view text) {
-    boost::json::object block(2);
+boost::json::value text_tool_result(std::string_view text, const boost::json::storage_ptr& storage) {
+    boost::json::object block(2, storage);
     block.emplace("type", "text");
     block.emplace("text", text);
-    boost::json::array content;
+    boost::json::array content(storage);
     content.reserve(1);
     content.emplace_back(std::move(block));
-    boost::json::object result(2);  // room for structuredContent (structured_tool_result)
+    boost::json::object result(2, storage);  // room for structuredContent (structured_tool_result)
     result.emplace("content", std::move(content));
     return result;
 }

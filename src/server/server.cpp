@@ -155,4 +155,10 @@ void Server::handle(boost::json::value message, const Inbound& inbound, std::sha
     serve(*core_, std::move(message), {}, inbound, std::move(sink));
 }
 
+void detail::handle_parsed(Server& server, boost::json::value document, const Inbound& inbound,
+                           std::shared_ptr<CallSink> sink) {
+    auto arena = document.storage();
+    serve(*server.core_, std::move(document), std::move(arena), inbound, std::move(sink));
+}
+
 }  // namespace mcp

@@ -86,6 +86,13 @@ TEST(Guards, Accept) {
     EXPECT_TRUE(is_json_content_type("Application/JSON"));
     EXPECT_FALSE(is_json_content_type("text/plain"));
     EXPECT_FALSE(is_json_content_type("application/jsonx"));
+    // Blanks (spaces and tabs) around a range or a media type are not part of it.
+    EXPECT_TRUE(accepts(" \t ", "application/json"));
+    EXPECT_TRUE(accepts("text/html,\t application/json \t;q=0.5", "application/json"));
+    EXPECT_FALSE(accepts("application/json\t,  ", "text/event-stream"));
+    EXPECT_TRUE(is_json_content_type("\t application/json \t; charset=utf-8"));
+    EXPECT_FALSE(is_json_content_type(" \t "));
+    EXPECT_FALSE(is_json_content_type("application/ json"));
 }
 
 TEST(HeaderValues, Base64SentinelIsDecodedStrictly) {

@@ -22,9 +22,14 @@
 
 namespace mcp {
 
+class Context;
+
 namespace detail {
 struct CallState;
-}
+// Where the framework builds a handler's converted result: the call's scratch arena (the
+// message's own, when the server parsed it), else default storage.
+boost::json::storage_ptr result_storage(const Context& ctx);
+}  // namespace detail
 
 class Context {
 public:
@@ -101,6 +106,7 @@ public:
     telemetry::PropagatedTrace outgoing_trace() const;
 
 private:
+    friend boost::json::storage_ptr detail::result_storage(const Context& ctx);
     detail::CallState* state_;
 };
 

@@ -112,9 +112,9 @@ boost::json::value call_tool(ServerCore& core, CallState& call) {
     // (mcp::Error) stay JSON-RPC errors.
     call.replayable = entry->def.spec.replayable && !call.may_become_task;
     Context ctx(call);
-    boost::json::value result;
+    std::optional<boost::json::value> result;  // emplaced, not assigned: it keeps the storage it was made in
     try {
-        result = entry->def.invoke(*arguments, ctx);
+        result.emplace(entry->def.invoke(*arguments, ctx));
     } catch (const InputRequired&) {
         throw;  // 2026: the dispatcher answers input_required
     } catch (const CapabilityMissing& e) {
@@ -139,8 +139,8 @@ boost::json::value call_tool(ServerCore& core, CallState& call) {
     } catch (...) {
         return error_result("The tool failed with an unknown exception");
     }
-    if (!entry->output_validator || !core.options.validate_tool_output) return result;
-    return checked_output(*entry, std::move(result));
+    if (!entry->output_validator || !core.options.validate_tool_output) return std::move(*result);
+    return checked_output(*entry, std::move(*result));
 }
 
 }  // namespace mcp::detail

@@ -152,7 +152,7 @@ std::string retry_after(const HttpContext& ctx) {
 // Hands a message to the core. Thread-locals an authenticator set on this thread travel with it
 // (the core snapshots them) and are cleared here, before this thread serves anything else.
 void dispatch(HttpContext& ctx, boost::json::value document, const Inbound& inbound, std::shared_ptr<CallSink> sink) {
-    ctx.server.handle(std::move(document), inbound, std::move(sink));
+    handle_parsed(ctx.server, std::move(document), inbound, std::move(sink));
     ctx.server.context_registry().clear_current_thread();
 }
 

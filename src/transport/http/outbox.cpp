@@ -8,39 +8,43 @@ namespace mcp::detail {
 Outbox::Outbox(std::size_t max_pending_bytes) : max_pending_(max_pending_bytes) {}
 
 bool Outbox::start(ResponseHead head) {
-    {
-        std::lock_guard lock(mutex_);
-        if (detached_ || head_) return !detached_;
-        head_ = std::move(head);
-    }
+    std::lock_guard lock(mutex_);
+    if (detached_ || head_) return !detached_;
+    head_ = std::move(head);
     wake();
     return true;
 }
 
 bool Outbox::push(std::string bytes) {
-    {
-        std::lock_guard lock(mutex_);
-        if (detached_ || finished_) return false;
-        // Only a stream can fall behind: a JSON body arrives whole, already in memory.
-        const bool streaming = head_ && head_->kind == ResponseHead::Kind::event_stream;
-        if (streaming && pending_.size() + bytes.size() > max_pending_) {
-            detached_ = true;  // the client is not reading: cut it off rather than buffer forever
-        } else if (pending_.empty()) {
-            pending_ = std::move(bytes);  // a JSON body, or a stream's first event since the last write
-        } else {
-            pending_ += bytes;
-        }
+    std::lock_guard lock(mutex_);
+    if (detached_ || finished_) return false;
+    // Only a stream can fall behind: a JSON body arrives whole, already in memory.
+    const bool streaming = head_ && head_->kind == ResponseHead::Kind::event_stream;
+    if (streaming && pending_.size() + bytes.size() > max_pending_) {
+        detached_ = true;  // the client is not reading: cut it off rather than buffer forever
+    } else if (pending_.empty()) {
+        pending_ = std::move(bytes);  // a JSON body, or a stream's first event since the last write
+    } else {
+        pending_ += bytes;
     }
     wake();
-    return !detached();
+    return !detached_;
 }
 
 void Outbox::finish() {
-    {
-        std::lock_guard lock(mutex_);
-        finished_ = true;
-    }
+    std::lock_guard lock(mutex_);
+    finished_ = true;
     wake();
+}
+
+bool Outbox::answer(ResponseHead head, std::string body) {
+    std::lock_guard lock(mutex_);
+    if (detached_ || head_) return false;
+    head_ = std::move(head);
+    pending_ = std::move(body);
+    finished_ = true;
+    wake();
+    return true;
 }
 
 boost::asio::awaitable<void> Outbox::wait() {
@@ -74,11 +78,9 @@ std::string Outbox::take(bool& finished) {
 }
 
 void Outbox::detach() {
-    {
-        std::lock_guard lock(mutex_);
-        detached_ = true;
-        pending_.clear();
-    }
+    std::lock_guard lock(mutex_);
+    detached_ = true;
+    pending_.clear();
     wake();
 }
 
@@ -88,7 +90,6 @@ bool Outbox::detached() {
 }
 
 void Outbox::wake() {
-    std::lock_guard lock(mutex_);
     if (wakeup_)
         wakeup_->try_send(boost::system::error_code{});
     else

@@ -33,6 +33,9 @@ public:
     bool start(ResponseHead head);
     bool push(std::string bytes);
     void finish();
+    // start(), push() and finish() of a whole response in one step (and under one lock); false
+    // when the connection is gone or a head was given before.
+    bool answer(ResponseHead head, std::string body);
 
     // Consumer side, the connection's coroutine.
     // Completes when something new is there (a head, bytes, the end) or when detached.
@@ -48,6 +51,7 @@ public:
     bool detached();
 
 private:
+    // With mutex_ held: the channel is made and dropped under it.
     void wake();
 
     std::mutex mutex_;

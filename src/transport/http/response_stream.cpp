@@ -75,12 +75,10 @@ void ResponseStream::complete(std::optional<boost::json::value> response) {
     }
     if (!response) {
         // A notification or a client's response: 202. A cancelled request: nothing to say.
-        outbox_->start({ResponseHead::Kind::accepted, 202, {}});
+        outbox_->answer({ResponseHead::Kind::accepted, 202, {}}, {});
     } else {
-        outbox_->start({ResponseHead::Kind::json, status_of(*response, era_), {}});
-        outbox_->push(json_text(*response));
+        outbox_->answer({ResponseHead::Kind::json, status_of(*response, era_), {}}, json_text(*response));
     }
-    outbox_->finish();
 }
 
 void ResponseStream::complete_text(std::string response) {
@@ -92,9 +90,7 @@ void ResponseStream::complete_text(std::string response) {
         finish_stream();
         return;
     }
-    outbox_->start({ResponseHead::Kind::json, 200, {}});  // a successful response
-    outbox_->push(std::move(response));
-    outbox_->finish();
+    outbox_->answer({ResponseHead::Kind::json, 200, {}}, std::move(response));  // a successful response
 }
 
 bool ResponseStream::release_stream() {
@@ -128,9 +124,7 @@ void ResponseStream::complete_with_status(unsigned status, HeaderList headers, c
         finish_stream();
         return;
     }
-    outbox_->start({ResponseHead::Kind::json, status, std::move(headers)});
-    outbox_->push(json_text(response));
-    outbox_->finish();
+    outbox_->answer({ResponseHead::Kind::json, status, std::move(headers)}, json_text(response));
 }
 
 }  // namespace mcp::detail

@@ -181,14 +181,15 @@ asio::awaitable<bool> deliver(HttpStream& stream, const Request& request, const 
         Outbox& outbox;
         ~Release() { outbox.release_consumer(); }
     } release{*outbox};
-    while (!outbox->head()) {
+    std::optional<ResponseHead> ready;
+    while (!(ready = outbox->head())) {
         auto which = co_await (outbox->wait() || peer_gone(stream));
         if (which.index() == 1) {
             abandon(*outbox, cancel);
             co_return false;
         }
     }
-    const ResponseHead head = *outbox->head();
+    const ResponseHead& head = *ready;
     HeaderList all = headers;
     all.insert(all.end(), head.headers.begin(), head.headers.end());
 

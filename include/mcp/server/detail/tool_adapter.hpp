@@ -44,7 +44,9 @@ template <class T>
 inline constexpr bool is_json_object_type =
     json::detail::is_described_struct<T> || json::detail::is_string_map<T>::value;
 
-boost::json::value text_tool_result(std::string_view text);
+// In `storage` when given: a call's text result goes into its scratch arena (result_storage),
+// which takes the allocations of its three containers off the call.
+boost::json::value text_tool_result(std::string_view text, const boost::json::storage_ptr& storage = {});
 boost::json::value content_tool_result(std::vector<Content> content);
 boost::json::value full_tool_result(const CallToolResult& result);
 // structuredContent plus a text block mirroring it; non-objects are wrapped as {"result": …}.
@@ -52,10 +54,10 @@ boost::json::value structured_tool_result(boost::json::value structured);
 boost::json::object wrapped_output_schema(boost::json::object inner);
 
 template <class R>
-boost::json::value to_tool_result(R&& r) {
+boost::json::value to_tool_result(R&& r, const Context& ctx) {
     using T = std::remove_cvref_t<R>;
     if constexpr (is_text<T>) {
-        return text_tool_result(std::string_view(r));
+        return text_tool_result(std::string_view(r), result_storage(ctx));
     } else if constexpr (is_content_block<T>) {
         return content_tool_result({Content(std::forward<R>(r))});
     } else if constexpr (std::is_same_v<T, std::vector<Content>>) {
@@ -95,7 +97,7 @@ ToolDefinition make_tool(ToolSpec spec, F fn) {
             invoke();
             return content_tool_result({});
         } else {
-            return to_tool_result(invoke());
+            return to_tool_result(invoke(), ctx);
         }
     };
     def.invoke = std::move(call);

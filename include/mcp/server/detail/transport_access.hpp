@@ -1,8 +1,15 @@
 #pragma once
 // What the library's own transports reach in a Server beyond its public API. Not for applications.
+#include <memory>
+
+namespace boost::json {
+class value;
+}
 namespace mcp {
 class Server;
-}
+class CallSink;
+struct Inbound;
+}  // namespace mcp
 namespace mcp::jsonrpc {
 struct Message;
 }
@@ -20,6 +27,9 @@ SessionService& session_service(Server& server);
 // store (ping, listings, runs_inline handlers that never park): the HTTP transport then serves a
 // session it trusts without handing the request to its store threads.
 bool answers_without_store(const Server& server, const jsonrpc::Message& message);
+// Server::handle of a document the transport parsed with jsonrpc::parse: its arena is the
+// call's to build results in (a handler's text result, a list page), not the embedder's.
+void handle_parsed(Server& server, boost::json::value document, const Inbound& inbound, std::shared_ptr<CallSink> sink);
 // The server's tracer (ServerOptions::tracing), for the spans a transport records itself (a
 // token's verification, a GET stream); null when tracing is off.
 telemetry::Tracer* tracer(const Server& server);
