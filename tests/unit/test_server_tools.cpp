@@ -48,6 +48,29 @@ TEST_F(Tools, EmbeddedInitializeThenCall) {
     EXPECT_FALSE(r.as_object().contains("isError"));
 }
 
+TEST_F(Tools, ATextResultIsNeverBuiltInAnEmbeddersStorage) {
+    // A text result goes into the call's scratch arena, which is the message's own only when the
+    // server parsed it: an embedder's value keeps its storage to itself.
+    std::vector<boost::json::value> messages;
+    const std::string name(200, 'x');  // a result too long for any inline string
+    {
+        unsigned char buffer[4096];
+        boost::json::static_resource embedders(buffer, sizeof buffer);  // throws when full
+        auto message = boost::json::parse(R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"greet",)"
+                                          R"("arguments":{"name":")" +
+                                              name + R"(","times":3}}})",
+                                          &embedders);
+        messages = conn->send(message);
+        ASSERT_FALSE(messages.empty());
+        EXPECT_NE(messages.back().storage().get(), &embedders);
+        EXPECT_NE(messages.back().at("result").storage().get(), &embedders);
+    }
+    // Read after the buffer is gone.
+    const auto& text = messages.back().at("result").at("content").at(0).at("text").as_string();
+    EXPECT_EQ(text.size(), 3 * (name.size() + 9));
+    EXPECT_TRUE(std::string_view(text).starts_with("Hello, " + name + "! "));
+}
+
 TEST_F(Tools, InvalidArgumentsGiveAnIsErrorResultNamingTheField) {
     auto r = call_tool("greet", {{"name", 5}});
     EXPECT_EQ(r.at("isError"), true);
