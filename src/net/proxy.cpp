@@ -11,12 +11,6 @@ namespace mcp::net {
 
 namespace {
 
-std::string_view trim(std::string_view s) {
-    const auto first = s.find_first_not_of(" \t");
-    if (first == std::string_view::npos) return {};
-    return s.substr(first, s.find_last_not_of(" \t") - first + 1);
-}
-
 std::string lowercase(std::string_view s) {
     std::string out(s);
     std::transform(out.begin(), out.end(), out.begin(), detail::ascii_lower);
@@ -94,7 +88,7 @@ bool no_proxy_matches(std::string_view no_proxy, std::string_view host, std::uin
     if (!host.empty() && host.back() == '.') host.remove_suffix(1);
     while (!no_proxy.empty()) {
         const auto comma = no_proxy.find(',');
-        const auto entry_text = lowercase(trim(no_proxy.substr(0, comma)));
+        const auto entry_text = lowercase(detail::trim(no_proxy.substr(0, comma)));
         no_proxy.remove_prefix(comma == std::string_view::npos ? no_proxy.size() : comma + 1);
         if (entry_text.empty()) continue;
         if (entry_text == "*") return true;

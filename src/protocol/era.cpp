@@ -1,5 +1,6 @@
 #include "protocol/era.hpp"
 #include "protocol/methods.hpp"
+#include "util/json_members.hpp"
 
 #include <mcp/protocol/errors.hpp>
 
@@ -38,55 +39,25 @@ Era classify_era(const jsonrpc::Message& message, std::string_view protocol_vers
     return info != nullptr && !info->exists_in(Era::sessions) ? Era::stateless : Era::sessions;
 }
 
-namespace {
-
-// The envelope's keys, found in one pass over _meta (a lookup each cost more than the rest).
-struct EnvelopeKeys {
-    const boost::json::value* version = nullptr;
-    const boost::json::value* capabilities = nullptr;
-    const boost::json::value* info = nullptr;
-    const boost::json::value* log_level = nullptr;
-};
-
-EnvelopeKeys envelope_keys(const boost::json::object& meta) {
-    EnvelopeKeys keys;
-    for (const auto& member : meta) {
-        const std::string_view key = member.key();
-        if (!key.starts_with(kPrefix)) continue;
-        if (key == kProtocolVersion) {
-            keys.version = &member.value();
-        } else if (key == kClientCapabilities) {
-            keys.capabilities = &member.value();
-        } else if (key == kClientInfo) {
-            keys.info = &member.value();
-        } else if (key == kLogLevel) {
-            keys.log_level = &member.value();
-        }
-    }
-    return keys;
-}
-
-}  // namespace
-
 Envelope read_envelope(const jsonrpc::Message& request) {
     const auto* meta = meta_of(request);
     if (meta == nullptr)
         invalid("Missing required _meta envelope (io.modelcontextprotocol/protocolVersion, clientCapabilities)");
-    const auto keys = envelope_keys(*meta);
+    const auto [version, capabilities, info, log_level] =
+        members_named(*meta, std::array{kProtocolVersion, kClientCapabilities, kClientInfo, kLogLevel});
 
     auto client = std::make_shared<ClientState>();
-    if (keys.version == nullptr) invalid("Missing required _meta key: " + std::string(kProtocolVersion));
-    if (!keys.version->is_string())
-        invalid("Malformed _meta key " + std::string(kProtocolVersion) + ": expected a string");
-    client->protocol_version = keys.version->get_string();
+    if (version == nullptr) invalid("Missing required _meta key: " + std::string(kProtocolVersion));
+    if (!version->is_string()) invalid("Malformed _meta key " + std::string(kProtocolVersion) + ": expected a string");
+    client->protocol_version = version->get_string();
 
-    if (keys.capabilities == nullptr) invalid("Missing required _meta key: " + std::string(kClientCapabilities));
-    if (!keys.capabilities->is_object())
+    if (capabilities == nullptr) invalid("Missing required _meta key: " + std::string(kClientCapabilities));
+    if (!capabilities->is_object())
         invalid("Malformed _meta key " + std::string(kClientCapabilities) + ": expected an object");
-    client->capabilities = keys.capabilities->get_object();
+    client->capabilities = capabilities->get_object();
 
-    if (keys.info != nullptr) {
-        const auto* obj = keys.info->if_object();
+    if (info != nullptr) {
+        const auto* obj = info->if_object();
         const auto* name = obj != nullptr ? obj->if_contains("name") : nullptr;
         const auto* ver = obj != nullptr ? obj->if_contains("version") : nullptr;
         if (name == nullptr || !name->is_string() || ver == nullptr || !ver->is_string()) {
@@ -99,8 +70,8 @@ Envelope read_envelope(const jsonrpc::Message& request) {
     }
 
     Envelope envelope;
-    if (keys.log_level != nullptr) {
-        const auto parsed = keys.log_level->is_string() ? parse_log_level(keys.log_level->get_string()) : std::nullopt;
+    if (log_level != nullptr) {
+        const auto parsed = log_level->is_string() ? parse_log_level(log_level->get_string()) : std::nullopt;
         if (!parsed) invalid("Malformed _meta key " + std::string(kLogLevel) + ": expected a log level");
         envelope.log_level = parsed;
     }

@@ -2,6 +2,7 @@
 
 #include <mcp/protocol/errors.hpp>
 
+#include "util/json_members.hpp"
 #include "util/utf8.hpp"
 
 #include <boost/json/monotonic_resource.hpp>
@@ -84,62 +85,24 @@ std::variant<boost::json::value, Failure> parse(std::string_view text, const Lim
     return parser.release();
 }
 
-namespace {
-
-// The members JSON-RPC defines, found in one pass over the message (a lookup each, most of them
-// misses, cost more than the rest of classifying).
-struct Members {
-    const boost::json::value* id = nullptr;
-    const boost::json::value* version = nullptr;
-    const boost::json::value* method = nullptr;
-    const boost::json::value* params = nullptr;
-    const boost::json::value* result = nullptr;
-    const boost::json::value* error = nullptr;
-};
-
-Members members_of(const boost::json::object& message) {
-    Members m;
-    for (const auto& member : message) {
-        const std::string_view key = member.key();
-        const auto* value = &member.value();
-        if (key == "id") {
-            m.id = value;
-        } else if (key == "jsonrpc") {
-            m.version = value;
-        } else if (key == "method") {
-            m.method = value;
-        } else if (key == "params") {
-            m.params = value;
-        } else if (key == "result") {
-            m.result = value;
-        } else if (key == "error") {
-            m.error = value;
-        }
-    }
-    return m;
-}
-
-}  // namespace
-
 std::variant<Message, Failure> classify(const boost::json::value& document) {
     if (document.is_array()) return invalid("Invalid Request: JSON-RPC batches are not supported");
     if (!document.is_object()) return invalid("Invalid Request: a message must be a JSON object");
-    const auto members = members_of(document.get_object());
+    const auto [id, version, method, params, result, error] = detail::members_named(
+        document.get_object(), std::array<std::string_view, 6>{"id", "jsonrpc", "method", "params", "result", "error"});
 
     // The id is echoed on errors only when it is itself valid.
-    const auto* id = members.id;
     const boost::json::value echo_id = id != nullptr && is_valid_id(*id) ? *id : boost::json::value(nullptr);
 
-    const auto* version = members.version;
     if (version == nullptr || !version->is_string() || version->get_string() != "2.0") {
         return invalid("Invalid Request: \"jsonrpc\" must be \"2.0\"", echo_id);
     }
 
     Message m;
-    if (const auto* method = members.method) {
+    if (method != nullptr) {
         if (!method->is_string()) return invalid("Invalid Request: \"method\" must be a string", echo_id);
         m.method = method->get_string();
-        if (const auto* params = members.params) {
+        if (params != nullptr) {
             if (!params->is_object()) {
                 return Failure{error_code::invalid_params, "Invalid params: \"params\" must be an object", echo_id};
             }
@@ -156,8 +119,6 @@ std::variant<Message, Failure> classify(const boost::json::value& document) {
     }
 
     // A response to a request this server sent.
-    const auto* result = members.result;
-    const auto* error = members.error;
     if ((result == nullptr) == (error == nullptr)) {
         return invalid("Invalid Request: a message needs \"method\", or exactly one of \"result\" and \"error\"",
                        echo_id);

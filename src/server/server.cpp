@@ -146,9 +146,7 @@ void Server::handle(std::string_view text, const Inbound& inbound, std::shared_p
         sink->complete(jsonrpc::make_error(failure->id, failure->code, failure->message));
         return;
     }
-    auto& message = std::get<boost::json::value>(parsed);
-    auto arena = message.storage();
-    serve(*core_, std::move(message), std::move(arena), inbound, std::move(sink));
+    detail::handle_parsed(*this, std::move(std::get<boost::json::value>(parsed)), inbound, std::move(sink));
 }
 
 void Server::handle(boost::json::value message, const Inbound& inbound, std::shared_ptr<CallSink> sink) {

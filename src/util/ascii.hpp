@@ -13,4 +13,14 @@ inline bool ascii_iequals(std::string_view a, std::string_view b) {
     return true;
 }
 
+// Spaces and tabs off both ends (HTTP's optional whitespace, a .env line's blanks). A loop, not
+// find_first_not_of, which searches its set for each character: the HTTP endpoint trims a dozen
+// header values per request.
+constexpr std::string_view trim(std::string_view s) {
+    const auto blank = [](char c) { return c == ' ' || c == '\t'; };
+    while (!s.empty() && blank(s.front())) s.remove_prefix(1);
+    while (!s.empty() && blank(s.back())) s.remove_suffix(1);
+    return s;
+}
+
 }  // namespace mcp::detail

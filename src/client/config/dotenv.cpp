@@ -1,5 +1,7 @@
 #include "client/config/dotenv.hpp"
 
+#include "util/ascii.hpp"
+
 #include <stdexcept>
 
 namespace mcp::detail {
@@ -11,12 +13,6 @@ constexpr std::string_view kBlank = " \t";
 bool key_char(char c, bool first) {
     const bool letter = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
     return letter || (!first && ((c >= '0' && c <= '9') || c == '.' || c == '-'));
-}
-
-std::string_view trim(std::string_view s) {
-    const auto begin = s.find_first_not_of(kBlank);
-    if (begin == std::string_view::npos) return {};
-    return s.substr(begin, s.find_last_not_of(kBlank) - begin + 1);
 }
 
 class Reader {

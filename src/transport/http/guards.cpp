@@ -19,15 +19,6 @@ bool listed(const std::string& host, const std::vector<std::string>& allowed) {
 
 }  // namespace
 
-// A loop, not find_first_not_of: that one searches its set for each character (a dozen calls on
-// every request).
-std::string_view trim(std::string_view s) {
-    const auto blank = [](char c) { return c == ' ' || c == '\t'; };
-    while (!s.empty() && blank(s.front())) s.remove_prefix(1);
-    while (!s.empty() && blank(s.back())) s.remove_suffix(1);
-    return s;
-}
-
 std::string host_of_host_header(std::string_view host) {
     host = trim(host);
     if (host.starts_with('[')) {

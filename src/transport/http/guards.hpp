@@ -8,8 +8,6 @@
 
 namespace mcp::detail {
 
-std::string_view trim(std::string_view s);
-
 // The host part of a Host header ("example.com:8080", "[::1]:3000") or of an Origin
 // ("http://localhost:5173"), lowercased; empty when it cannot be parsed.
 std::string host_of_host_header(std::string_view host);
