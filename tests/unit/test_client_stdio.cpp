@@ -234,8 +234,8 @@ TEST_F(ClientStdio, ACommandThatCannotStartFailsToConnect) {
 namespace {
 
 // Opens a transport on an I/O context of the test's, closes it, and says how long the close took.
-std::chrono::milliseconds open_and_close(mcp::StdioTransport& transport, pid_t& group) {
-    boost::asio::io_context io;
+// `io` outlives `transport`: the transport's strand and timers belong to it until it is destroyed.
+std::chrono::milliseconds open_and_close(boost::asio::io_context& io, mcp::StdioTransport& transport, pid_t& group) {
     auto work = boost::asio::make_work_guard(io);
     std::thread runner([&] { io.run(); });
     // Counted rather than a promise: a second `closed`, or one after the wait gave up, must show as
@@ -262,31 +262,33 @@ std::chrono::milliseconds open_and_close(mcp::StdioTransport& transport, pid_t& 
 }  // namespace
 
 TEST(ClientStdioShutdown, ClosingStdinEndsTheServerAndWhatItLeftInItsGroupGoes) {
+    boost::asio::io_context io;
     mcp::StdioTransport transport({.command = "sh", .args = {"-c", "sleep 1000 & cat"}, .shutdown_grace = 300ms});
     pid_t group = 0;
-    const auto took = open_and_close(transport, group);
+    const auto took = open_and_close(io, transport, group);
     EXPECT_LT(took, 300ms + 1s);  // cat exits at once; the sleep goes with one SIGTERM
     EXPECT_TRUE(eventually([&] { return live_members(group) == 0; }, 2s));
 }
 
 TEST(ClientStdioShutdown, AServerIgnoringStdinAndSigtermIsKilledWithItsGroup) {
+    boost::asio::io_context io;
     mcp::StdioTransport transport(
         {.command = "sh", .args = {"-c", "trap '' TERM; sleep 1000 & exec sleep 1000"}, .shutdown_grace = 300ms});
     pid_t group = 0;
-    const auto took = open_and_close(transport, group);
+    const auto took = open_and_close(io, transport, group);
     EXPECT_GE(took, 600ms);  // a grace period after stdin closed, another after SIGTERM
     EXPECT_LT(took, 600ms + 1s);
     EXPECT_TRUE(eventually([&] { return live_members(group) == 0; }, 2s));
 }
 
 TEST(ClientStdioTransport, StderrLinesAreBoundedAndRateLimited) {
+    boost::asio::io_context io;  // before the transport, which holds a strand of it until destroyed
     mcp::StdioTransport transport({.command = "sh",
                                    .args = {"-c",
                                             "i=0; while [ $i -lt 300 ]; do echo line $i >&2; i=$((i+1)); done; "
                                             "head -c 100 /dev/zero | tr '\\0' x >&2; echo >&2; exec cat"},
                                    .max_stderr_line_bytes = 50,
                                    .max_stderr_lines_per_second = 100});
-    boost::asio::io_context io;
     auto work = boost::asio::make_work_guard(io);
     std::thread runner([&] { io.run(); });
     std::mutex m;
@@ -373,13 +375,13 @@ TEST(ClientStdioTransport, ResourceLimitsHoldInTheChildAndNoneAboveTheClientsHar
     rlimit files{};
     ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &files), 0);
     ASSERT_NE(files.rlim_max, RLIM_INFINITY);
+    boost::asio::io_context io;  // before the transport, which holds a strand of it until destroyed
     mcp::StdioTransport transport({.command = "sh",
                                    .args = {"-c", "exec cat"},
                                    .limits = {.memory_mib = 64,
                                               .cpu_seconds = 30,
                                               .open_files = static_cast<std::uint64_t>(files.rlim_max) + 1000,
                                               .processes = 100}});
-    boost::asio::io_context io;
     auto work = boost::asio::make_work_guard(io);
     std::thread runner([&] { io.run(); });
     std::promise<void> closed;
