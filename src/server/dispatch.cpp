@@ -1,6 +1,5 @@
 #include "server/dispatch.hpp"
 
-#include "json/text_writer.hpp"
 #include "protocol/era.hpp"
 #include "protocol/params.hpp"
 #include "server/call_observer.hpp"
@@ -238,17 +237,6 @@ TraceContext trace_of(const jsonrpc::Message& msg, const Inbound& inbound) {
     return start_span(traceparent, tracestate);
 }
 
-LogFields log_fields_of(const CallState& call) {
-    LogFields fields;
-    fields.reserve(5);  // one allocation, not one per growth
-    fields.emplace_back("mcp.request.id", json_text(call.message.id));
-    fields.emplace_back("mcp.method", call.message.method);
-    if (call.session && !call.session->id().empty()) fields.emplace_back("mcp.session", call.session->id());
-    if (const auto& name = call.exchange->client_info().name; !name.empty()) fields.emplace_back("mcp.client", name);
-    if (const auto& principal = call.exchange->principal()) fields.emplace_back("mcp.principal", principal->subject);
-    return fields;
-}
-
 // A call's turn on the handler pool, with the thread-local context of its request. Its client's
 // place for calls in flight is given back after the first turn (taken out before it runs: once
 // parked, the call may be resumed on another thread at any moment).
@@ -369,13 +357,13 @@ void handle_request(ServerCore& core, const std::shared_ptr<CallState>& call, co
     if (method->runs_inline != nullptr && method->runs_inline(core, *call)) {
         // Declared non-blocking: served on this thread, with the request context already here.
         call->runs_inline = true;
-        RequestContextScope request_context(call->trace, log_fields_of(*call));
+        RequestContextScope request_context(*call);
         run_call(*method, call);  // parks itself, should it wait for the client (2025, replayable)
         return;
     }
 
     {
-        RequestContextScope request_context(call->trace, log_fields_of(*call));
+        RequestContextScope request_context(*call);
         call->snapshot = core.context_registry->capture();
     }
     if (!admit_client_call(call)) return;

@@ -103,15 +103,16 @@ namespace {
 // `scratch`: where the server may build this call's larger results (list pages): the message's
 // own arena when the server parsed it, default storage when an embedder handed in a value (its
 // storage is the embedder's, with a lifetime and thread-safety the server cannot know).
-void serve(detail::ServerCore& core, boost::json::value message, boost::json::storage_ptr scratch,
-           const Inbound& inbound, std::shared_ptr<CallSink> sink) {
+// Returns the call's stop source when the message is a request.
+std::stop_source serve(detail::ServerCore& core, boost::json::value message, boost::json::storage_ptr scratch,
+                       const Inbound& inbound, std::shared_ptr<CallSink> sink) {
     core.pool();  // serving has begun: options are fixed from here on
     auto call = std::make_shared<detail::CallState>(core, std::move(message), std::move(sink), inbound.session);
     call->scratch = std::move(scratch);
     auto classified = jsonrpc::classify(call->document);
     if (auto* failure = std::get_if<jsonrpc::Failure>(&classified)) {
         call->sink->complete(jsonrpc::make_error(failure->id, failure->code, failure->message));
-        return;
+        return std::stop_source(std::nostopstate);
     }
     call->message = std::get<jsonrpc::Message>(std::move(classified));
     const auto& msg = call->message;
@@ -119,7 +120,7 @@ void serve(detail::ServerCore& core, boost::json::value message, boost::json::st
     if (msg.kind == jsonrpc::Kind::notification) {
         detail::handle_notification(core, msg, inbound.session);
         call->sink->complete(std::nullopt);
-        return;
+        return std::stop_source(std::nostopstate);
     }
     if (msg.kind == jsonrpc::Kind::response) {
         try {
@@ -129,13 +130,14 @@ void serve(detail::ServerCore& core, boost::json::value message, boost::json::st
             if (detail::metrics::enabled()) detail::store_metrics().unavailable.add();
             call->sink->complete_overloaded(jsonrpc::make_error(nullptr, error_code::internal_error,
                                                                 std::string("Store unavailable: ") + e.what()));
-            return;
+            return std::stop_source(std::nostopstate);
         }
         call->sink->complete(std::nullopt);
-        return;
+        return std::stop_source(std::nostopstate);
     }
 
     detail::handle_request(core, call, inbound);
+    return call->stop;
 }
 
 }  // namespace
@@ -153,10 +155,10 @@ void Server::handle(boost::json::value message, const Inbound& inbound, std::sha
     serve(*core_, std::move(message), {}, inbound, std::move(sink));
 }
 
-void detail::handle_parsed(Server& server, boost::json::value document, const Inbound& inbound,
-                           std::shared_ptr<CallSink> sink) {
+std::stop_source detail::handle_parsed(Server& server, boost::json::value document, const Inbound& inbound,
+                                       std::shared_ptr<CallSink> sink) {
     auto arena = document.storage();
-    serve(*server.core_, std::move(document), std::move(arena), inbound, std::move(sink));
+    return serve(*server.core_, std::move(document), std::move(arena), inbound, std::move(sink));
 }
 
 }  // namespace mcp

@@ -167,3 +167,42 @@ TEST_F(Elastic, ThreadLocalContextTravelsToTheHandlerAndIsClearedAfter) {
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
     EXPECT_EQ(tenant_clears.load(), clears_before + 1);
 }
+
+namespace {
+
+// The calling thread's log fields, as "name=value;…".
+std::string log_fields_text() {
+    std::string text;
+    for (const auto& [name, value] : mcp::current_log_fields()) text += name + "=" + value + ";";
+    return text;
+}
+
+}  // namespace
+
+// The log fields of a call served inline are built only when read: they must still be the call's,
+// read in the handler, in a snapshot taken there, and on the pool; and gone once the call is.
+TEST_F(Elastic, LogFieldsAreTheCallsInlineInASnapshotAndOnThePool) {
+    std::string inline_fields, snapshot_fields, pooled_fields;
+    server.tool({.name = "quick", .description = "Inline", .runs_inline = true}, [&] {
+        const auto snapshot = server.context_registry().capture();  // before the fields were read
+        inline_fields = log_fields_text();
+        std::thread([&] {
+            const auto scope = snapshot.restore();
+            snapshot_fields = log_fields_text();
+        }).join();
+        return "quick";
+    });
+    server.tool("pooled", "On the pool", [&] {
+        pooled_fields = log_fields_text();
+        return "pooled";
+    });
+    connect_and_initialize();
+    EXPECT_EQ(first_text(call_tool("quick", {})), "quick");
+    EXPECT_EQ(first_text(call_tool("pooled", {})), "pooled");
+    EXPECT_NE(inline_fields.find("mcp.method=tools/call;"), std::string::npos) << inline_fields;
+    EXPECT_NE(inline_fields.find("mcp.request.id="), std::string::npos) << inline_fields;
+    EXPECT_EQ(snapshot_fields, inline_fields);
+    EXPECT_NE(pooled_fields.find("mcp.method=tools/call;"), std::string::npos) << pooled_fields;
+    EXPECT_NE(pooled_fields, inline_fields);  // another request id
+    EXPECT_EQ(log_fields_text(), "");         // this thread served the inline call: nothing is left
+}

@@ -184,8 +184,8 @@ private:
     friend detail::SessionService& detail::session_service(Server& server);
     friend bool detail::answers_without_store(const Server& server, const jsonrpc::Message& message);
     friend telemetry::Tracer* detail::tracer(const Server& server);
-    friend void detail::handle_parsed(Server& server, boost::json::value document, const Inbound& inbound,
-                                      std::shared_ptr<CallSink> sink);
+    friend std::stop_source detail::handle_parsed(Server& server, boost::json::value document, const Inbound& inbound,
+                                                  std::shared_ptr<CallSink> sink);
     friend class Extension;
 
     void add_tool(detail::ToolDefinition def);

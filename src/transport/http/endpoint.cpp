@@ -1,5 +1,7 @@
 // The MCP endpoint: POST, GET and DELETE under the rules of both eras (2025-11-25 sessions and
 // 2026-07-28 stateless requests), decided per request.
+#include "transport/http/endpoint.hpp"
+
 #include "json/text_writer.hpp"
 #include "transport/http/bearer_auth.hpp"
 #include "transport/http/cors.hpp"
@@ -90,28 +92,6 @@ void count_refusal(const BearerVerdict& verdict) {
     }
 }
 
-// What the endpoint learned about the request before the core sees it.
-struct Caller {
-    std::shared_ptr<const Principal> principal;
-    TraceContext trace;
-    std::string address;  // the client's, as the quotas count it (client_address.hpp)
-    // The connection for the request's span; its client_address views the peer's or `whole`.
-    InboundNetwork network;
-    std::string whole;  // a client behind proxies, written whole when spans are recorded
-    const std::string& subject() const {
-        static const std::string anonymous;
-        return principal ? principal->subject : anonymous;
-    }
-    // Who the client is for the bounds kept per client.
-    std::string key() const { return client_key(subject(), address); }
-    Inbound inbound(std::shared_ptr<Session> session, std::stop_token cancel, const RequestHeaders* headers,
-                    Era era) const {
-        auto connection = network;
-        if (!whole.empty()) connection.client_address = whole;
-        return Inbound{std::move(session), std::move(cancel), headers, principal, trace, era, address, connection};
-    }
-};
-
 // The client of a request from `peer`: the peer itself, or behind a trusted proxy the hop the
 // forwarding header names; as the quotas count it, and for the request's span when one may be
 // recorded (an IPv4 address is whole in both: only an IPv6 one is written again).
@@ -150,10 +130,13 @@ std::string retry_after(const HttpContext& ctx) {
 }
 
 // Hands a message to the core. Thread-locals an authenticator set on this thread travel with it
-// (the core snapshots them) and are cleared here, before this thread serves anything else.
-void dispatch(HttpContext& ctx, boost::json::value document, const Inbound& inbound, std::shared_ptr<CallSink> sink) {
-    handle_parsed(ctx.server, std::move(document), inbound, std::move(sink));
+// (the core snapshots them) and are cleared here, before this thread serves anything else. Returns
+// the call's stop source for a request.
+std::stop_source dispatch(HttpContext& ctx, boost::json::value document, const Inbound& inbound,
+                          std::shared_ptr<CallSink> sink) {
+    auto cancel = handle_parsed(ctx.server, std::move(document), inbound, std::move(sink));
     ctx.server.context_registry().clear_current_thread();
+    return cancel;
 }
 
 // Runs `work`, which may wait for the session store: right here with the memory store, on the
@@ -194,64 +177,86 @@ public:
     std::optional<boost::json::value> response;
 };
 
-// A 2026-07-28 message handed to the core; its answer comes through the returned outbox. Not a
-// coroutine: each coroutine on a request's path costs a frame allocated for that request.
-std::shared_ptr<Outbox> dispatch_stateless(boost::json::value document, const RequestHeaders& headers,
-                                           const std::stop_source& cancel, const Caller& caller, HttpContext& ctx) {
-    auto outbox = std::make_shared<Outbox>(ctx.options.max_pending_bytes);
-    dispatch(ctx, std::move(document), caller.inbound(nullptr, cancel.get_token(), &headers, Era::stateless),
-             std::make_shared<ResponseStream>(Era::stateless, outbox, nullptr, ctx.options.sse_retry.count(),
-                                              ctx.bearer.get()));
-    return outbox;
+// A response the core produces: the whole answer when the core gave it already (a call answered
+// inline), else the outbox to deliver it from.
+RequestStep settle(Delivery delivery, const Request& request, const HttpContext& ctx) {
+    auto whole = delivery.outbox->take_whole();
+    if (!whole) return delivery;
+    return WholeResponse(whole->head.status, request, std::move(whole->body), "application/json", whole->head.headers,
+                         ctx);
 }
 
-asio::awaitable<bool> post_initialize(HttpStream& stream, const Request& request, boost::json::value document,
-                                      const Caller& caller, HttpContext& ctx) {
-    const boost::json::value id = document.at("id");  // initialize is a request
-    auto session = ctx.sessions.create();
-    auto sink = std::make_shared<InlineSink>();
-    dispatch(ctx, std::move(document), caller.inbound(session->session(), {}, nullptr, Era::sessions), sink);
-    if (!sink->response) co_return co_await write_response(stream, request, 202, {}, {}, {}, ctx);
-    const auto& response = *sink->response;
-    if (!response.as_object().contains("result")) {
-        co_return co_await write_response(stream, request, status_of(response, Era::sessions), json_text(response),
-                                          "application/json", {}, ctx);
-    }
-    const auto client = caller.key();
-    switch (co_await near_store(ctx, [&] { return ctx.sessions.admit(session, client); })) {
+// A 2026-07-28 message handed to the core; its answer comes through the outbox. A request is
+// cancelled when the client leaves before its answer.
+RequestStep dispatch_stateless(const Request& request, boost::json::value document, const RequestHeaders& headers,
+                               const Caller& caller, HttpContext& ctx) {
+    auto outbox = std::make_shared<Outbox>(ctx.options.max_pending_bytes);
+    auto cancel = dispatch(ctx, std::move(document), caller.inbound(nullptr, {}, &headers, Era::stateless),
+                           std::make_shared<ResponseStream>(Era::stateless, outbox, nullptr,
+                                                            ctx.options.sse_retry.count(), ctx.bearer.get()));
+    return settle(Delivery{std::move(outbox), std::move(cancel)}, request, ctx);
+}
+
+// A 2025-11-25 message handed to the core in its session; its answer comes through the outbox. A
+// client that disconnects has not cancelled: it may resume with Last-Event-ID.
+RequestStep serve_in(const std::shared_ptr<ResumableSession>& session, const Request& request,
+                     boost::json::value document, const Caller& caller, HttpContext& ctx) {
+    auto outbox = std::make_shared<Outbox>(ctx.options.max_pending_bytes);
+    dispatch(ctx, std::move(document), caller.inbound(session->session(), {}, nullptr, Era::sessions),
+             std::make_shared<ResponseStream>(Era::sessions, outbox, session, ctx.options.sse_retry.count(),
+                                              ctx.bearer.get()));
+    return settle(Delivery{std::move(outbox), std::stop_source(std::nostopstate)}, request, ctx);
+}
+
+// The answer to initialize once its session was offered to the store's bounds.
+WholeResponse admitted(SessionService::Admission admission, const Request& request, const AdmitSession& admit,
+                       const HttpContext& ctx) {
+    switch (admission) {
         case SessionService::Admission::admitted: break;
         case SessionService::Admission::client_limit:
-            co_return co_await write_error(stream, request, 429, error_code::rate_limited,
-                                           "Too many sessions for this client, try again later", ctx,
-                                           header_list("Retry-After", retry_after(ctx)), id);
+            return error_response(request, 429, error_code::rate_limited,
+                                  "Too many sessions for this client, try again later", ctx,
+                                  header_list("Retry-After", retry_after(ctx)), admit.id);
         case SessionService::Admission::full:
-            co_return co_await write_error(stream, request, 503, kServerError, "Too many sessions, try again later",
-                                           ctx, header_list("Retry-After", "5"), id);
+            return error_response(request, 503, kServerError, "Too many sessions, try again later", ctx,
+                                  header_list("Retry-After", "5"), admit.id);
     }
-    co_return co_await write_response(stream, request, 200, json_text(response), "application/json",
-                                      header_list("Mcp-Session-Id", session->id()), ctx);
+    return WholeResponse(200, request, json_text(admit.response), "application/json",
+                         header_list("Mcp-Session-Id", admit.session->id()), ctx);
 }
 
-asio::awaitable<bool> post(HttpStream& stream, Request& request, const Caller& caller, HttpContext& ctx) {
+RequestStep initialize(const Request& request, boost::json::value document, Caller& caller, HttpContext& ctx) {
+    AdmitSession admit{ctx.sessions.create(), nullptr, document.at("id")};  // initialize is a request
+    auto sink = std::make_shared<InlineSink>();
+    dispatch(ctx, std::move(document), caller.inbound(admit.session->session(), {}, nullptr, Era::sessions), sink);
+    if (!sink->response) return WholeResponse(202, request, {}, {}, {}, ctx);
+    admit.response = std::move(*sink->response);
+    if (!admit.response.as_object().contains("result")) {
+        return WholeResponse(status_of(admit.response, Era::sessions), request, json_text(admit.response),
+                             "application/json", {}, ctx);
+    }
+    if (ctx.store_threads) return Waiting{std::move(caller), std::move(admit)};
+    return admitted(ctx.sessions.admit(admit.session, caller.key()), request, admit, ctx);
+}
+
+RequestStep post(Request& request, Caller& caller, HttpContext& ctx) {
     if (!is_json_content_type(header(request, "Content-Type"))) {
-        co_return co_await write_error(stream, request, 415, kServerError,
-                                       "Unsupported Media Type: the body must be application/json", ctx);
+        return error_response(request, 415, kServerError, "Unsupported Media Type: the body must be application/json",
+                              ctx);
     }
     const auto accept = header(request, "Accept");
     if (!accepts(accept, "application/json") || !accepts(accept, "text/event-stream")) {
-        co_return co_await write_error(stream, request, 406, kServerError,
-                                       "Not Acceptable: the client must accept application/json and text/event-stream",
-                                       ctx);
+        return error_response(request, 406, kServerError,
+                              "Not Acceptable: the client must accept application/json and text/event-stream", ctx);
     }
     auto parsed = jsonrpc::parse(request.body(), ctx.server.options().limits);
-    if (auto* failure = std::get_if<jsonrpc::Failure>(&parsed)) {
-        co_return co_await write_error(stream, request, 400, failure->code, failure->message, ctx);
-    }
+    if (auto* failure = std::get_if<jsonrpc::Failure>(&parsed))
+        return error_response(request, 400, failure->code, failure->message, ctx);
     auto document = std::move(std::get<boost::json::value>(parsed));
     auto classified = jsonrpc::classify(document);
     if (auto* failure = std::get_if<jsonrpc::Failure>(&classified)) {
         auto body = boost::json::serialize(jsonrpc::make_error(failure->id, failure->code, failure->message));
-        co_return co_await write_response(stream, request, 400, std::move(body), "application/json", {}, ctx);
+        return WholeResponse(400, request, std::move(body), "application/json", {}, ctx);
     }
     const auto& message = std::get<jsonrpc::Message>(classified);
     const bool is_request = message.kind == jsonrpc::Kind::request;
@@ -264,58 +269,40 @@ asio::awaitable<bool> post(HttpStream& stream, Request& request, const Caller& c
     const auto* info = find_method_info(message.method);
     if (classify_era(message, version) == Era::stateless) {
         if (message.kind == jsonrpc::Kind::response) {
-            co_return co_await write_error(stream, request, 400, error_code::invalid_request,
-                                           "Invalid Request: 2026-07-28 has no server-to-client requests to answer",
-                                           ctx);
+            return error_response(request, 400, error_code::invalid_request,
+                                  "Invalid Request: 2026-07-28 has no server-to-client requests to answer", ctx);
         }
         if (message.kind == jsonrpc::Kind::notification && info != nullptr && !info->exists_in(Era::stateless)) {
-            co_return co_await write_error(
-                stream, request, 404, error_code::method_not_found,
-                "Method not found: " + std::string(message.method) + " is not part of 2026-07-28", ctx);
+            return error_response(request, 404, error_code::method_not_found,
+                                  "Method not found: " + std::string(message.method) + " is not part of 2026-07-28",
+                                  ctx);
         }
-        std::stop_source cancel;  // the client's disconnect cancels a request
-        const auto outbox = dispatch_stateless(std::move(document), headers, cancel, caller, ctx);
-        co_return co_await deliver(stream, request, outbox, is_request ? &cancel : nullptr, {}, ctx);
+        return dispatch_stateless(request, std::move(document), headers, caller, ctx);
     }
 
     if (!version.empty() && !revision::is_session_era(version)) {
-        co_return co_await write_error(stream, request, 400, kServerError,
-                                       "Bad Request: unsupported MCP-Protocol-Version " + std::string(version), ctx, {},
-                                       id);
+        return error_response(request, 400, kServerError,
+                              "Bad Request: unsupported MCP-Protocol-Version " + std::string(version), ctx, {}, id);
     }
-    if (is_request && info != nullptr && info->opens_session) {
-        co_return co_await post_initialize(stream, request, std::move(document), caller, ctx);
-    }
+    if (is_request && info != nullptr && info->opens_session)
+        return initialize(request, std::move(document), caller, ctx);
     const auto session_id = header(request, "Mcp-Session-Id");
-    if (session_id.empty()) {
-        co_return co_await write_error(stream, request, 400, kServerError,
-                                       "Bad Request: Mcp-Session-Id header is required", ctx, {}, id);
-    }
-    auto outbox = std::make_shared<Outbox>(ctx.options.max_pending_bytes);
-    const auto serve = [&](const std::shared_ptr<ResumableSession>& session) {
-        dispatch(ctx, std::move(document), caller.inbound(session->session(), {}, nullptr, Era::sessions),
-                 std::make_shared<ResponseStream>(Era::sessions, outbox, session, ctx.options.sse_retry.count(),
-                                                  ctx.bearer.get()));
-    };
-    // A session whose record this node trusts, and a request the core answers without the store:
-    // served on this thread, as with the memory store (the hand-off to the store threads and back
-    // was most of what a call cost more with Redis).
-    if (ctx.store_threads && answers_without_store(ctx.server, message)) {
-        if (auto session = ctx.sessions.find_trusted(session_id, caller.subject())) {
-            serve(session);
-            co_return co_await deliver(stream, request, outbox, nullptr, {}, ctx);
+    if (session_id.empty())
+        return error_response(request, 400, kServerError, "Bad Request: Mcp-Session-Id header is required", ctx, {},
+                              id);
+    if (ctx.store_threads) {
+        // A session whose record this node trusts, and a request the core answers without the
+        // store: served on this thread, as with the memory store (the hand-off to the store threads
+        // and back was most of what a call cost more with Redis).
+        if (answers_without_store(ctx.server, message)) {
+            if (auto session = ctx.sessions.find_trusted(session_id, caller.subject()))
+                return serve_in(session, request, std::move(document), caller, ctx);
         }
+        return Waiting{std::move(caller), ServeInSession{std::move(document), std::string(session_id), id}};
     }
-    const bool found = co_await near_store(ctx, [&] {
-        auto session = ctx.sessions.find(session_id, caller.subject());
-        if (!session) return false;
-        serve(session);
-        return true;
-    });
-    if (!found)
-        co_return co_await write_error(stream, request, 404, kSessionNotFound, "Session not found", ctx, {}, id);
-    // A 2025 client that disconnects has not cancelled: it may resume with Last-Event-ID.
-    co_return co_await deliver(stream, request, outbox, nullptr, {}, ctx);
+    auto session = ctx.sessions.find(session_id, caller.subject());
+    if (!session) return error_response(request, 404, kSessionNotFound, "Session not found", ctx, {}, id);
+    return serve_in(session, request, std::move(document), caller, ctx);
 }
 
 asio::awaitable<bool> get(HttpStream& stream, const Request& request, const Caller& caller, HttpContext& ctx) {
@@ -520,56 +507,103 @@ asio::awaitable<std::optional<Refusal>> check_bearer(Caller& caller, const Reque
     co_return std::nullopt;
 }
 
+WholeResponse refused(const Request& request, const Refusal& refusal, const HttpContext& ctx) {
+    return error_response(request, refusal.status, refusal.code, refusal.message, ctx, refusal.headers);
+}
+
+// The store is consulted before anything is written: its failure can still be answered.
+WholeResponse store_unavailable(const Request& request, HttpContext& ctx, std::string_view failure) {
+    if (metrics::enabled()) store_metrics().unavailable.add();
+    log().warn("session store unavailable: {}", failure);
+    auto body = jsonrpc::make_error(request_id_of(request, ctx), kServerError,
+                                    "Service Unavailable: the session store cannot be reached, try again later");
+    return {503, request, boost::json::serialize(body), "application/json", header_list("Retry-After", "1"), ctx};
+}
+
+// The method's part that needs no waiting, for a caller whose credentials were accepted.
+RequestStep route(Request& request, Caller& caller, HttpContext& ctx) {
+    try {
+        switch (request.method()) {
+            case http::verb::post: return post(request, caller, ctx);
+            case http::verb::get: return Waiting{std::move(caller), OpenStream{}};
+            case http::verb::delete_: return Waiting{std::move(caller), EndSession{}};
+            default:
+                return error_response(request, 405, kServerError, "Method Not Allowed", ctx,
+                                      header_list("Allow", "GET, POST, DELETE"));
+        }
+    } catch (const StoreUnavailable& e) {
+        return store_unavailable(request, ctx, e.what());
+    }
+}
+
+// What waits: each branch ends in an answer to write or a response to deliver, except a stream
+// (GET) and a DELETE, which write their own.
+asio::awaitable<RequestStep> wait_for(Waiting waiting, Request& request, HttpContext& ctx) {
+    Caller& caller = waiting.caller;
+    if (std::holds_alternative<CheckToken>(waiting.what)) {
+        if (auto refusal = co_await check_bearer(caller, request, ctx)) co_return refused(request, *refusal, ctx);
+        co_return route(request, caller, ctx);
+    }
+    if (auto* admit = std::get_if<AdmitSession>(&waiting.what)) {
+        const auto client = caller.key();
+        const auto admission = co_await near_store(ctx, [&] { return ctx.sessions.admit(admit->session, client); });
+        co_return admitted(admission, request, *admit, ctx);
+    }
+    auto& serve = std::get<ServeInSession>(waiting.what);
+    std::optional<RequestStep> served;
+    co_await near_store(ctx, [&] {
+        if (auto session = ctx.sessions.find(serve.session_id, caller.subject()))
+            served = serve_in(session, request, std::move(serve.document), caller, ctx);
+    });
+    if (!served) co_return error_response(request, 404, kSessionNotFound, "Session not found", ctx, {}, serve.id);
+    co_return std::move(*served);
+}
+
 }  // namespace
 
 bool targets_endpoint(std::string_view target, const HttpContext& ctx) {
     return target.substr(0, target.find('?')) == ctx.options.endpoint;
 }
 
-asio::awaitable<bool> handle_request(HttpStream& stream, Request& request, const ConnectionPeer& peer,
-                                     HttpContext& ctx) {
+RequestStep begin_request(Request& request, const ConnectionPeer& peer, HttpContext& ctx) {
     if (is_metadata_request(request, ctx)) {
-        if (request.method() != http::verb::get) {
-            co_return co_await write_error(stream, request, 405, kServerError, "Method Not Allowed", ctx,
-                                           header_list("Allow", "GET"));
-        }
-        co_return co_await write_response(stream, request, 200, ctx.bearer->metadata_document(ctx.server),
-                                          "application/json", header_list("Cache-Control", "max-age=300"), ctx);
+        if (request.method() != http::verb::get)
+            return error_response(request, 405, kServerError, "Method Not Allowed", ctx, header_list("Allow", "GET"));
+        return WholeResponse(200, request, ctx.bearer->metadata_document(ctx.server), "application/json",
+                             header_list("Cache-Control", "max-age=300"), ctx);
     }
     auto refusal = refuse_early(request, ctx);
     // A preflight carries no credentials: it is answered before the token check.
-    if (!refusal && request.method() == http::verb::options && cors_allowed(request, ctx.options)) {
-        co_return co_await write_response(stream, request, 204, {}, {}, cors_preflight_headers(request), ctx);
-    }
+    if (!refusal && request.method() == http::verb::options && cors_allowed(request, ctx.options))
+        return WholeResponse(204, request, {}, {}, cors_preflight_headers(request), ctx);
     Caller caller;
     if (!refusal) refusal = identify(caller, request, peer, ctx);
-    if (!refusal && ctx.bearer) refusal = co_await check_bearer(caller, request, ctx);
-    if (refusal) {
-        co_return co_await write_error(stream, request, refusal->status, refusal->code, refusal->message, ctx,
-                                       refusal->headers);
-    }
-    // The store is consulted before anything is written: a failure can still be answered.
+    if (refusal) return refused(request, *refusal, ctx);
+    if (ctx.bearer) return Waiting{std::move(caller), CheckToken{}};
+    return route(request, caller, ctx);
+}
+
+asio::awaitable<bool> finish_request(HttpStream& stream, Request& request, RequestStep step, HttpContext& ctx) {
     std::optional<std::string> store_failure;
     try {
-        switch (request.method()) {
-            case http::verb::post: co_return co_await post(stream, request, caller, ctx);
-            case http::verb::get: co_return co_await get(stream, request, caller, ctx);
-            case http::verb::delete_: co_return co_await remove(stream, request, caller, ctx);
-            default: break;
+        // A token's check leads to the method, which may wait in turn.
+        while (auto* waiting = std::get_if<Waiting>(&step)) {
+            if (std::holds_alternative<OpenStream>(waiting->what))
+                co_return co_await get(stream, request, waiting->caller, ctx);
+            if (std::holds_alternative<EndSession>(waiting->what))
+                co_return co_await remove(stream, request, waiting->caller, ctx);
+            step = co_await wait_for(std::move(*waiting), request, ctx);
         }
     } catch (const StoreUnavailable& e) {
         store_failure = e.what();
     }
-    if (store_failure) {
-        if (metrics::enabled()) store_metrics().unavailable.add();
-        log().warn("session store unavailable: {}", *store_failure);
-        auto body = jsonrpc::make_error(request_id_of(request, ctx), kServerError,
-                                        "Service Unavailable: the session store cannot be reached, try again later");
-        co_return co_await write_response(stream, request, 503, boost::json::serialize(body), "application/json",
-                                          header_list("Retry-After", "1"), ctx);
+    if (store_failure) step = store_unavailable(request, ctx, *store_failure);
+    if (auto* delivery = std::get_if<Delivery>(&step)) {
+        co_return co_await deliver(stream, request, delivery->outbox, &delivery->cancel, {}, ctx);
     }
-    co_return co_await write_error(stream, request, 405, kServerError, "Method Not Allowed", ctx,
-                                   header_list("Allow", "GET, POST, DELETE"));
+    const auto& response = std::get<WholeResponse>(step);
+    auto [ec, n] = co_await start_write(stream, response, ctx);
+    co_return response.written(ec, n);
 }
 
 }  // namespace mcp::detail

@@ -31,14 +31,14 @@
 
 namespace mcp::detail {
 
-// A request's header fields come from an arena its connection empties after each request
-// (serve_connection): the dozen fields of a request cost no allocation each. A copy of a request
-// allocates its own (polymorphic allocators do not propagate on copy); a moved one still uses the
-// arena, so nothing may keep a request by move beyond its own request.
+// A request's header fields and body come from an arena its connection empties after each
+// request (serve_connection): the dozen fields and the body of a request cost no allocation each.
+// A copy of a request allocates its own (polymorphic allocators do not propagate on copy); a moved
+// one still uses the arena, so nothing may keep a request by move beyond its own request.
 using FieldAllocator = std::pmr::polymorphic_allocator<char>;
-using Request =
-    boost::beast::http::request<boost::beast::http::string_body, boost::beast::http::basic_fields<FieldAllocator>>;
-using RequestParser = boost::beast::http::request_parser<boost::beast::http::string_body, FieldAllocator>;
+using RequestBody = boost::beast::http::basic_string_body<char, std::char_traits<char>, FieldAllocator>;
+using Request = boost::beast::http::request<RequestBody, boost::beast::http::basic_fields<FieldAllocator>>;
+using RequestParser = boost::beast::http::request_parser<RequestBody, FieldAllocator>;
 
 // Threads for the steps that wait on a shared store: each wait is short (a Redis round trip, at
 // most the command timeout), so a few threads carry many requests.
@@ -109,9 +109,5 @@ struct ConnectionPeer {
     std::string whole;
     std::string_view whole_address() const { return whole.empty() ? std::string_view(client) : whole; }
 };
-
-// One request on the MCP endpoint; returns whether the connection may be kept alive.
-boost::asio::awaitable<bool> handle_request(HttpStream& stream, Request& request, const ConnectionPeer& peer,
-                                            HttpContext& ctx);
 
 }  // namespace mcp::detail

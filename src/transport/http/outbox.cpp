@@ -71,6 +71,12 @@ std::optional<ResponseHead> Outbox::head() {
     return head_;
 }
 
+std::optional<Outbox::Whole> Outbox::take_whole() {
+    std::lock_guard lock(mutex_);
+    if (!head_ || head_->kind == ResponseHead::Kind::event_stream || !finished_ || detached_) return std::nullopt;
+    return Whole{std::move(*head_), std::exchange(pending_, {})};
+}
+
 std::string Outbox::take(bool& finished) {
     std::lock_guard lock(mutex_);
     finished = finished_;

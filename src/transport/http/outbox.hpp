@@ -44,6 +44,13 @@ public:
     // from producers touch nothing of Asio.
     void release_consumer();
     std::optional<ResponseHead> head();
+    // A whole JSON response (not a stream) the producer has finished: its head and body, taken in
+    // one step. Nothing while it is still being produced.
+    struct Whole {
+        ResponseHead head;
+        std::string body;
+    };
+    std::optional<Whole> take_whole();
     // The bytes queued so far; `finished` tells whether the producer is done.
     std::string take(bool& finished);
     // The connection is gone: later pushes are refused.

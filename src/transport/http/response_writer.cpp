@@ -50,25 +50,52 @@ void abandon(Outbox& outbox, std::stop_source* cancel) {
 // A header value must not end the header early (CR or LF): anything after it is dropped.
 std::string_view one_line(std::string_view value) { return value.substr(0, value.find_first_of("\r\n")); }
 
+// Heads are formatted into a std::string or a WholeResponse's HeadBuffer.
+template <class Head>
+void put(Head& head, std::string_view text) {
+    head.append(text.data(), text.data() + text.size());
+}
+
 // The status line, the Server header and `headers`.
-std::string head_start(unsigned status, const Request& request, const HeaderList& headers) {
+template <class Head>
+void head_start(Head& head, unsigned status, const Request& request, const HeaderList& headers) {
+    put(head, request.version() == 10 ? "HTTP/1.0 " : "HTTP/1.1 ");
+    put(head, fmt::format_int(status).c_str());
+    put(head, " ");
     const auto reason = http::obsolete_reason(static_cast<http::status>(status));
-    std::string head;
-    head.reserve(160);
-    head.append(request.version() == 10 ? "HTTP/1.0 " : "HTTP/1.1 ").append(std::to_string(status)).append(" ");
-    head.append(reason.data(), reason.size()).append("\r\nServer: mcp-cpp\r\n");
-    for (const auto& [name, value] : headers)
-        head.append(one_line(name)).append(": ").append(one_line(value)).append("\r\n");
-    return head;
+    put(head, std::string_view(reason.data(), reason.size()));
+    put(head, "\r\nServer: mcp-cpp\r\n");
+    for (const auto& [name, value] : headers) {
+        put(head, one_line(name));
+        put(head, ": ");
+        put(head, one_line(value));
+        put(head, "\r\n");
+    }
 }
 
 // The Connection header where the default does not say it, and the blank line. `keep_alive`:
 // whether the connection may serve another request after this response.
-void head_end(std::string& head, const Request& request, bool keep_alive) {
+template <class Head>
+void head_end(Head& head, const Request& request, bool keep_alive) {
     // HTTP/1.1 keeps the connection unless told otherwise; HTTP/1.0 closes it unless told.
-    if (request.version() >= 11 && !keep_alive) head.append("Connection: close\r\n");
-    if (request.version() < 11 && keep_alive) head.append("Connection: keep-alive\r\n");
-    head.append("\r\n");
+    if (request.version() >= 11 && !keep_alive) put(head, "Connection: close\r\n");
+    if (request.version() < 11 && keep_alive) put(head, "Connection: keep-alive\r\n");
+    put(head, "\r\n");
+}
+
+template <class Head>
+void response_head(Head& head, unsigned status, const Request& request, std::string_view content_type,
+                   std::size_t length, const HeaderList& headers) {
+    head_start(head, status, request, headers);
+    if (length > 0) {
+        put(head, "Content-Type: ");
+        put(head, content_type);
+        put(head, "\r\n");
+    }
+    put(head, "Content-Length: ");
+    put(head, fmt::format_int(length).c_str());
+    put(head, "\r\n");
+    head_end(head, request, request.keep_alive());
 }
 
 // HTTP/1.0 has no chunked coding (RFC 9112 §6.1): an event stream to an HTTP/1.0 client is sent
@@ -78,11 +105,6 @@ bool chunked(const Request& request) { return request.version() >= 11; }
 // A response to HEAD ends at its head, whatever its status (RFC 9110 §9.3.2): its headers say
 // what a GET would have had, the body is not sent.
 bool head_only(const Request& request) { return request.method() == http::verb::head; }
-
-// Every write of this file has this one buffer type, so Asio's composed write is compiled once per
-// stream layer (TCP and TLS) rather than once per shape of message: that was most of this file's
-// compile time. Unused places hold empty buffers.
-using WriteBuffers = std::array<asio::const_buffer, 3>;
 
 // Bytes of an event stream as they go out: one chunk of a chunked body (its size line, kept here
 // until the write ends, the data and a CRLF), or the data alone to an HTTP/1.0 client.
@@ -104,53 +126,78 @@ private:
 
 constexpr std::string_view kLastChunk = "0\r\n\r\n";
 
-// A response with a whole body, ready to go: its head formatted (with the CORS headers), its body
-// kept. Built apart from the write so that deliver writes it without a coroutine frame of its own.
-class WholeResponse {
-public:
-    WholeResponse(unsigned status, const Request& request, std::string body, std::string_view content_type,
-                  const HeaderList& headers, const HttpContext& ctx)
-        : status_(status), body_(std::move(body)), head_only_(head_only(request)) {
-        HeaderList all = headers;
-        for (auto& h : cors_headers(request, ctx.options)) all.push_back(std::move(h));
-        head_ = format_response_head(status, request, content_type, body_.size(), all);
-    }
-    WriteBuffers buffers() const {
-        return {asio::buffer(head_), asio::buffer(body_.data(), head_only_ ? 0 : body_.size()), {}};
-    }
-    // Counts the response; whether it went out whole.
-    bool written(const boost::system::error_code& ec, std::size_t n) const {
-        if (metrics::enabled()) {
-            http_metrics().response(status_, n);
-            if (ec == boost::beast::error::timeout) http_metrics().refused(HttpRefusal::write_timeout);
-        }
-        return !ec;
-    }
-
-private:
-    unsigned status_;
-    std::string head_;
-    std::string body_;
-    bool head_only_;
-};
-
 }  // namespace
 
 HeaderList header_list(std::string name, std::string value) { return {{std::move(name), std::move(value)}}; }
 
+WholeResponse::WholeResponse(unsigned status, const Request& request, std::string body, std::string_view content_type,
+                             const HeaderList& headers, const HttpContext& ctx)
+    : status_(status), body_(std::move(body)), head_only_(head_only(request)) {
+    auto cors = cors_headers(request, ctx.options);
+    if (cors.empty()) {
+        response_head(head_, status, request, content_type, body_.size(), headers);
+    } else {
+        HeaderList all = headers;
+        all.insert(all.end(), std::make_move_iterator(cors.begin()), std::make_move_iterator(cors.end()));
+        response_head(head_, status, request, content_type, body_.size(), all);
+    }
+}
+
+WriteBuffers WholeResponse::buffers() const {
+    return {asio::buffer(head_.view()), asio::buffer(body_.data(), head_only_ ? 0 : body_.size()), {}};
+}
+
+void HeadBuffer::append(const char* first, const char* last) {
+    const auto n = static_cast<std::size_t>(last - first);
+    if (heap_.empty() && size_ + n <= in_place_.size()) {
+        std::copy(first, last, in_place_.begin() + static_cast<std::ptrdiff_t>(size_));
+        size_ += n;
+        return;
+    }
+    if (heap_.empty()) heap_.assign(in_place_.data(), size_);
+    heap_.append(first, last);
+}
+
+std::string_view HeadBuffer::view() const {
+    return heap_.empty() ? std::string_view(in_place_.data(), size_) : std::string_view(heap_);
+}
+
+bool WholeResponse::written(const boost::system::error_code& ec, std::size_t n) const {
+    if (metrics::enabled()) {
+        http_metrics().response(status_, n);
+        if (ec == boost::beast::error::timeout) http_metrics().refused(HttpRefusal::write_timeout);
+    }
+    return !ec;
+}
+
+WholeResponse error_response(const Request& request, unsigned status, int code, std::string_view message,
+                             const HttpContext& ctx, const HeaderList& headers, const boost::json::value& id) {
+    log().debug("{} {}: {} {}", std::string_view(request.method_string().data(), request.method_string().size()),
+                printable(std::string_view(request.target().data(), request.target().size())), status,
+                printable(message));
+    auto body = boost::json::serialize(jsonrpc::make_error(id, code, message));
+    return {status, request, std::move(body), "application/json", headers, ctx};
+}
+
+asio::awaitable<std::tuple<boost::system::error_code, std::size_t>> start_write(HttpStream& stream,
+                                                                                const WholeResponse& response,
+                                                                                const HttpContext& ctx) {
+    stream.expires_after(ctx.options.write_timeout);
+    return asio::async_write(stream, response.buffers(), use_tuple);
+}
+
 std::string format_response_head(unsigned status, const Request& request, std::string_view content_type,
                                  std::size_t length, const HeaderList& headers) {
-    std::string head = head_start(status, request, headers);
-    if (length > 0) head.append("Content-Type: ").append(content_type).append("\r\n");
-    head.append("Content-Length: ").append(std::to_string(length)).append("\r\n");
-    head_end(head, request, request.keep_alive());
+    std::string head;
+    response_head(head, status, request, content_type, length, headers);
     return head;
 }
 
 std::string format_event_stream_head(const Request& request, const HeaderList& headers) {
-    std::string head = head_start(200, request, headers);
-    head.append("Content-Type: text/event-stream\r\nCache-Control: no-cache\r\nX-Accel-Buffering: no\r\n");
-    if (chunked(request)) head.append("Transfer-Encoding: chunked\r\n");
+    std::string head;
+    head_start(head, 200, request, headers);
+    put(head, "Content-Type: text/event-stream\r\nCache-Control: no-cache\r\nX-Accel-Buffering: no\r\n");
+    if (chunked(request)) put(head, "Transfer-Encoding: chunked\r\n");
     head_end(head, request, chunked(request) && request.keep_alive());
     return head;
 }
@@ -158,20 +205,16 @@ std::string format_event_stream_head(const Request& request, const HeaderList& h
 asio::awaitable<bool> write_response(HttpStream& stream, const Request& request, unsigned status, std::string body,
                                      std::string_view content_type, const HeaderList& headers, const HttpContext& ctx) {
     const WholeResponse response(status, request, std::move(body), content_type, headers, ctx);
-    stream.expires_after(ctx.options.write_timeout);
-    auto [ec, n] = co_await asio::async_write(stream, response.buffers(), use_tuple);
-    stream.expires_never();
+    auto [ec, n] = co_await start_write(stream, response, ctx);
     co_return response.written(ec, n);
 }
 
 asio::awaitable<bool> write_error(HttpStream& stream, const Request& request, unsigned status, int code,
                                   std::string_view message, const HttpContext& ctx, const HeaderList& headers,
                                   const boost::json::value& id) {
-    log().debug("{} {}: {} {}", std::string_view(request.method_string().data(), request.method_string().size()),
-                printable(std::string_view(request.target().data(), request.target().size())), status,
-                printable(message));
-    auto body = boost::json::serialize(jsonrpc::make_error(id, code, message));
-    co_return co_await write_response(stream, request, status, std::move(body), "application/json", headers, ctx);
+    const WholeResponse response = error_response(request, status, code, message, ctx, headers, id);
+    auto [ec, n] = co_await start_write(stream, response, ctx);
+    co_return response.written(ec, n);
 }
 
 asio::awaitable<bool> deliver(HttpStream& stream, const Request& request, const std::shared_ptr<Outbox>& outbox,
@@ -201,11 +244,8 @@ asio::awaitable<bool> deliver(HttpStream& stream, const Request& request, const 
             co_await outbox->wait();
             body += outbox->take(finished);
         }
-        // Written here rather than by write_response: one coroutine frame fewer for each call.
         const WholeResponse response(head.status, request, std::move(body), "application/json", all, ctx);
-        stream.expires_after(ctx.options.write_timeout);
-        auto [ec, n] = co_await asio::async_write(stream, response.buffers(), use_tuple);
-        stream.expires_never();
+        auto [ec, n] = co_await start_write(stream, response, ctx);
         co_return response.written(ec, n) && request.keep_alive();
     }
 
