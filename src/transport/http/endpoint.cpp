@@ -190,11 +190,11 @@ RequestStep settle(Delivery delivery, const Request& request, const HttpContext&
 // cancelled when the client leaves before its answer.
 RequestStep dispatch_stateless(const Request& request, boost::json::value document, const RequestHeaders& headers,
                                const Caller& caller, HttpContext& ctx) {
-    auto outbox = std::make_shared<Outbox>(ctx.options.max_pending_bytes);
+    auto response =
+        make_stateless_response(ctx.options.max_pending_bytes, ctx.options.sse_retry.count(), ctx.bearer.get());
     auto cancel = dispatch(ctx, std::move(document), caller.inbound(nullptr, {}, &headers, Era::stateless),
-                           std::make_shared<ResponseStream>(Era::stateless, outbox, nullptr,
-                                                            ctx.options.sse_retry.count(), ctx.bearer.get()));
-    return settle(Delivery{std::move(outbox), std::move(cancel)}, request, ctx);
+                           std::move(response.stream));
+    return settle(Delivery{std::move(response.outbox), std::move(cancel)}, request, ctx);
 }
 
 // A 2025-11-25 message handed to the core in its session; its answer comes through the outbox. A

@@ -127,4 +127,23 @@ void ResponseStream::complete_with_status(unsigned status, HeaderList headers, c
     outbox_->answer({ResponseHead::Kind::json, status, std::move(headers)}, json_text(response));
 }
 
+namespace {
+
+// The stream's pointer to its sibling outbox does not own it: both go with the block.
+struct StatelessBlock {
+    StatelessBlock(std::size_t max_pending_bytes, long retry_ms, const BearerAuth* bearer)
+        : outbox(max_pending_bytes),
+          stream(Era::stateless, std::shared_ptr<Outbox>(std::shared_ptr<void>(), &outbox), nullptr, retry_ms, bearer) {
+    }
+    Outbox outbox;
+    ResponseStream stream;
+};
+
+}  // namespace
+
+StatelessResponse make_stateless_response(std::size_t max_pending_bytes, long retry_ms, const BearerAuth* bearer) {
+    auto block = std::make_shared<StatelessBlock>(max_pending_bytes, retry_ms, bearer);
+    return {std::shared_ptr<Outbox>(block, &block->outbox), std::shared_ptr<ResponseStream>(block, &block->stream)};
+}
+
 }  // namespace mcp::detail

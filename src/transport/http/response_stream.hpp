@@ -23,7 +23,9 @@ class ResponseStream final : public CallSink {
 public:
     // `session` is the 2025-era session whose streams are resumable; null for 2026 requests.
     // `retry_ms` is the reconnection hint of its priming events. `bearer`, when the endpoint checks
-    // bearer tokens, words the challenge of an insufficient_scope refusal.
+    // bearer tokens, words the challenge of an insufficient_scope refusal. `outbox` is handed on
+    // (to a resumable stream's connection) only with a session: without one it need not own what it
+    // points to (make_stateless_response).
     ResponseStream(Era era, std::shared_ptr<Outbox> outbox, std::shared_ptr<ResumableSession> session, long retry_ms,
                    const BearerAuth* bearer = nullptr);
 
@@ -54,5 +56,12 @@ private:
     bool done_ = false;
     std::shared_ptr<ResumableStream> sse_;  // 2025: the resumable stream behind this response
 };
+
+// A 2026-07-28 response's stream and outbox, made in one allocation: either pointer keeps both.
+struct StatelessResponse {
+    std::shared_ptr<Outbox> outbox;
+    std::shared_ptr<ResponseStream> stream;
+};
+StatelessResponse make_stateless_response(std::size_t max_pending_bytes, long retry_ms, const BearerAuth* bearer);
 
 }  // namespace mcp::detail
