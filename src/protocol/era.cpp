@@ -1,6 +1,7 @@
 #include "protocol/era.hpp"
 #include "protocol/methods.hpp"
 #include "util/json_members.hpp"
+#include "util/storage_allocator.hpp"
 
 #include <mcp/protocol/errors.hpp>
 
@@ -39,14 +40,14 @@ Era classify_era(const jsonrpc::Message& message, std::string_view protocol_vers
     return info != nullptr && !info->exists_in(Era::sessions) ? Era::stateless : Era::sessions;
 }
 
-Envelope read_envelope(const jsonrpc::Message& request) {
+Envelope read_envelope(const jsonrpc::Message& request, const boost::json::storage_ptr& storage) {
     const auto* meta = meta_of(request);
     if (meta == nullptr)
         invalid("Missing required _meta envelope (io.modelcontextprotocol/protocolVersion, clientCapabilities)");
     const auto [version, capabilities, info, log_level] =
         members_named(*meta, std::array{kProtocolVersion, kClientCapabilities, kClientInfo, kLogLevel});
 
-    auto client = std::make_shared<ClientState>();
+    auto client = std::allocate_shared<ClientState>(StorageAllocator<ClientState>(storage));
     if (version == nullptr) invalid("Missing required _meta key: " + std::string(kProtocolVersion));
     if (!version->is_string()) invalid("Malformed _meta key " + std::string(kProtocolVersion) + ": expected a string");
     client->protocol_version = version->get_string();

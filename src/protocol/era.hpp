@@ -4,6 +4,8 @@
 #include <mcp/protocol/revision.hpp>
 #include <mcp/protocol/types.hpp>
 
+#include <boost/json/storage_ptr.hpp>
+
 #include <memory>
 #include <optional>
 
@@ -25,8 +27,9 @@ struct Envelope {
 };
 
 // Reads params._meta of a modern request. Throws mcp::Error -32602 when the envelope is missing
-// or malformed (protocolVersion and clientCapabilities are required).
-Envelope read_envelope(const jsonrpc::Message& request);
+// or malformed (protocolVersion and clientCapabilities are required). The client's state is made
+// in `storage` (a call's arena), which it keeps alive.
+Envelope read_envelope(const jsonrpc::Message& request, const boost::json::storage_ptr& storage = {});
 
 // The request's _meta.progressToken when it is a string or an integer, else null.
 boost::json::value progress_token_of(const jsonrpc::Message& request);

@@ -172,7 +172,7 @@ const Method* requested(const ServerCore& core, std::string_view name, Era era) 
 const Method* admit_stateless(CallState& call, const Inbound& inbound) {
     const auto& msg = call.message;
     const Method* method = requested(call.core, msg.method, Era::stateless);
-    const Envelope envelope = read_envelope(msg);
+    const Envelope envelope = read_envelope(msg, call.scratch);
     if (inbound.headers != nullptr) {
         check_routing_headers(msg, method != nullptr ? method->info->entity_param : std::string_view(),
                               *inbound.headers, envelope.client->protocol_version);

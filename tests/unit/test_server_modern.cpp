@@ -307,3 +307,33 @@ TEST_F(Modern, ShutdownEndsListenStreamsGracefully) {
     EXPECT_EQ(end.at("result").at("resultType"), "complete");
     EXPECT_EQ(end.at("result").at("_meta").at("io.modelcontextprotocol/subscriptionId"), 9);
 }
+
+// A request the server parsed itself has its client's state made in the message's arena; a copy
+// of the exchange a handler keeps must keep that arena, while later messages take new ones.
+TEST_F(Modern, AKeptExchangeOutlivesTheMessageItsClientStateCameFrom) {
+    std::optional<mcp::Exchange> kept;
+    server.tool({.name = "keep", .description = "Keeps its exchange", .runs_inline = true}, [&](mcp::ToolContext& ctx) {
+        if (!kept) kept.emplace(ctx.exchange());
+        return "kept";
+    });
+    const auto call_as_text = [&](int id, std::string_view client) {
+        auto meta = envelope();
+        meta["io.modelcontextprotocol/clientInfo"] = {{"name", client}, {"version", "1"}};
+        const auto text = boost::json::serialize(request(id, "tools/call", with_meta({{"name", "keep"}}, meta)));
+        std::promise<void> done;
+        struct Sink : mcp::CallSink {
+            std::promise<void>* done;
+            bool send(boost::json::value) override { return true; }
+            void complete(std::optional<boost::json::value>) override { done->set_value(); }
+        };
+        auto sink = std::make_shared<Sink>();
+        sink->done = &done;
+        server.handle(text, mcp::Inbound{conn->session(), {}, nullptr}, sink);
+        done.get_future().wait();
+    };
+    call_as_text(1, "first");  // short: held in the state itself, in the arena
+    for (int id = 2; id < 40; ++id) call_as_text(id, "later");
+    ASSERT_TRUE(kept.has_value());
+    EXPECT_EQ(kept->client_info().name, "first");
+    EXPECT_EQ(kept->client_info().version, "1");
+}
