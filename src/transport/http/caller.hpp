@@ -6,7 +6,6 @@
 #include <mcp/server/sink.hpp>
 
 #include <memory>
-#include <stop_token>
 #include <string>
 #include <utility>
 
@@ -26,11 +25,12 @@ struct Caller {
     }
     // Who the client is for the bounds kept per client.
     std::string key() const { return client_key(subject(), address); }
-    Inbound inbound(std::shared_ptr<Session> session, std::stop_token cancel, const RequestHeaders* headers,
-                    Era era) const {
+    // What the core is told of the request. No cancel token: the transport cancels a call through
+    // the call's own stop source (detail::handle_parsed).
+    Inbound inbound(std::shared_ptr<Session> session, const RequestHeaders* headers, Era era) const {
         auto connection = network;
         if (!whole.empty()) connection.client_address = whole;
-        return Inbound{std::move(session), std::move(cancel), headers, principal, trace, era, address, connection};
+        return Inbound{std::move(session), {}, headers, principal, trace, era, address, connection};
     }
 };
 

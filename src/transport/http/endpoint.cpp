@@ -192,7 +192,7 @@ RequestStep dispatch_stateless(const Request& request, boost::json::value docume
                                const Caller& caller, HttpContext& ctx) {
     auto response =
         make_stateless_response(ctx.options.max_pending_bytes, ctx.options.sse_retry.count(), ctx.bearer.get());
-    auto cancel = dispatch(ctx, std::move(document), caller.inbound(nullptr, {}, &headers, Era::stateless),
+    auto cancel = dispatch(ctx, std::move(document), caller.inbound(nullptr, &headers, Era::stateless),
                            std::move(response.stream));
     return settle(Delivery{std::move(response.outbox), std::move(cancel)}, request, ctx);
 }
@@ -202,10 +202,19 @@ RequestStep dispatch_stateless(const Request& request, boost::json::value docume
 RequestStep serve_in(const std::shared_ptr<ResumableSession>& session, const Request& request,
                      boost::json::value document, const Caller& caller, HttpContext& ctx) {
     auto outbox = std::make_shared<Outbox>(ctx.options.max_pending_bytes);
-    dispatch(ctx, std::move(document), caller.inbound(session->session(), {}, nullptr, Era::sessions),
+    dispatch(ctx, std::move(document), caller.inbound(session->session(), nullptr, Era::sessions),
              std::make_shared<ResponseStream>(Era::sessions, outbox, session, ctx.options.sse_retry.count(),
                                               ctx.bearer.get()));
     return settle(Delivery{std::move(outbox), std::stop_source(std::nostopstate)}, request, ctx);
+}
+
+// A 2025-11-25 message served in the session it names, or 404 when there is none (for this
+// caller).
+RequestStep serve_in_session(const Request& request, std::string_view session_id, boost::json::value document,
+                             const boost::json::value& id, const Caller& caller, HttpContext& ctx) {
+    auto session = ctx.sessions.find(session_id, caller.subject());
+    if (!session) return error_response(request, 404, kSessionNotFound, "Session not found", ctx, {}, id);
+    return serve_in(session, request, std::move(document), caller, ctx);
 }
 
 // The answer to initialize once its session was offered to the store's bounds.
@@ -228,7 +237,7 @@ WholeResponse admitted(SessionService::Admission admission, const Request& reque
 RequestStep initialize(const Request& request, boost::json::value document, Caller& caller, HttpContext& ctx) {
     AdmitSession admit{ctx.sessions.create(), nullptr, document.at("id")};  // initialize is a request
     auto sink = std::make_shared<InlineSink>();
-    dispatch(ctx, std::move(document), caller.inbound(admit.session->session(), {}, nullptr, Era::sessions), sink);
+    dispatch(ctx, std::move(document), caller.inbound(admit.session->session(), nullptr, Era::sessions), sink);
     if (!sink->response) return WholeResponse(202, request, {}, {}, {}, ctx);
     admit.response = std::move(*sink->response);
     if (!admit.response.as_object().contains("result")) {
@@ -300,9 +309,7 @@ RequestStep post(Request& request, Caller& caller, HttpContext& ctx) {
         }
         return Waiting{std::move(caller), ServeInSession{std::move(document), std::string(session_id), id}};
     }
-    auto session = ctx.sessions.find(session_id, caller.subject());
-    if (!session) return error_response(request, 404, kSessionNotFound, "Session not found", ctx, {}, id);
-    return serve_in(session, request, std::move(document), caller, ctx);
+    return serve_in_session(request, session_id, std::move(document), id, caller, ctx);
 }
 
 asio::awaitable<bool> get(HttpStream& stream, const Request& request, const Caller& caller, HttpContext& ctx) {
@@ -376,7 +383,7 @@ asio::awaitable<bool> get(HttpStream& stream, const Request& request, const Call
                                            header_list("Retry-After", retry_after(ctx)));
         case Outcome::attached: break;
     }
-    const bool keep_alive = co_await deliver(stream, request, outbox, nullptr, {}, ctx);
+    const bool keep_alive = co_await deliver(stream, request, outbox, std::stop_source(std::nostopstate), {}, ctx);
     connection->end_span();
     co_return keep_alive;
 }
@@ -550,12 +557,10 @@ asio::awaitable<RequestStep> wait_for(Waiting waiting, Request& request, HttpCon
         co_return admitted(admission, request, *admit, ctx);
     }
     auto& serve = std::get<ServeInSession>(waiting.what);
-    std::optional<RequestStep> served;
+    std::optional<RequestStep> served;  // a step has no empty state, which co_spawn's result needs
     co_await near_store(ctx, [&] {
-        if (auto session = ctx.sessions.find(serve.session_id, caller.subject()))
-            served = serve_in(session, request, std::move(serve.document), caller, ctx);
+        served.emplace(serve_in_session(request, serve.session_id, std::move(serve.document), serve.id, caller, ctx));
     });
-    if (!served) co_return error_response(request, 404, kSessionNotFound, "Session not found", ctx, {}, serve.id);
     co_return std::move(*served);
 }
 
@@ -599,7 +604,7 @@ asio::awaitable<bool> finish_request(HttpStream& stream, Request& request, Reque
     }
     if (store_failure) step = store_unavailable(request, ctx, *store_failure);
     if (auto* delivery = std::get_if<Delivery>(&step)) {
-        co_return co_await deliver(stream, request, delivery->outbox, &delivery->cancel, {}, ctx);
+        co_return co_await deliver(stream, request, delivery->outbox, std::move(delivery->cancel), {}, ctx);
     }
     const auto& response = std::get<WholeResponse>(step);
     auto [ec, n] = co_await start_write(stream, response, ctx);

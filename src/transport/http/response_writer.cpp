@@ -42,9 +42,9 @@ asio::awaitable<void> peer_gone(HttpStream& stream) {
     co_await forever.async_wait(use_tuple);
 }
 
-void abandon(Outbox& outbox, std::stop_source* cancel) {
+void abandon(Outbox& outbox, std::stop_source& cancel) {
     outbox.detach();
-    if (cancel != nullptr) cancel->request_stop();
+    cancel.request_stop();  // nothing, for a source without a state
 }
 
 // A header value must not end the header early (CR or LF): anything after it is dropped.
@@ -218,7 +218,7 @@ asio::awaitable<bool> write_error(HttpStream& stream, const Request& request, un
 }
 
 asio::awaitable<bool> deliver(HttpStream& stream, const Request& request, const std::shared_ptr<Outbox>& outbox,
-                              std::stop_source* cancel, const HeaderList& headers, const HttpContext& ctx) {
+                              std::stop_source cancel, const HeaderList& headers, const HttpContext& ctx) {
     // However this ends, even destroyed with its I/O context, the outbox lets go of that context.
     struct Release {
         Outbox& outbox;

@@ -94,9 +94,9 @@ boost::asio::awaitable<bool> write_error(HttpStream& stream, const Request& requ
                                          const HeaderList& headers = {}, const boost::json::value& id = nullptr);
 
 // Writes what `outbox` produces. If the client leaves first, the outbox is detached and `cancel`
-// (2026-07-28: closing the stream cancels the request) is tripped. Returns whether the
-// connection can serve another request.
+// (2026-07-28: closing the stream cancels the request; a source without a state otherwise) is
+// tripped. Returns whether the connection can serve another request.
 boost::asio::awaitable<bool> deliver(HttpStream& stream, const Request& request, const std::shared_ptr<Outbox>& outbox,
-                                     std::stop_source* cancel, const HeaderList& headers, const HttpContext& ctx);
+                                     std::stop_source cancel, const HeaderList& headers, const HttpContext& ctx);
 
 }  // namespace mcp::detail
